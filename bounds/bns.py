@@ -1,0 +1,87 @@
+"""Bounds from Bun, Nissim, Stemmer, "Simultaneous Private Learning of Multiple
+Concepts" (ITCS 2016, JMLR 2019).
+
+- Thm 2.16 (composition; dropped from the extracted text, the standard statements the
+  paper cites): basic composition and the advanced composition theorem of Dwork,
+  Rothblum and Vadhan (2010), in the form of Dwork and Roth (2014), Theorem 3.20.
+- Obs 3.2: the direct-sum k-learner, one private learner per concept.
+- Thm 5.1: the packing lower bound for pure-DP k-learning.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.optimize import brentq
+
+from ._meta import EXACT, at_least, bound, positive, unit_open
+from .sivakumar import n_expmech_learner
+
+COMPOSITION_RULES = ("basic", "advanced")
+
+
+def advanced_composition_epsilon(eps0, k, delta_prime):
+    """Dwork-Roth Thm 3.20: k mechanisms, each eps0-DP, are (eps', delta')-DP with
+    eps' = sqrt(2 k ln(1 / delta')) eps0 + k eps0 (e^eps0 - 1)."""
+    e0 = positive("eps0", eps0)
+    kk = at_least("k", k, 1)
+    dp = unit_open("delta_prime", delta_prime)
+    return np.sqrt(2 * kk * np.log(1 / dp)) * e0 + kk * e0 * np.expm1(e0)
+
+
+def per_concept_epsilon(epsilon: float, k: int, rule: str, delta: float | None = None) -> float:
+    """The budget eps0 each of k pure-DP runs may use so that the whole is
+    epsilon-DP (basic: eps0 = epsilon / k) or (epsilon, delta)-DP (advanced: the eps0
+    solving advanced_composition_epsilon(eps0, k, delta) = epsilon exactly)."""
+    positive("epsilon", epsilon)
+    at_least("k", k, 1)
+    if rule == "basic":
+        return float(epsilon) / int(k)
+    if rule == "advanced":
+        unit_open("delta", delta)
+        f = lambda e0: float(advanced_composition_epsilon(e0, k, delta)) - epsilon  # noqa: E731
+        return float(brentq(f, 1e-12, float(epsilon), xtol=1e-14, rtol=1e-12))
+    raise ValueError(f"rule must be one of {', '.join(COMPOSITION_RULES)}, got {rule!r}")
+
+
+@bound(EXACT, "BNS Obs 3.2 over the exponential-mechanism learner (Thm 2.22 / Sivakumar Thm 3.3)")
+def n_direct_sum(h_size, epsilon, k, rule="basic", delta=None, alpha=0.25, beta=0.25):
+    """Rows sufficient for the direct-sum k-learner: each concept is learned by the
+    exponential mechanism with budget eps0 = per_concept_epsilon(epsilon, k, rule) and
+    failure beta / k (union bound over the k concepts), so
+    N = max(8 / alpha, 4 / (alpha eps0)) (ln|H| + ln(2k / beta)).
+    With basic composition N grows like k ln k; with advanced like
+    sqrt(k ln(1 / delta)) ln k."""
+    ks = np.atleast_1d(np.asarray(k))
+    eps0 = np.array([per_concept_epsilon(epsilon, int(kk), rule, delta) for kk in ks])
+    out = n_expmech_learner(h_size, eps0, alpha, np.asarray(beta) / ks)
+    return out if np.ndim(k) else float(out[0])
+
+
+def direct_sum_log_factor(h_size, k, beta=0.25):
+    """The logarithmic part of ``n_direct_sum``, ln|H| + ln(2k / beta): scaling claims
+    divide it out before fitting the power of k ("n grows like k, up to logs")."""
+    return np.log(np.asarray(h_size, float)) + np.log(2.0 * np.asarray(k, float) / beta)
+
+
+@bound(EXACT, "BNS Thm 5.1; explicit constant from the packing argument")
+def packing_lower_bound(k, epsilon, beta):
+    """No eps-DP k-learner (proper or not) succeeds with probability >= 1 - beta on the
+    packing instance unless n >= (k ln 2 + ln(1 - beta)) / epsilon.
+
+    Proof: under a point mass at x0 (where two concepts disagree) success means
+    revealing the label vector b in {0,1}^k; the 2^k success events are disjoint and
+    databases differ in at most n rows, so 1 >= 2^k e^(-epsilon n)(1 - beta)."""
+    kk = at_least("k", k, 1)
+    eps = positive("epsilon", epsilon)
+    b = unit_open("beta", beta)
+    return (kk * np.log(2) + np.log1p(-b)) / eps
+
+
+@bound(EXACT, "BNS Thm 5.1; averaged form of the packing inequality")
+def packing_success_ceiling(n, k, epsilon):
+    """Success probability of any eps-DP k-learner on the packing instance with a
+    uniformly random label vector: p(n) <= min(1, e^(epsilon n) / 2^k)."""
+    nn = at_least("n", n, 0)
+    kk = at_least("k", k, 1)
+    eps = positive("epsilon", epsilon)
+    return np.exp(np.minimum(0.0, eps * nn - kk * np.log(2)))

@@ -1,0 +1,85 @@
+"""Shared drawing helpers: the measured n_hat with its interval band over a bound.
+
+Not tied to one paper. Uses the non-interactive Agg backend so that figures can be
+drawn on machines without a display (CI, worker nodes).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import seaborn as sns  # noqa: E402
+
+sns.set_theme(style="whitegrid", context="notebook")
+PALETTE = sns.color_palette("colorblind")
+
+
+def new_figure(ncols: int = 1, width: float = 6.4, height: float = 4.6):
+    fig, axes = plt.subplots(1, ncols, figsize=(width * ncols, height), squeeze=False)
+    return fig, list(axes[0])
+
+
+def band(ax, x, points, color, label):
+    """n_hat markers with the interval as a shaded band; an open upper end (target never
+    reached on the grid) is drawn as an upward arrow."""
+    x = np.asarray(x, float)
+    order = np.argsort(x)
+    x = x[order]
+    pts = [points[i] for i in order]
+    nh = np.array([p["n_hat"] if p["n_hat"] is not None else np.nan for p in pts], float)
+    lo = np.array([p["n_low"] if p["n_low"] is not None else np.nan for p in pts], float)
+    hi = np.array([p["n_high"] if p["n_high"] is not None else np.nan for p in pts], float)
+    ax.fill_between(x, lo, np.where(np.isnan(hi), lo, hi), color=color, alpha=0.25, linewidth=0)
+    ax.plot(x, nh, "o-", color=color, label=label, markersize=5)
+    open_top = np.isnan(hi) & ~np.isnan(lo)
+    if open_top.any():
+        ax.scatter(x[open_top], lo[open_top], marker="^", color=color, zorder=5,
+                   label=f"{label}: not reached by n = {int(np.nanmax(lo))}")
+
+
+def bound_line(ax, x, y, color, label, style="--"):
+    order = np.argsort(x)
+    ax.plot(np.asarray(x)[order], np.asarray(y)[order], style, color=color, label=label, linewidth=1.6)
+
+
+def legend(ax):
+    """Legend below the axes, so it never hides the data."""
+    ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
+
+
+def select(record: dict, **kw) -> list[dict]:
+    return [p for p in record["points"] if all(p["point"].get(k) == v for k, v in kw.items())]
+
+
+def verdict(record: dict, claim: str) -> dict:
+    return next(v for v in record["verdicts"] if v["claim"] == claim)
+
+
+def exponent_text(v: dict) -> str:
+    f = v.get("fit")
+    if not f:
+        return "no fit"
+    return f"exponent {f['exponent']:.2f} [{f['low']:.2f}, {f['high']:.2f}]"
+
+
+def save(fig, record: dict, out) -> list[Path]:
+    fig.suptitle(f"{record['id']}: {record['title']}\n({record['fidelity']} fidelity, seed "
+                 f"{record['provenance']['seed']}; bands: simultaneous 95% intervals of n_hat)",
+                 fontsize=10)
+    fig.tight_layout()
+    folder = Path(out) / "figures"
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for ext in ("png", "svg"):
+        path = folder / f"{record['id']}.{ext}"
+        tmp = path.with_name(f".{path.name}.tmp")
+        fig.savefig(tmp, format=ext, dpi=120)
+        tmp.replace(path)
+        paths.append(path)
+    plt.close(fig)
+    return paths

@@ -1,0 +1,153 @@
+"""The Python API behind the CLI: run, figures, report, check, reproduce.
+
+Every function validates all of its inputs before any work starts, so a bad option
+costs nothing and leaves earlier results untouched.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import sys
+import time
+from importlib import metadata
+from numbers import Integral
+from pathlib import Path
+
+from privbounds.claims import evaluate_claims
+from privbounds.params import ParameterError
+from privbounds.registry import get, theorems
+from privbounds.results import DEFAULT_OUT, check_writable, load, save
+from privbounds.simulators.base import FIDELITIES
+from privbounds.simulators.engine import BACKENDS, run_points
+
+METHODS = (
+    "Success: the theorem's accuracy goal, with errors computed exactly from the "
+    "distribution. p(n): Clopper-Pearson intervals. n_hat: smallest grid n with "
+    "p_hat >= 1 - beta; interval from the first n not excluded by the upper Clopper-Pearson "
+    "end to the first n whose lower end reaches 1 - beta; intervals are Bonferroni-adjusted "
+    "over the theorem's n_hat searches (simultaneous 95%). Ceilings: Clopper-Pearson, "
+    "Bonferroni over the claim's points. Exponents: weighted least squares of log n_hat on "
+    "log x, Student-t 95% interval.")
+
+
+def resolve_ids(ids) -> list[str]:
+    if not ids:
+        return [t.id for t in theorems()]
+    return [get(i).id for i in ids]
+
+
+def validate_common(fidelity: str, jobs, seed, backend: str = "loky") -> None:
+    if fidelity not in FIDELITIES:
+        raise ParameterError(f"--fidelity must be one of {', '.join(FIDELITIES)}, got {fidelity!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, Integral) or jobs < 1:
+        raise ParameterError(f"--jobs must be an integer >= 1, got {jobs!r}")
+    if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0 or seed >= 2**63:
+        raise ParameterError(f"--seed must be a non-negative integer below 2^63, got {seed!r}")
+    if backend not in BACKENDS:
+        raise ParameterError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+
+
+def code_version() -> str:
+    """Package version plus the git commit of the source tree, when there is one."""
+    version = metadata.version("privbounds")
+    try:
+        here = Path(__file__).resolve().parent
+        commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=here,
+                                capture_output=True, text=True, timeout=5).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
+                               capture_output=True, text=True, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit, dirty = "", ""
+    return f"{version}+{commit}{'.dirty' if dirty else ''}" if commit else version
+
+
+def provenance(fidelity, seed, jobs, backend, wall) -> dict:
+    pkgs = {}
+    for name in ("numpy", "scipy", "pandas", "joblib", "matplotlib", "seaborn", "jinja2"):
+        try:
+            pkgs[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            pass
+    return {"code_version": code_version(), "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
+            "fidelity": fidelity, "seed": seed, "jobs": jobs, "backend": backend,
+            "wall_seconds": round(wall, 3), "python": platform.python_version(),
+            "platform": platform.platform(), "packages": pkgs,
+            "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+
+
+def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEFAULT_OUT,
+        backend: str = "loky", scheduler: str | None = None, overrides: dict | None = None,
+        progress: bool = True) -> dict:
+    """Run the simulators of ``ids`` (all theorems by default), evaluate every claim and
+    write ``results/<id>.csv`` and ``.json``. Returns {id: result record}."""
+    ids = resolve_ids(ids)
+    validate_common(fidelity, jobs, seed, backend)
+    overrides = overrides or {}
+    work, fids = {}, {}
+    for tid in ids:
+        sim = get(tid).simulator
+        own = {k: v for k, v in overrides.items() if k in sim.params}
+        work[tid] = (sim, sim.points(fidelity, own))
+        fids[tid] = sim.fidelity(fidelity)
+    unknown = set(overrides) - {k for tid in ids for k in get(tid).simulator.params}
+    if unknown:
+        raise ParameterError(f"--set {sorted(unknown)[0]} is not a parameter of {', '.join(ids)}")
+    out = check_writable(out)
+
+    t0 = time.perf_counter()
+    raw = run_points(work, fids, seed, out / "cache", jobs=jobs, backend=backend,
+                     scheduler=scheduler, progress=progress)
+    wall = time.perf_counter() - t0
+    version = code_version()
+    records = {}
+    for tid in ids:
+        thm = get(tid)
+        res = raw[tid]
+        rows = [{"theorem": tid, **r, "seed": seed, "code_version": version} for r in res["rows"]]
+        record = {**thm.summary(), "math": thm.math, "notes": thm.notes,
+                  "fidelity": fidelity, "conf": res["conf"], "methods": METHODS,
+                  "points": res["points"], "verdicts": evaluate_claims(thm.claims, res["points"], res["rows"]),
+                  "engine": {k: res[k] for k in ("rounds", "blocks_run", "blocks_cached")},
+                  "provenance": provenance(fidelity, seed, jobs, backend, wall)}
+        save(out, tid, record, rows)
+        records[tid] = record
+    return records
+
+
+def figures(ids=None, out=DEFAULT_OUT) -> list[Path]:
+    """Draw every theorem's figure from its saved results (PNG and SVG)."""
+    ids = resolve_ids(ids)
+    out = Path(out)
+    results = {tid: load(out, tid) for tid in ids}  # all present before drawing any
+    paths = []
+    for tid, rec in results.items():
+        paths += get(tid).plot(rec, out)
+    return paths
+
+
+def report(out=DEFAULT_OUT) -> Path:
+    from privbounds.reports.site import build
+
+    return build(Path(out))
+
+
+def check(out=DEFAULT_OUT, baseline=None, update: bool = False, fidelity: str | None = None):
+    from privbounds.reports.check import run_check
+
+    return run_check(Path(out), baseline=baseline, update=update, fidelity=fidelity)
+
+
+def reproduce(ids=None, fidelity="quick", jobs=1, seed=0, out=DEFAULT_OUT, backend="loky",
+              scheduler=None, progress=True):
+    """run + figures + report + check, stopping at the first failure."""
+    run(ids, fidelity=fidelity, jobs=jobs, seed=seed, out=out, backend=backend,
+        scheduler=scheduler, progress=progress)
+    figures(ids, out)
+    report(out)
+    return check(out, fidelity=fidelity)
+
+
+def default_jobs() -> int:
+    return max(1, min(os.cpu_count() or 1, 2))

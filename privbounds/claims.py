@@ -1,0 +1,202 @@
+"""Claims (testable predictions of a theorem) and their verdicts.
+
+Kinds, as defined in design.md:
+
+- ``UpperBound``: the learner's n_hat interval must lie at or below N(params);
+  tightness n_hat / N.
+- ``LowerBound``: n_hat's interval must lie at or above L(params); tightness L / n_hat.
+- ``Ceiling``: the measured success probability p(n) must stay under c(n); its
+  Clopper-Pearson intervals are Bonferroni-adjusted over the claim's non-vacuous points.
+- ``Scaling``: the exponent of n_hat in one parameter (after dividing out the bound's
+  declared logarithmic factor, if any), with its 95% interval. Confirmed when the
+  interval meets [predicted - tolerance, predicted + tolerance], refuted when it misses
+  it. The tolerance is 0 for exact powers (n proportional to 1/eps for the exponential
+  mechanism); claims that hold only "up to logarithmic factors" or "up to lower-order
+  terms" declare 0.15, the tolerance the catalogs fix in advance (bns catalog, obs3_2),
+  because an unknown additive constant c in a log factor L shifts the local exponent
+  by about c / L.
+
+Verdicts are "confirmed", "refuted" or "inconclusive"; a claim over several points is
+refuted if any point is, confirmed if all are, inconclusive otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from privbounds.simulators.stats import clopper_pearson, fit_exponent
+
+CONFIRMED, REFUTED, INCONCLUSIVE = "confirmed", "refuted", "inconclusive"
+ORDER = {REFUTED: 0, INCONCLUSIVE: 1, CONFIRMED: 2}
+
+
+def combine(verdicts: list[str]) -> str:
+    if not verdicts:
+        return INCONCLUSIVE
+    if REFUTED in verdicts:
+        return REFUTED
+    return CONFIRMED if all(v == CONFIRMED for v in verdicts) else INCONCLUSIVE
+
+
+def _label(point: dict, keys) -> str:
+    return ", ".join(f"{k}={point[k]}" for k in keys if k in point)
+
+
+@dataclass
+class Claim:
+    id: str
+    description: str
+    select: Callable[[dict], bool]
+    label_keys: tuple = ()
+    kind: str = field(init=False, default="?")
+
+    def bound_meta(self) -> dict:
+        fn = getattr(self, "bound_fn", None)
+        return {"bound_kind": getattr(fn, "kind", None), "bound_source": getattr(fn, "source", None)}
+
+
+@dataclass
+class UpperBound(Claim):
+    bound: Callable[[dict], float] = None
+    bound_fn: Callable = None
+    kind: str = field(init=False, default="upper bound")
+
+    def evaluate(self, points: list[dict], rows: list[dict]) -> dict:
+        details = []
+        for r in points:
+            p = r["point"]
+            if "n_hat" not in r or not self.select(p):
+                continue
+            N = float(self.bound(p))
+            lo, hi = r["n_low"], r["n_high"]
+            if hi is not None and hi <= N:
+                v = CONFIRMED
+            elif lo is not None and lo > N:
+                v = REFUTED
+            else:
+                v = INCONCLUSIVE
+            details.append({
+                "label": _label(p, self.label_keys), "point": p, "bound": N,
+                "n_hat": r["n_hat"], "n_low": lo, "n_high": hi, "trials": r["trials"],
+                "conf": r["conf"], "monotone": r["monotone"], "verdict": v,
+                "tightness": None if r["n_hat"] is None else r["n_hat"] / N,
+                "tightness_low": None if lo is None else lo / N,
+                "tightness_high": None if hi is None else hi / N,
+            })
+        return {"verdict": combine([d["verdict"] for d in details]), "details": details}
+
+
+@dataclass
+class LowerBound(Claim):
+    bound: Callable[[dict], float] = None
+    bound_fn: Callable = None
+    kind: str = field(init=False, default="lower bound")
+
+    def evaluate(self, points, rows):
+        details = []
+        for r in points:
+            p = r["point"]
+            if "n_hat" not in r or not self.select(p):
+                continue
+            L = float(self.bound(p))
+            lo, hi = r["n_low"], r["n_high"]
+            if lo is not None and lo >= L:
+                v = CONFIRMED
+            elif hi is not None and hi < L:
+                v = REFUTED
+            else:
+                v = INCONCLUSIVE
+            details.append({
+                "label": _label(p, self.label_keys), "point": p, "bound": L,
+                "n_hat": r["n_hat"], "n_low": lo, "n_high": hi, "trials": r["trials"],
+                "conf": r["conf"], "monotone": r["monotone"], "verdict": v,
+                "tightness": None if not r["n_hat"] else L / r["n_hat"],
+                "tightness_low": None if hi is None else L / hi,
+                "tightness_high": None if not lo else L / lo,
+            })
+        return {"verdict": combine([d["verdict"] for d in details]), "details": details}
+
+
+@dataclass
+class Ceiling(Claim):
+    """p(n) <= ceiling(point, n) at every measured n where the ceiling is below 1."""
+
+    ceiling: Callable[[dict, int], float] = None
+    bound_fn: Callable = None
+    family_conf: float = 0.95
+    kind: str = field(init=False, default="success ceiling")
+
+    def evaluate(self, points, rows):
+        keep = []
+        for row in rows:
+            if row.get("experiment") != "curve" or not self.select(row):
+                continue
+            c = float(self.ceiling(row, row["n"]))
+            if c < 1.0:
+                keep.append((row, c))
+        m = max(1, len(keep))
+        conf = 1 - (1 - self.family_conf) / m
+        details = []
+        if keep:
+            s = np.array([r["successes"] for r, _ in keep])
+            t = np.array([r["trials"] for r, _ in keep])
+            lo, hi = clopper_pearson(s, t, conf)
+            for (row, c), l, h in zip(keep, lo, hi):
+                v = CONFIRMED if h <= c else REFUTED if l > c else INCONCLUSIVE
+                details.append({"label": _label(row, self.label_keys) + f", n={row['n']}",
+                                "point": {k: row[k] for k in row if k not in ("successes", "trials", "p_hat", "ci_low", "ci_high")},
+                                "n": row["n"], "ceiling": c, "p_hat": row["p_hat"],
+                                "p_low": float(l), "p_high": float(h), "trials": row["trials"],
+                                "conf": conf, "verdict": v})
+        return {"verdict": combine([d["verdict"] for d in details]), "details": details,
+                "conf": conf}
+
+
+@dataclass
+class Scaling(Claim):
+    """n_hat / factor(point) ~ C * variable(point)^predicted over the selected points."""
+
+    variable: Callable[[dict], float] = None
+    variable_name: str = "x"
+    predicted: float = 1.0
+    factor: Callable[[dict], float] | None = None
+    factor_name: str | None = None
+    tolerance: float = 0.0
+    kind: str = field(init=False, default="scaling")
+
+    def evaluate(self, points, rows):
+        used = [r for r in points if "n_hat" in r and self.select(r["point"])]
+        ok = [r for r in used if r["n_hat"] and r["n_low"] and r["n_high"]]
+        out = {"predicted": self.predicted, "tolerance": self.tolerance,
+               "variable": self.variable_name,
+               "divided_by": self.factor_name, "points_used": len(ok),
+               "points_censored": len(used) - len(ok)}
+        if len(ok) < 3:
+            out.update(verdict=INCONCLUSIVE, fit=None,
+                       reason=f"only {len(ok)} points with a finite n_hat interval (3 needed)")
+            return out
+        x = np.array([self.variable(r["point"]) for r in ok], float)
+        f = np.array([self.factor(r["point"]) if self.factor else 1.0 for r in ok], float)
+        fit = fit_exponent(x, [r["n_hat"] / fi for r, fi in zip(ok, f)],
+                           [r["n_low"] / fi for r, fi in zip(ok, f)],
+                           [r["n_high"] / fi for r, fi in zip(ok, f)])
+        meets = fit.low <= self.predicted + self.tolerance and fit.high >= self.predicted - self.tolerance
+        verdict = CONFIRMED if meets else REFUTED
+        out.update(verdict=verdict, fit=fit.as_dict(), details=[
+            {"label": _label(r["point"], self.label_keys), "x": float(xi),
+             "n_hat": r["n_hat"], "n_low": r["n_low"], "n_high": r["n_high"], "factor": float(fi)}
+            for r, xi, fi in zip(ok, x, f)])
+        return out
+
+
+def evaluate_claims(claims, points, rows) -> list[dict]:
+    """Verdict records for ``results/<id>.json``: claim id, kind, verdict, evidence."""
+    out = []
+    for c in claims:
+        rec = {"claim": c.id, "kind": c.kind, "description": c.description, **c.bound_meta()}
+        rec.update(c.evaluate(points, rows))
+        out.append(rec)
+    return out

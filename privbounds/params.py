@@ -1,0 +1,97 @@
+"""Parameter constraints declared as data, and the one error type users see.
+
+Every theorem and simulator declares its parameters with these specs (in the manner of
+scikit-learn's ``Interval`` / ``StrOptions``), so one generic test can feed bad values
+to every entry and every message names the parameter and its allowed range.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from numbers import Integral, Real
+
+
+class ParameterError(ValueError):
+    """Invalid user input: a one-line message naming the parameter and what is allowed."""
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A real (or integer) parameter in an interval; ``None`` means unbounded."""
+
+    name: str
+    low: float | None
+    high: float | None
+    closed: str = "neither"  # "both", "left", "right" or "neither"
+    integer: bool = False
+
+    def describe(self) -> str:
+        if self.integer and self.high is None and self.low is not None:
+            lo = self.low if self.closed in ("both", "left") else self.low + 1
+            return f"an integer >= {lo:g}"
+        left = "[" if self.closed in ("both", "left") else "("
+        right = "]" if self.closed in ("both", "right") else ")"
+        lo = "-inf" if self.low is None else f"{self.low:g}"
+        hi = "inf" if self.high is None else f"{self.high:g}"
+        kind = "an integer" if self.integer else "a number"
+        return f"{kind} in {left}{lo}, {hi}{right}"
+
+    def validate(self, value) -> None:
+        ok_type = isinstance(value, Integral) if self.integer else isinstance(value, Real)
+        if isinstance(value, bool) or not ok_type or (not self.integer and not math.isfinite(value)):
+            raise ParameterError(f"{self.name} must be {self.describe()}, got {value!r}")
+        if self.low is not None:
+            if value < self.low or (value == self.low and self.closed not in ("both", "left")):
+                raise ParameterError(f"{self.name} must be {self.describe()}, got {value!r}")
+        if self.high is not None:
+            if value > self.high or (value == self.high and self.closed not in ("both", "right")):
+                raise ParameterError(f"{self.name} must be {self.describe()}, got {value!r}")
+
+    def bad_values(self) -> list:
+        """Values just outside the allowed set, for the generic bad-input test."""
+        out = []
+        if self.low is not None:
+            out.append(self.low - 1 if self.integer else (self.low if self.closed in ("neither", "right") else self.low - 1e-9))
+        if self.high is not None:
+            out.append(self.high + 1 if self.integer else (self.high if self.closed in ("neither", "left") else self.high + 1e-9))
+        return out
+
+
+@dataclass(frozen=True)
+class Options:
+    """A parameter taking one of a few named values."""
+
+    name: str
+    allowed: tuple
+
+    def describe(self) -> str:
+        return "one of " + ", ".join(map(str, self.allowed))
+
+    def validate(self, value) -> None:
+        if value not in self.allowed:
+            raise ParameterError(f"{self.name} must be {self.describe()}, got {value!r}")
+
+    def bad_values(self) -> list:
+        return ["no-such-" + self.name]
+
+
+# The constraints that recur across the papers.
+EPSILON = Interval("epsilon", 0, None, "neither")
+DELTA = Interval("delta", 0, 1, "left")
+ALPHA = Interval("alpha", 0, 1, "neither")
+BETA = Interval("beta", 0, 1, "neither")
+K = Interval("k", 1, None, "left", integer=True)
+
+
+def check_positive(name: str, value) -> None:
+    Interval(name, 0, None, "neither").validate(value)
+
+
+def validate(specs: dict, values: dict) -> None:
+    """Validate every value whose name has a spec; unknown names are an error too."""
+    for name, value in values.items():
+        if name not in specs:
+            raise ParameterError(
+                f"unknown parameter {name!r}; allowed: {', '.join(sorted(specs)) or 'none'}")
+        specs[name].validate(value)

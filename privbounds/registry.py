@@ -1,0 +1,229 @@
+"""The registry: the one list of theorems that the CLI, engine, figures, report and check
+iterate over. Adding a theorem means adding one ``Theorem`` entry here (with its
+simulator in ``simulators/``, its bounds in ``bounds/`` and its plotter in ``figures/``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable
+
+from privbounds.bounds import bns as bns_bounds
+from privbounds.bounds import sivakumar as siv_bounds
+from privbounds.claims import Ceiling, LowerBound, Scaling, UpperBound
+from privbounds.params import ParameterError
+
+# Tolerance of scaling claims that hold up to logarithmic factors or lower-order terms
+# (fixed in advance by the bns catalog, "confirms if slopes within +-0.15").
+UP_TO_LOGS = 0.15
+
+PAPERS = {
+    "siv": "Sivakumar. A Basic Overview of Private PAC Learning (lecture notes, 2023)",
+    "bns": "Bun, Nissim, Stemmer. Simultaneous Private Learning of Multiple Concepts "
+           "(ITCS 2016, JMLR 2019)",
+}
+
+
+@dataclass
+class Theorem:
+    id: str
+    paper: str
+    number: str
+    title: str
+    statement: str
+    math: str
+    simulator: object
+    plotter: str  # "module:function" under privbounds.figures, imported when plotting
+    claims: list = field(default_factory=list)
+    notes: str = ""
+
+    def plot(self, result: dict, out_dir):
+        import importlib
+
+        module, fn = self.plotter.split(":")
+        return getattr(importlib.import_module(f"privbounds.figures.{module}"), fn)(self, result, out_dir)
+
+    def summary(self) -> dict:
+        return {"id": self.id, "paper": self.paper, "number": self.number, "title": self.title,
+                "statement": self.statement,
+                "claims": [{"id": c.id, "kind": c.kind, "description": c.description,
+                            **c.bound_meta()} for c in self.claims]}
+
+
+def _h_size(p):
+    return 2 ** p["d"] + 1 if p["class"] == "thresh" else 2 ** p["d"]
+
+
+def _is(**kw) -> Callable[[dict], bool]:
+    return lambda p: all(p.get(k) == v for k, v in kw.items())
+
+
+def _siv_thm3_3() -> Theorem:
+    from privbounds.simulators.siv_thm3_3 import SivThm33
+
+    claims = []
+    for cls in ("thresh", "point"):
+        name = "THRESH_d" if cls == "thresh" else "POINT_d"
+        claims += [
+            UpperBound(
+                f"upper-expmech-{cls}",
+                f"Exponential-mechanism learner on {name}: n_hat <= max(8/alpha, 4/(alpha eps))"
+                " (ln|H| + ln(2/beta)) (proof's constants)",
+                _is(**{"class": cls, "learner": "expmech"}), ("d", "epsilon"),
+                bound=lambda p: siv_bounds.n_expmech_learner(_h_size(p), p["epsilon"], p["alpha"], p["beta"]),
+                bound_fn=siv_bounds.n_expmech_learner),
+            Scaling(
+                f"scaling-logH-{cls}",
+                f"Exponential-mechanism learner on {name}, eps = 1: n_hat grows like ln|H| "
+                "(predicted exponent 1 in ln|H|)",
+                _is(**{"class": cls, "learner": "expmech", "epsilon": 1.0}), ("d",),
+                variable=lambda p: math.log(_h_size(p)), variable_name="ln|H|", predicted=1.0,
+                tolerance=UP_TO_LOGS),
+            Scaling(
+                f"scaling-eps-{cls}",
+                f"Exponential-mechanism learner on {name}, d = 10: n_hat grows like 1/eps "
+                "(predicted exponent -1 in eps)",
+                _is(**{"class": cls, "learner": "expmech", "d": 10}), ("epsilon",),
+                variable=lambda p: p["epsilon"], variable_name="epsilon", predicted=-1.0),
+        ]
+    claims += [
+        UpperBound(
+            "upper-erm-thresh",
+            "Non-private ERM on THRESH_d (Thm 2.2): n_hat <= ln(2/beta)/alpha = 8.3, whatever the domain",
+            _is(**{"class": "thresh", "learner": "erm"}), ("d",),
+            bound=lambda p: siv_bounds.n_erm_threshold(p["alpha"], p["beta"]),
+            bound_fn=siv_bounds.n_erm_threshold),
+        UpperBound(
+            "upper-erm-point",
+            "Non-private consistent ERM on POINT_d (Thm 2.1): n_hat <= (ln|H| + ln(1/beta))/alpha",
+            _is(**{"class": "point", "learner": "erm"}), ("d",),
+            bound=lambda p: siv_bounds.n_erm_finite(_h_size(p), p["alpha"], p["beta"]),
+            bound_fn=siv_bounds.n_erm_finite),
+    ]
+    return Theorem(
+        id="siv.thm3_3", paper=PAPERS["siv"], number="Theorem 3.3 (with Lemma 3.2; baselines Thm 2.1, 2.2)",
+        title="Private PAC learner for finite classes via the exponential mechanism",
+        statement=(
+            "For a finite class H, the learner that outputs h with probability proportional to "
+            "exp(eps * score(S, h) / 2), score = minus the number of misclassified examples, is "
+            "eps-DP and PAC-learns H with n = O(log|H| / eps) samples (same result: Bun et al. "
+            "Thm 2.22). Without privacy, ERM needs O(log|H|) samples (Thm 2.1), and O(1) for "
+            "thresholds whatever the domain (Thm 2.2)."),
+        math=("N(|H|, eps) = max(8/alpha, 4/(alpha eps)) (ln|H| + ln(2/beta)); "
+              "at alpha = beta = 1/4: max(32, 16/eps)(ln|H| + ln 8). "
+              "ERM: (ln|H| + ln(1/beta))/alpha; thresholds: ln(2/beta)/alpha."),
+        simulator=SivThm33(), plotter="siv_thm3_3:plot", claims=claims,
+        notes=(
+            "Instances: THRESH_d under a 4-point cluster (target p3; only p2, p3, p4 are "
+            "1/4-accurate); POINT_d with mass 1/2 on the target and 1/2 on a decoy. "
+            "Errors are exact. The notes print the generalisation step's Chernoff exponent as "
+            "n/8; the multiplicative Chernoff bound gives n/32, which our bound uses (the two "
+            "agree for eps <= 1/2)."))
+
+
+def _bns_obs3_2() -> Theorem:
+    from privbounds.simulators.bns_obs3_2 import BnsObs32
+
+    def bound(p):
+        return bns_bounds.n_direct_sum(2 ** p["d"] + 1, p["epsilon"], p["k"], p["rule"],
+                                       p["delta"], p["alpha"], p["beta"])
+
+    def logf(p):
+        return float(bns_bounds.direct_sum_log_factor(2 ** p["d"] + 1, p["k"], p["beta"]))
+
+    claims = []
+    for rule, pred in (("basic", 1.0), ("advanced", 0.5)):
+        claims += [
+            UpperBound(
+                f"upper-{rule}",
+                f"Direct sum with {rule} composition: n_hat <= max(8/alpha, 4/(alpha eps0)) "
+                "(ln|H| + ln(2k/beta)), eps0 the per-concept budget",
+                _is(rule=rule), ("k",), bound=bound, bound_fn=bns_bounds.n_direct_sum),
+            Scaling(
+                f"scaling-k-{rule}",
+                f"Direct sum with {rule} composition: n_hat / (ln|H| + ln(2k/beta)) grows like "
+                f"k^{pred:g}",
+                _is(rule=rule), ("k",), variable=lambda p: p["k"], variable_name="k",
+                predicted=pred, factor=logf, factor_name="ln|H| + ln(2k/beta)", tolerance=UP_TO_LOGS),
+        ]
+    return Theorem(
+        id="bns.obs3_2", paper=PAPERS["bns"], number="Observation 3.2",
+        title="Direct sum: k private learners with a split privacy budget",
+        statement=(
+            "Running an (alpha, beta, eps, delta)-private learner with sample size m on each of "
+            "k label columns of one sample gives a k-learner with the same m and parameters "
+            "(alpha, k beta, k eps, k delta) by basic composition, or "
+            "(alpha, k beta, O(sqrt(k ln(1/delta)) eps), O(k delta)) by advanced composition. "
+            "For learners whose m grows like 1/eps, n grows like k, respectively "
+            "sqrt(k ln(1/delta)), up to logarithmic factors."),
+        math=("eps0 = eps/k (basic); eps0 solves sqrt(2k ln(1/delta)) eps0 + k eps0 (e^eps0 - 1) = eps "
+              "(advanced, Dwork-Roth Thm 3.20); N = max(8/alpha, 4/(alpha eps0)) (ln|H| + ln(2k/beta))."),
+        simulator=BnsObs32(), plotter="bns_obs3_2:plot", claims=claims,
+        notes=("Inner learner: exponential mechanism over THRESH_8 (|H| = 257) under the 4-point "
+               "cluster; all k targets are the hard target p3, so the k columns are independent "
+               "copies of the hardest single-concept instance. Advanced composition "
+               "gives the whole learner (eps, delta)-DP with delta = 1e-6; basic gives eps-DP."))
+
+
+def _bns_thm5_1() -> Theorem:
+    from privbounds.simulators.bns_thm5_1 import BnsThm51
+
+    claims = [
+        LowerBound(
+            "lower-nhat",
+            "Every pure-DP k-learner we have: n_hat >= (k ln 2 + ln(1 - beta))/eps",
+            _is(experiment="search"), ("d", "k"),
+            bound=lambda p: bns_bounds.packing_lower_bound(p["k"], p["epsilon"], p["beta"]),
+            bound_fn=bns_bounds.packing_lower_bound),
+        Ceiling(
+            "ceiling-success",
+            "Every pure-DP k-learner we have: success probability p(n) <= e^(eps n)/2^k on the "
+            "packing instance",
+            _is(experiment="curve"), ("d", "k"),
+            ceiling=lambda p, n: bns_bounds.packing_success_ceiling(n, p["k"], p["epsilon"]),
+            bound_fn=bns_bounds.packing_success_ceiling),
+    ]
+    for d in (1, 4):
+        claims.append(Scaling(
+            f"scaling-k-d{d}",
+            f"Direct sum (basic composition) on POINT_{d}: n_hat / (ln|X| + ln(2k/beta)) grows "
+            "like k (the packing bound says linear growth is necessary)",
+            _is(experiment="search", d=d), ("k",), variable=lambda p: p["k"], variable_name="k",
+            predicted=1.0,
+            factor=lambda p: float(bns_bounds.direct_sum_log_factor(2 ** p["d"], p["k"], p["beta"])),
+            factor_name="ln|X| + ln(2k/beta)", tolerance=UP_TO_LOGS))
+    return Theorem(
+        id="bns.thm5_1", paper=PAPERS["bns"], number="Theorem 5.1",
+        title="Packing lower bound for pure-DP k-learning",
+        statement=(
+            "For any class with two concepts that disagree at some point, every eps-DP (proper "
+            "or improper) PAC k-learner needs Omega(k / eps) rows: the direct sum is optimal "
+            "for pure privacy, even for points and even in the realizable model."),
+        math=("n >= (k ln 2 + ln(1 - beta)) / eps; on the packing instance "
+              "p(n) <= e^(eps n) / 2^k."),
+        simulator=BnsThm51(), plotter="bns_thm5_1:plot", claims=claims,
+        notes=("Instance: the proof's own. n copies of (x0, b) with b uniform in {0,1}^k under the "
+               "point mass at x0. Learners: the basic-composition direct sum of the exponential "
+               "mechanism over POINT_1 (the two-concept class) and POINT_4. Curves use eps = 0.25 "
+               "so that the ceiling stays below 1 over a useful range of n."))
+
+
+_BUILDERS = (_siv_thm3_3, _bns_obs3_2, _bns_thm5_1)
+_REGISTRY: dict[str, Theorem] | None = None
+
+
+def theorems() -> list[Theorem]:
+    """Every registered theorem, in registry order."""
+    global _REGISTRY
+    if _REGISTRY is None:
+        _REGISTRY = {t.id: t for t in (b() for b in _BUILDERS)}
+    return list(_REGISTRY.values())
+
+
+def get(theorem_id: str) -> Theorem:
+    theorems()
+    if theorem_id not in _REGISTRY:
+        raise ParameterError(
+            f"unknown theorem id {theorem_id!r}; known: {', '.join(_REGISTRY)}")
+    return _REGISTRY[theorem_id]

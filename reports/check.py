@@ -1,0 +1,125 @@
+"""``privbounds check``: the regression check on verdicts and bound tightness.
+
+Compares ``<out>/results/*.json`` with the committed baseline of the same fidelity
+(``reports/baselines/<fidelity>.json``). A regression is:
+
+- a claim whose verdict got worse (confirmed > inconclusive > refuted);
+- a tightness interval (n_hat / N or L / n_hat, per parameter point) or a fitted
+  exponent's interval that no longer overlaps the baseline's;
+- a claim or theorem that the baseline has no entry for, or that vanished from the
+  results (the baseline must be updated on purpose, with ``check --update``).
+
+Because a seed fixes every number, an unchanged code base reproduces the baseline
+exactly; intervals that merely move within their own width are not regressions.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from privbounds.claims import ORDER
+from privbounds.params import ParameterError
+from privbounds.results import available, load, write_atomic
+
+BASELINE_DIR = Path(__file__).resolve().parent / "baselines"
+
+
+@dataclass
+class Outcome:
+    exit_code: int
+    lines: list = field(default_factory=list)
+    regressions: list = field(default_factory=list)
+
+
+def _intervals(verdict: dict) -> dict:
+    """label -> [low, high] of what the check tracks for one claim."""
+    out = {}
+    if verdict["kind"] == "scaling":
+        if verdict.get("fit"):
+            out["exponent"] = [verdict["fit"]["low"], verdict["fit"]["high"]]
+        return out
+    for d in verdict.get("details", []):
+        if "tightness_low" in d:
+            out[d["label"]] = [d["tightness_low"], d["tightness_high"]]
+    return out
+
+
+def summarise(record: dict) -> dict:
+    return {v["claim"]: {"verdict": v["verdict"], "intervals": _intervals(v)}
+            for v in record["verdicts"]}
+
+
+def _overlap(a, b) -> bool:
+    lo1, hi1 = (float("-inf") if a[0] is None else a[0]), (float("inf") if a[1] is None else a[1])
+    lo2, hi2 = (float("-inf") if b[0] is None else b[0]), (float("inf") if b[1] is None else b[1])
+    return lo1 <= hi2 and lo2 <= hi1
+
+
+def baseline_path(fidelity: str) -> Path:
+    return BASELINE_DIR / f"{fidelity}.json"
+
+
+def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | None = None,
+              ids=None) -> Outcome:
+    ids = list(ids) if ids else available(out)
+    if not ids:
+        raise ParameterError(f"no results in {Path(out) / 'results'}; run 'privbounds run --out {out}' first")
+    records = {tid: load(out, tid) for tid in ids}
+    fids = {r["fidelity"] for r in records.values()}
+    if len(fids) > 1:
+        raise ParameterError(f"results in {out} mix fidelities {sorted(fids)}; rerun them at one fidelity")
+    fid = fids.pop()
+    if fidelity is not None and fidelity != fid:
+        raise ParameterError(f"--fidelity {fidelity} does not match the results' fidelity {fid}")
+    path = Path(baseline) if baseline else baseline_path(fid)
+    current = {tid: summarise(rec) for tid, rec in records.items()}
+    seeds = {rec["provenance"]["seed"] for rec in records.values()}
+
+    if update:
+        data = {"fidelity": fid, "seeds": sorted(seeds), "theorems": {}}
+        if path.is_file():  # keep theorems that were not rerun
+            data["theorems"] = json.loads(path.read_text()).get("theorems", {})
+        data["theorems"].update(current)
+        write_atomic(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
+        return Outcome(0, [f"baseline updated: {path} ({len(current)} theorems)"])
+
+    if not path.is_file():
+        raise ParameterError(f"no baseline at {path}; create one with 'privbounds check --update'")
+    base = json.loads(path.read_text())
+    if base.get("fidelity") != fid:
+        raise ParameterError(f"baseline {path} is for fidelity {base.get('fidelity')}, results are {fid}")
+
+    lines, regs = [], []
+    for tid, claims in current.items():
+        bt = base["theorems"].get(tid)
+        if bt is None:
+            regs.append(f"{tid}: no baseline entry (run 'privbounds check --update')")
+            continue
+        for cid, now in claims.items():
+            was = bt.get(cid)
+            if was is None:
+                regs.append(f"{tid} {cid}: new claim without a baseline entry")
+                continue
+            if ORDER[now["verdict"]] < ORDER[was["verdict"]]:
+                regs.append(f"{tid} {cid}: verdict {was['verdict']} -> {now['verdict']}")
+            for label, iv in now["intervals"].items():
+                old = was["intervals"].get(label)
+                if old is not None and not _overlap(iv, old):
+                    regs.append(f"{tid} {cid} [{label}]: interval {_fmt(iv)} no longer overlaps "
+                                f"baseline {_fmt(old)}")
+            lines.append(f"{tid:<12} {cid:<24} {now['verdict']:<12} (baseline {was['verdict']})")
+        for cid in bt:
+            if cid not in claims:
+                regs.append(f"{tid} {cid}: claim in the baseline but not in the results")
+    status = "FAILED" if regs else "ok"
+    lines += [f"REGRESSION {r}" for r in regs]
+    lines.append(f"check {status}: {len(current)} theorems, "
+                 f"{sum(len(c) for c in current.values())} claims, {len(regs)} regressions "
+                 f"(baseline {path.name})")
+    return Outcome(1 if regs else 0, lines, regs)
+
+
+def _fmt(iv) -> str:
+    return "[" + ", ".join("open" if v is None else f"{v:.3g}" for v in iv) + "]"

@@ -1,0 +1,74 @@
+"""``privbounds report``: a static HTML site (Jinja2) that opens without a server.
+
+``<out>/report/index.html`` lists every theorem with its verdicts; one page per theorem
+shows the statement, the figure, a verdict table per claim with intervals and trial
+counts, links to the data and the run's provenance. Figures and data are copied into
+the site so that the folder can be moved or published as it is.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from importlib import metadata
+from pathlib import Path
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from privbounds.params import ParameterError
+from privbounds.results import available, load, results_dir, write_atomic
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+
+def _fmt(x, digits=3):
+    if x is None:
+        return "—"
+    if isinstance(x, float):
+        return f"{x:.{digits}g}"
+    return str(x)
+
+
+def _interval(lo, hi, digits=3):
+    return f"[{_fmt(lo, digits) if lo is not None else 'open'}, {_fmt(hi, digits) if hi is not None else 'open'}]"
+
+
+def environment() -> Environment:
+    env = Environment(loader=PackageLoader("privbounds.reports", "templates"),
+                      autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
+    env.filters["fmt"] = _fmt
+    env.globals["interval"] = _interval
+    return env
+
+
+def build(out: Path) -> Path:
+    ids = available(out)
+    if not ids:
+        raise ParameterError(f"no results in {results_dir(out)}; run 'privbounds run --out {out}' first")
+    site = Path(out) / "report"
+    (site / "figures").mkdir(parents=True, exist_ok=True)
+    (site / "data").mkdir(parents=True, exist_ok=True)
+    env = environment()
+    common = {"generated": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+              "version": metadata.version("privbounds")}
+    pages = []
+    for tid in ids:
+        rec = load(out, tid)
+        figs = {}
+        for ext in ("png", "svg"):
+            src = Path(out) / "figures" / f"{tid}.{ext}"
+            if src.is_file():
+                shutil.copy2(src, site / "figures" / src.name)
+                figs[ext] = f"figures/{src.name}"
+        for ext in ("csv", "json"):
+            shutil.copy2(results_dir(out) / f"{tid}.{ext}", site / "data" / f"{tid}.{ext}")
+        counts = {}
+        for v in rec["verdicts"]:
+            counts[v["verdict"]] = counts.get(v["verdict"], 0) + 1
+        page = f"{tid}.html"
+        pages.append({"id": tid, "page": page, "rec": rec, "counts": counts})
+        html = env.get_template("theorem.html").render(root="", rec=rec, figs=figs, tid=tid, **common)
+        write_atomic(site / page, html)
+    write_atomic(site / "index.html", env.get_template("index.html").render(root="", pages=pages, **common))
+    shutil.copy2(TEMPLATES / "style.css", site / "style.css")
+    return site / "index.html"

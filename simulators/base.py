@@ -1,0 +1,113 @@
+"""The simulator interface: one experiment per theorem, and fidelity levels.
+
+A simulator says which parameter points to run at each fidelity, how to draw a random
+instance and run the learner for a batch of trials at sample size n, and what counts
+as success. The engine (``engine.py``) does everything else: seeding, blocks,
+parallelism, caching and the n_hat search.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import numpy as np
+
+from privbounds.params import ParameterError, validate
+
+FIDELITIES = ("smoke", "quick", "full")
+
+
+@dataclass(frozen=True)
+class Fidelity:
+    """How hard the engine works on one parameter point.
+
+    trials: trials at each evaluated n; block: trials per cached, parallel task;
+    steps: geometric grid points per doubling of n (the n_hat resolution is 2^(1/steps)).
+    """
+
+    trials: int
+    block: int
+    steps: int
+
+
+DEFAULT_FIDELITY = {
+    "smoke": Fidelity(trials=60, block=60, steps=2),
+    "quick": Fidelity(trials=400, block=200, steps=4),
+    "full": Fidelity(trials=2000, block=250, steps=8),
+}
+
+
+def point_key(point: dict) -> str:
+    """Canonical text of a parameter point: the identity used for seeds and caching."""
+    return json.dumps(point, sort_keys=True, separators=(",", ":"))
+
+
+class Simulator:
+    """Base class. Subclasses set ``theorem_id``, ``version``, ``params`` (constraints of
+    the values a user may override) and implement ``grid`` and ``run_trials``."""
+
+    theorem_id = "?"
+    version = "1"  # bump when a change alters the numbers, so old cached blocks are not reused
+    params: dict = {}
+    fidelities = DEFAULT_FIDELITY
+
+    def fidelity(self, name: str) -> Fidelity:
+        if name not in FIDELITIES:
+            raise ParameterError(f"fidelity must be one of {', '.join(FIDELITIES)}, got {name!r}")
+        return self.fidelities[name]
+
+    def points(self, fidelity: str, overrides: dict | None = None) -> list[dict]:
+        """The parameter points to run. ``overrides`` replaces grid axes by user values
+        (validated against ``params`` before any work starts)."""
+        self.fidelity(fidelity)
+        overrides = overrides or {}
+        for name, values in overrides.items():
+            if name not in self.params:
+                raise ParameterError(
+                    f"unknown parameter {name!r} for {self.theorem_id}; "
+                    f"allowed: {', '.join(sorted(self.params))}")
+            for v in values:
+                self.params[name].validate(v)
+        pts = self.grid(fidelity, overrides)
+        for p in pts:
+            self.check_point(p)
+        return pts
+
+    def check_point(self, point: dict) -> None:
+        """Refuse a parameter combination outside the theorem's hypotheses."""
+        validate(self.params, {k: v for k, v in point.items() if k in self.params})
+
+    # --- to implement -------------------------------------------------------------
+    def grid(self, fidelity: str, overrides: dict) -> list[dict]:
+        raise NotImplementedError
+
+    def target(self, point: dict) -> float:
+        """Success probability that defines n_hat: 1 - beta."""
+        return 1.0 - point["beta"]
+
+    def n_range(self, point: dict) -> tuple[int, int]:
+        """Smallest n to try and the largest n the search may reach."""
+        return 1, 1 << 16
+
+    def curve(self, point: dict) -> list[int] | None:
+        """Fixed sample sizes for a success curve, or None for an n_hat search."""
+        return None
+
+    def trials_factor(self, point: dict) -> int:
+        """Multiple of the fidelity's trial count spent at this point (curves whose
+        probabilities are small need more trials for a useful interval)."""
+        return 1
+
+    def run_trials(self, point: dict, n: int, trials: int, rng: np.random.Generator) -> np.ndarray:
+        """Boolean success of ``trials`` independent trials at sample size n."""
+        raise NotImplementedError
+
+
+def expand(axes: dict, overrides: dict) -> list[dict]:
+    """Cartesian product of grid axes (dict name -> list of values), user overrides first."""
+    import itertools
+
+    axes = {k: overrides.get(k, v) for k, v in axes.items()}
+    names = list(axes)
+    return [dict(zip(names, combo)) for combo in itertools.product(*(axes[n] for n in names))]

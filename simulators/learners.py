@@ -1,0 +1,51 @@
+"""Learners over the concept classes of ``concepts.py``, batched over trials and concepts.
+
+- ``expmech_learner``: the generic private learner of Kasiviswanathan et al. (Sivakumar
+  Thm 3.3, Bun-Nissim-Stemmer Thm 2.22): the exponential mechanism with
+  score = -(misclassified rows), sensitivity 1, so eps-DP per concept.
+- ``erm_first_consistent``: Sivakumar Thm 2.1's consistent ERM (first consistent
+  hypothesis in the class's fixed order). Not private.
+- ``erm_middle_consistent``: Sivakumar Thm 2.2's ERM for thresholds: the middle of the
+  consistent interval (a, b], i.e. t = (a + 1 + b) // 2. Not private.
+- Direct sum (Bun-Nissim-Stemmer Obs 3.2): ``expmech_learner`` on every label column with
+  the per-concept budget of ``bounds.bns.per_concept_epsilon``.
+
+Every learner takes the sample as label histograms (pos, neg) of shape (B, k, |X|): the
+multiset of labelled rows is a sufficient statistic for all of them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .concepts import ConceptClass
+from .mechanisms import exponential_mechanism
+
+# Largest (trials x concepts x hypotheses) array built at once: keeps the working set in
+# cache-friendly tens of MB however large the block.
+CHUNK_ELEMENTS = 1 << 20
+
+
+def chunks(trials: int, per_trial: int):
+    """Slices of the trial axis whose arrays stay under CHUNK_ELEMENTS."""
+    step = max(1, CHUNK_ELEMENTS // max(1, per_trial))
+    for start in range(0, trials, step):
+        yield slice(start, min(trials, start + step))
+
+
+def expmech_learner(cls: ConceptClass, pos, neg, epsilon: float, rng: np.random.Generator):
+    """Hypothesis indices (B, k) drawn by the exponential mechanism, epsilon per column."""
+    return exponential_mechanism(-cls.errors_from_histograms(pos, neg), epsilon, rng)
+
+
+def erm_first_consistent(cls: ConceptClass, pos, neg):
+    errors = cls.errors_from_histograms(pos, neg)
+    return np.argmax(errors == 0, axis=-1)
+
+
+def erm_middle_consistent(cls: ConceptClass, pos, neg):
+    errors = cls.errors_from_histograms(pos, neg)
+    ok = errors == 0
+    first = np.argmax(ok, axis=-1)
+    last = ok.shape[-1] - 1 - np.argmax(ok[..., ::-1], axis=-1)
+    return (first + last) // 2

@@ -1,0 +1,123 @@
+"""Statistics shared by every experiment: intervals, n_hat crossings, exponent fits.
+
+Not tied to one paper. Methods (also printed in the report):
+
+- success probabilities: exact Clopper-Pearson intervals, vectorised through
+  ``scipy.stats.beta.ppf``;
+- n_hat (design.md, "empirical sample complexity"): the smallest grid n whose point
+  estimate reaches 1 - beta; its interval runs from the first n not excluded by the
+  upper Clopper-Pearson end to the first n whose lower end reaches 1 - beta;
+- exponents: weighted least squares of log n_hat on log x, with a Student-t interval
+  whose scale is inflated by the residual scatter when that exceeds the n_hat
+  intervals' own width.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+
+def clopper_pearson(successes, trials, conf: float = 0.95):
+    """Two-sided exact binomial interval, elementwise. Returns (low, high) arrays."""
+    k = np.asarray(successes, dtype=float)
+    n = np.asarray(trials, dtype=float)
+    a = (1.0 - conf) / 2.0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        low = np.where(k > 0, stats.beta.ppf(a, k, n - k + 1), 0.0)
+        high = np.where(k < n, stats.beta.ppf(1 - a, k + 1, n - k), 1.0)
+    return np.nan_to_num(low, nan=0.0), np.nan_to_num(high, nan=1.0)
+
+
+@dataclass(frozen=True)
+class Crossing:
+    """n_hat and its interval; ``None`` ends mean "beyond the searched grid"."""
+
+    n_hat: int | None
+    low: int | None
+    high: int | None
+    monotone: bool
+
+    def as_dict(self) -> dict:
+        return {"n_hat": self.n_hat, "n_low": self.low, "n_high": self.high,
+                "monotone": self.monotone}
+
+
+def crossing(ns, successes, trials, target: float, conf: float, grid=None) -> Crossing:
+    """Locate where the success curve reaches ``target`` = 1 - beta.
+
+    ``ns`` are the evaluated sample sizes (any order); ``grid`` is the full geometric
+    grid they were taken from. The lower end of the interval is the grid point just
+    above the last evaluated n whose upper interval end is still below target, so an
+    unevaluated stretch of grid can only widen the interval, never narrow it.
+    """
+    order = np.argsort(ns)
+    ns = np.asarray(ns)[order]
+    s = np.asarray(successes)[order]
+    t = np.asarray(trials)[order]
+    p = s / t
+    lo, hi = clopper_pearson(s, t, conf)
+    grid = np.asarray(sorted(set(grid if grid is not None else ns)))
+
+    below = np.nonzero(hi < target)[0]
+    if below.size:
+        last_fail = ns[below[-1]]
+        later = grid[grid > last_fail]
+        n_low = int(later[0]) if later.size else None
+    else:
+        n_low = int(grid[0])
+    passing = np.nonzero(lo >= target)[0]
+    n_high = int(ns[passing[0]]) if passing.size else None
+    est = np.nonzero((p >= target) & (ns >= (n_low if n_low is not None else np.inf)))[0]
+    n_hat = int(ns[est[0]]) if est.size else None
+    # Monotone in the sense we can test: nothing clearly passes below a clear failure.
+    monotone = not (passing.size and below.size and ns[passing[0]] < ns[below[-1]])
+    return Crossing(n_hat, n_low, n_high, bool(monotone))
+
+
+def geometric_grid(n_min: int, n_max: int, steps_per_doubling: int) -> np.ndarray:
+    """Integers n_min * 2^(j/steps) up to n_max, deduplicated, so doubling = steps indices."""
+    j = np.arange(0, int(np.ceil(steps_per_doubling * np.log2(n_max / n_min))) + 1)
+    g = np.unique(np.round(n_min * 2.0 ** (j / steps_per_doubling)).astype(int))
+    return g[g <= n_max]
+
+
+@dataclass(frozen=True)
+class ExponentFit:
+    exponent: float
+    low: float
+    high: float
+    points: int
+    method: str = "WLS of log n_hat on log x, Student-t 95% interval"
+
+    def as_dict(self) -> dict:
+        return {"exponent": self.exponent, "low": self.low, "high": self.high,
+                "points": self.points, "method": self.method}
+
+
+def fit_exponent(x, n_hat, n_low, n_high, conf: float = 0.95) -> ExponentFit:
+    """Fit n_hat ~ C x^a. Each point's log-scale sd comes from its n_hat interval
+    (taken as a ``conf`` interval); infinite ends are not allowed here."""
+    x = np.asarray(x, float)
+    y = np.log(np.asarray(n_hat, float))
+    half = (np.log(np.asarray(n_high, float)) - np.log(np.asarray(n_low, float))) / 2
+    z = stats.norm.ppf(0.5 + conf / 2)
+    # A zero-width interval still carries the grid's rounding; floor it so one point
+    # cannot take all the weight.
+    sd = np.maximum(half / z, 0.02)
+    if x.size < 3:
+        raise ValueError(f"an exponent fit needs at least 3 points, got {x.size}")
+    X = np.column_stack([np.ones_like(x), np.log(x)])
+    w = 1.0 / sd**2
+    XtW = X.T * w
+    cov = np.linalg.inv(XtW @ X)
+    beta = cov @ XtW @ y
+    resid = y - X @ beta
+    dof = x.size - 2
+    chi2 = float(np.sum(w * resid**2)) / dof
+    se = float(np.sqrt(cov[1, 1] * max(1.0, chi2)))
+    tq = stats.t.ppf(0.5 + conf / 2, dof)
+    a = float(beta[1])
+    return ExponentFit(a, a - tq * se, a + tq * se, int(x.size))
