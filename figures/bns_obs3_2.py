@@ -18,7 +18,7 @@ def plot(theorem, record, out):
             continue
         p0 = pts[0]["point"]
         ks = [p["point"]["k"] for p in pts]
-        band(ax, ks, pts, PALETTE[i], f"{rule} composition ({exponent_text(verdict(record, f'scaling-k-{rule}'))})")
+        band(ax, ks, pts, PALETTE[i], f"{rule} composition ({exponent_text(verdict(record, f'scaling-k-{rule}'))})", "os"[i])
         kk = np.unique(np.geomspace(min(ks), max(ks), 40).round().astype(int))
         bound_line(ax, kk, bns.n_direct_sum(2 ** p0["d"] + 1, p0["epsilon"], kk, rule, p0["delta"],
                                              p0["alpha"], p0["beta"]), PALETTE[i], f"bound, {rule}")

@@ -22,7 +22,7 @@ def plot(theorem, record, out):
             continue
         eps, beta = pts[0]["point"]["epsilon"], pts[0]["point"]["beta"]
         band(ax1, [p["point"]["k"] for p in pts], pts, PALETTE[i],
-             f"direct sum, POINT_{d} ({exponent_text(verdict(record, f'scaling-k-d{d}'))})")
+             f"direct sum, POINT_{d} ({exponent_text(verdict(record, f'scaling-k-d{d}'))})", "os"[i])
     ks = np.geomspace(1, max(p["point"]["k"] for p in select(record, experiment="search")), 40)
     bound_line(ax1, ks, np.maximum(bns.packing_lower_bound(ks, eps, beta), 0.5), "k",
                "lower bound (k ln2 + ln(1 - beta))/eps", "-")
@@ -44,10 +44,11 @@ def plot(theorem, record, out):
         color = PALETTE[i % len(PALETTE)]
         ax2.fill_between(g["n"], lo, hi, color=color, alpha=0.25, linewidth=0)
         ax2.plot(g["n"], g["p_hat"], "o-", color=color, markersize=3, label=f"measured, POINT_{d}, k = {k}")
-        eps_c = float(g["epsilon"].iloc[0])
-        ns = np.linspace(0, g["n"].max(), 100)
-        ax2.plot(ns, bns.packing_success_ceiling(ns, k, eps_c), "--", color=color,
-                 label=f"ceiling e^(eps n)/2^{k}" if d == 1 else None)
+        if d == curves["d"].min():  # the ceiling depends on k and eps only
+            eps_c = float(g["epsilon"].iloc[0])
+            ns = np.linspace(0, g["n"].max(), 100)
+            ax2.plot(ns, bns.packing_success_ceiling(ns, k, eps_c), "--", color="k",
+                     linewidth=1 + 0.6 * (k > 4), label=f"ceiling e^(eps n)/2^{k}")
     ax2.set_yscale("log")
     ax2.set_xlabel("rows n")
     ax2.set_ylabel("success probability p(n)")

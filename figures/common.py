@@ -24,7 +24,7 @@ def new_figure(ncols: int = 1, width: float = 6.4, height: float = 4.6):
     return fig, list(axes[0])
 
 
-def band(ax, x, points, color, label):
+def band(ax, x, points, color, label, marker="o"):
     """n_hat markers with the interval as a shaded band; an open upper end (target never
     reached on the grid) is drawn as an upward arrow."""
     x = np.asarray(x, float)
@@ -35,7 +35,9 @@ def band(ax, x, points, color, label):
     lo = np.array([p["n_low"] if p["n_low"] is not None else np.nan for p in pts], float)
     hi = np.array([p["n_high"] if p["n_high"] is not None else np.nan for p in pts], float)
     ax.fill_between(x, lo, np.where(np.isnan(hi), lo, hi), color=color, alpha=0.25, linewidth=0)
-    ax.plot(x, nh, "o-", color=color, label=label, markersize=5)
+    # hollow markers for the second series so that coinciding curves stay visible
+    face = "none" if marker != "o" else color
+    ax.plot(x, nh, "-", marker=marker, color=color, label=label, markersize=6, markerfacecolor=face)
     open_top = np.isnan(hi) & ~np.isnan(lo)
     if open_top.any():
         ax.scatter(x[open_top], lo[open_top], marker="^", color=color, zorder=5,
@@ -49,7 +51,7 @@ def bound_line(ax, x, y, color, label, style="--"):
 
 def legend(ax):
     """Legend below the axes, so it never hides the data."""
-    ax.legend(fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
+    ax.legend(fontsize=8.5, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
 
 
 def select(record: dict, **kw) -> list[dict]:

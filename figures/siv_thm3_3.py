@@ -20,15 +20,16 @@ def _h(p):
 def plot(theorem, record, out):
     fig, (ax1, ax2) = new_figure(2, height=6.0)
     names = {"thresh": "THRESH", "point": "POINT"}
+    marks = {"thresh": "o", "point": "s"}
     for i, cls in enumerate(("thresh", "point")):
         pts = select(record, **{"class": cls, "learner": "expmech", "epsilon": 1.0})
         x = [math.log(_h(p["point"])) for p in pts]
-        band(ax1, x, pts, PALETTE[i], f"exp. mech., {names[cls]} ({exponent_text(verdict(record, f'scaling-logH-{cls}'))})")
-        xs = np.linspace(min(x), max(x), 50)
-        bound_line(ax1, xs, b.n_expmech_learner(np.exp(xs), 1.0), PALETTE[i], f"Thm 3.3 bound, {names[cls]}")
+        band(ax1, x, pts, PALETTE[i], f"exp. mech., {names[cls]} ({exponent_text(verdict(record, f'scaling-logH-{cls}'))})", marks[cls])
         erm = select(record, **{"class": cls, "learner": "erm"})
-        band(ax1, [math.log(_h(p["point"])) for p in erm], erm, PALETTE[i + 2], f"non-private ERM, {names[cls]}")
+        band(ax1, [math.log(_h(p["point"])) for p in erm], erm, PALETTE[i + 2], f"non-private ERM, {names[cls]}", marks[cls])
+    # the bound depends on the class only through |H|, so one line serves both
     xs = np.linspace(*ax1.get_xlim(), 50)
+    bound_line(ax1, xs, b.n_expmech_learner(np.exp(xs), 1.0), "k", "Thm 3.3 bound (proof constants)")
     bound_line(ax1, xs, np.full_like(xs, b.n_erm_threshold()), PALETTE[2], "Thm 2.2 bound (thresholds)", ":")
     bound_line(ax1, xs, b.n_erm_finite(np.exp(xs)), PALETTE[3], "Thm 2.1 bound (finite H)", ":")
     ax1.set_yscale("log")
@@ -42,9 +43,10 @@ def plot(theorem, record, out):
         if not pts:
             continue
         x = [p["point"]["epsilon"] for p in pts]
-        band(ax2, x, pts, PALETTE[i], f"exp. mech., {names[cls]} ({exponent_text(verdict(record, f'scaling-eps-{cls}'))})")
-        xs = np.geomspace(min(x), max(x), 50)
-        bound_line(ax2, xs, b.n_expmech_learner(_h(pts[0]["point"]), xs), PALETTE[i], f"Thm 3.3 bound, {names[cls]}")
+        band(ax2, x, pts, PALETTE[i], f"exp. mech., {names[cls]} ({exponent_text(verdict(record, f'scaling-eps-{cls}'))})", marks[cls])
+        if i == 0:
+            xs = np.geomspace(min(x), max(x), 50)
+            bound_line(ax2, xs, b.n_expmech_learner(_h(pts[0]["point"]), xs), "k", "Thm 3.3 bound (proof constants)")
     ax2.set_xscale("log")
     ax2.set_yscale("log")
     ax2.set_xlabel("privacy parameter epsilon")

@@ -63,14 +63,14 @@ def code_version() -> str:
     return f"{version}+{commit}{'.dirty' if dirty else ''}" if commit else version
 
 
-def provenance(fidelity, seed, jobs, backend, wall) -> dict:
+def provenance(fidelity, seed, jobs, backend, wall, command) -> dict:
     pkgs = {}
     for name in ("numpy", "scipy", "pandas", "joblib", "matplotlib", "seaborn", "jinja2"):
         try:
             pkgs[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             pass
-    return {"code_version": code_version(), "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
+    return {"code_version": code_version(), "command": command,
             "fidelity": fidelity, "seed": seed, "jobs": jobs, "backend": backend,
             "wall_seconds": round(wall, 3), "python": platform.python_version(),
             "platform": platform.platform(), "packages": pkgs,
@@ -79,7 +79,7 @@ def provenance(fidelity, seed, jobs, backend, wall) -> dict:
 
 def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEFAULT_OUT,
         backend: str = "loky", scheduler: str | None = None, overrides: dict | None = None,
-        progress: bool = True) -> dict:
+        progress: bool = True, command: str | None = None) -> dict:
     """Run the simulators of ``ids`` (all theorems by default), evaluate every claim and
     write ``results/<id>.csv`` and ``.json``. Returns {id: result record}."""
     ids = resolve_ids(ids)
@@ -95,6 +95,9 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
     if unknown:
         raise ParameterError(f"--set {sorted(unknown)[0]} is not a parameter of {', '.join(ids)}")
     out = check_writable(out)
+    if command is None:  # called from Python rather than the CLI
+        command = (f"privbounds.run({ids!r}, fidelity={fidelity!r}, jobs={jobs}, seed={seed}, "
+                   f"backend={backend!r}, overrides={overrides!r})")
 
     t0 = time.perf_counter()
     raw = run_points(work, fids, seed, out / "cache", jobs=jobs, backend=backend,
@@ -110,13 +113,13 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
                   "fidelity": fidelity, "conf": res["conf"], "methods": METHODS,
                   "points": res["points"], "verdicts": evaluate_claims(thm.claims, res["points"], res["rows"]),
                   "engine": {k: res[k] for k in ("rounds", "blocks_run", "blocks_cached")},
-                  "provenance": provenance(fidelity, seed, jobs, backend, wall)}
+                  "provenance": provenance(fidelity, seed, jobs, backend, wall, command)}
         save(out, tid, record, rows)
         records[tid] = record
     return records
 
 
-def figures(ids=None, out=DEFAULT_OUT) -> list[Path]:
+def plot(ids=None, out=DEFAULT_OUT) -> list[Path]:
     """Draw every theorem's figure from its saved results (PNG and SVG)."""
     ids = resolve_ids(ids)
     out = Path(out)
@@ -140,11 +143,11 @@ def check(out=DEFAULT_OUT, baseline=None, update: bool = False, fidelity: str | 
 
 
 def reproduce(ids=None, fidelity="quick", jobs=1, seed=0, out=DEFAULT_OUT, backend="loky",
-              scheduler=None, progress=True):
+              scheduler=None, progress=True, command=None):
     """run + figures + report + check, stopping at the first failure."""
     run(ids, fidelity=fidelity, jobs=jobs, seed=seed, out=out, backend=backend,
-        scheduler=scheduler, progress=progress)
-    figures(ids, out)
+        scheduler=scheduler, progress=progress, command=command)
+    plot(ids, out)
     report(out)
     return check(out, fidelity=fidelity)
 

@@ -14,7 +14,10 @@ Kinds, as defined in design.md:
   mechanism); claims that hold only "up to logarithmic factors" or "up to lower-order
   terms" declare 0.15, the tolerance the catalogs fix in advance (bns catalog, obs3_2),
   because an unknown additive constant c in a log factor L shifts the local exponent
-  by about c / L.
+  by about c / L. A confirmation also needs an informative interval: one that lies
+  within ``resolution`` (0.5) of the prediction, so that it excludes the competing laws
+  these papers compare (exponent 0 against 1/2 against 1). A wider interval that
+  meets the band is inconclusive.
 
 Verdicts are "confirmed", "refuted" or "inconclusive"; a claim over several points is
 refuted if any point is, confirmed if all are, inconclusive otherwise.
@@ -165,12 +168,13 @@ class Scaling(Claim):
     factor: Callable[[dict], float] | None = None
     factor_name: str | None = None
     tolerance: float = 0.0
+    resolution: float = 0.5
     kind: str = field(init=False, default="scaling")
 
     def evaluate(self, points, rows):
         used = [r for r in points if "n_hat" in r and self.select(r["point"])]
         ok = [r for r in used if r["n_hat"] and r["n_low"] and r["n_high"]]
-        out = {"predicted": self.predicted, "tolerance": self.tolerance,
+        out = {"predicted": self.predicted, "tolerance": self.tolerance, "resolution": self.resolution,
                "variable": self.variable_name,
                "divided_by": self.factor_name, "points_used": len(ok),
                "points_censored": len(used) - len(ok)}
@@ -184,7 +188,11 @@ class Scaling(Claim):
                            [r["n_low"] / fi for r, fi in zip(ok, f)],
                            [r["n_high"] / fi for r, fi in zip(ok, f)])
         meets = fit.low <= self.predicted + self.tolerance and fit.high >= self.predicted - self.tolerance
-        verdict = CONFIRMED if meets else REFUTED
+        sharp = fit.low >= self.predicted - self.resolution and fit.high <= self.predicted + self.resolution
+        verdict = REFUTED if not meets else CONFIRMED if sharp else INCONCLUSIVE
+        if meets and not sharp:
+            out["reason"] = (f"interval wider than the resolution {self.resolution} needed to tell "
+                             f"exponent {self.predicted:g} from its alternatives")
         out.update(verdict=verdict, fit=fit.as_dict(), details=[
             {"label": _label(r["point"], self.label_keys), "x": float(xi),
              "n_hat": r["n_hat"], "n_low": r["n_low"], "n_high": r["n_high"], "factor": float(fi)}

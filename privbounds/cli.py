@@ -157,7 +157,7 @@ def _list(args) -> int:
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return _dispatch(args)
+        return _dispatch(args, argv)
     except ParameterError as e:
         print(f"privbounds: error: {e}", file=sys.stderr)
         return 2
@@ -170,7 +170,7 @@ def main(argv=None) -> int:
         return 130
 
 
-def _dispatch(args) -> int:
+def _dispatch(args, argv) -> int:
     from privbounds import api
 
     if args.command == "list":
@@ -182,7 +182,8 @@ def _dispatch(args) -> int:
         if args.scheduler and args.backend != "dask":
             raise ParameterError("--scheduler needs --backend dask")
         kw = dict(fidelity=args.fidelity, jobs=args.jobs, seed=args.seed, out=args.out,
-                  backend=args.backend, scheduler=args.scheduler)
+                  backend=args.backend, scheduler=args.scheduler,
+                  command=" ".join(["privbounds", *(argv if argv is not None else sys.argv[1:])]))
         if args.command == "run":
             recs = api.run(args.ids, overrides=overrides, progress=not args.quiet, **kw)
             for tid, rec in recs.items():
@@ -196,12 +197,12 @@ def _dispatch(args) -> int:
         if overrides:
             raise ParameterError("--set is for 'run'; reproduce regenerates the registered grids")
         api.run(args.ids, progress=not args.quiet, **kw)
-        paths = api.figures(args.ids, args.out)
+        paths = api.plot(args.ids, args.out)
         index = api.report(args.out)
         print(f"figures: {len(paths)} files; report: {index}")
         return _print_check(api.check(args.out, fidelity=args.fidelity))
     if args.command == "figures":
-        paths = api.figures(args.ids, args.out)
+        paths = api.plot(args.ids, args.out)
         for p in paths:
             print(p)
         return 0

@@ -15,6 +15,8 @@ import pandas as pd
 from privbounds.params import ParameterError
 
 DEFAULT_OUT = Path("privbounds-out")
+_UMASK = os.umask(0)
+os.umask(_UMASK)
 
 
 def results_dir(out) -> Path:
@@ -27,6 +29,7 @@ def write_atomic(path: Path, data: str | bytes) -> None:
     mode = "wb" if isinstance(data, bytes) else "w"
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; results are meant to be shared
         with os.fdopen(fd, mode) as f:
             f.write(data)
             f.flush()

@@ -140,11 +140,13 @@ class Thresholds(ConceptClass):
         return np.asarray(x) >= np.asarray(h)
 
     def errors_from_histograms(self, pos, neg):
-        # c_t errs on positives below t and on negatives at or above t: two prefix sums.
-        zeros = np.zeros(pos.shape[:-1] + (1,), dtype=pos.dtype)
-        pos_below = np.concatenate([zeros, np.cumsum(pos, axis=-1)], axis=-1)
-        neg_below = np.concatenate([zeros, np.cumsum(neg, axis=-1)], axis=-1)
-        return pos_below + (neg_below[..., -1:] - neg_below)
+        # c_t errs on positives below t and on negatives at or above t:
+        # errors(t) = #neg + sum_{x < t} (pos(x) - neg(x)), one prefix sum.
+        out = np.empty(pos.shape[:-1] + (pos.shape[-1] + 1,), dtype=pos.dtype)
+        out[..., 0] = neg.sum(axis=-1)
+        np.cumsum(pos - neg, axis=-1, out=out[..., 1:])
+        out[..., 1:] += out[..., :1]
+        return out
 
 
 class Parities(ConceptClass):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import sys
 import time
 from dataclasses import dataclass, field
@@ -42,14 +43,11 @@ def block_seed(root_seed: int, theorem_id: str, key: str, n: int, block: int) ->
     return np.random.SeedSequence([int(root_seed), *map(int, words)])
 
 
-def run_block(theorem_id: str, key: str, n: int, block: int, size: int, root_seed: int,
+def run_block(sim, theorem_id: str, key: str, n: int, block: int, size: int, root_seed: int,
               version: str) -> int:
-    """Successes in one block. ``version`` is part of the cache key only."""
-    from privbounds.registry import get  # late import: workers load the registry once
-
-    sim = get(theorem_id).simulator
+    """Successes in one block. The simulator travels with the task (it is a small
+    stateless object); ``theorem_id`` and ``version`` make the cache key explicit."""
     rng = np.random.default_rng(block_seed(root_seed, theorem_id, key, n, block))
-    import json
     ok = sim.run_trials(json.loads(key), int(n), int(size), rng)
     return int(np.count_nonzero(ok))
 
@@ -215,7 +213,7 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
                         for n in r.requests(conf[tid]):
                             for b in range(-(-trials // block)):
                                 size = min(block, trials - b * block)
-                                tasks.append((tid, r.key, int(n), b, size, int(seed), sim.version))
+                                tasks.append((sim, tid, r.key, int(n), b, size, int(seed), sim.version))
                                 owners.append((r, int(n), size))
                 if not tasks:
                     break
@@ -226,7 +224,7 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
                 for i, args in enumerate(tasks):
                     if cached.check_call_in_cache(*args):
                         results[i] = cached(*args)
-                        stats[tasks[i][0]]["blocks_cached"] += 1
+                        stats[tasks[i][1]]["blocks_cached"] += 1
                         bar.update()
                     else:
                         todo.append(i)
@@ -235,7 +233,7 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
                         delayed(_indexed)(cached, i, tasks[i]) for i in todo)
                     for i, value in gen:
                         results[i] = value
-                        stats[tasks[i][0]]["blocks_run"] += 1
+                        stats[tasks[i][1]]["blocks_run"] += 1
                         bar.update()
                 for (r, n, size), value in zip(owners, results):
                     s, t = r.done_ns.get(n, (0, 0))

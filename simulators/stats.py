@@ -5,8 +5,9 @@ Not tied to one paper. Methods (also printed in the report):
 - success probabilities: exact Clopper-Pearson intervals, vectorised through
   ``scipy.stats.beta.ppf``;
 - n_hat (design.md, "empirical sample complexity"): the smallest grid n whose point
-  estimate reaches 1 - beta; its interval runs from the first n not excluded by the
-  upper Clopper-Pearson end to the first n whose lower end reaches 1 - beta;
+  estimate reaches 1 - beta; its interval runs from the first integer n above the last
+  n whose upper Clopper-Pearson end is below 1 - beta, to the first evaluated n whose
+  lower end reaches 1 - beta;
 - exponents: weighted least squares of log n_hat on log x, with a Student-t interval
   whose scale is inflated by the residual scatter when that exceeds the n_hat
   intervals' own width.
@@ -48,10 +49,10 @@ class Crossing:
 def crossing(ns, successes, trials, target: float, conf: float, grid=None) -> Crossing:
     """Locate where the success curve reaches ``target`` = 1 - beta.
 
-    ``ns`` are the evaluated sample sizes (any order); ``grid`` is the full geometric
-    grid they were taken from. The lower end of the interval is the grid point just
-    above the last evaluated n whose upper interval end is still below target, so an
-    unevaluated stretch of grid can only widen the interval, never narrow it.
+    ``ns`` are the evaluated sample sizes (any order); ``grid`` is the geometric grid
+    they were taken from (kept for callers; the interval does not depend on it). The
+    lower end is one above the last evaluated n whose upper interval end is still below
+    target, so an unevaluated stretch can only widen the interval, never narrow it.
     """
     order = np.argsort(ns)
     ns = np.asarray(ns)[order]
@@ -62,12 +63,10 @@ def crossing(ns, successes, trials, target: float, conf: float, grid=None) -> Cr
     grid = np.asarray(sorted(set(grid if grid is not None else ns)))
 
     below = np.nonzero(hi < target)[0]
-    if below.size:
-        last_fail = ns[below[-1]]
-        later = grid[grid > last_fail]
-        n_low = int(later[0]) if later.size else None
-    else:
-        n_low = int(grid[0])
+    # The crossing is the smallest integer n with p(n) >= target; every n above the last
+    # clear failure is still possible, so the interval starts right after it (not at the
+    # next grid point, which would make the interval look narrower than the data allow).
+    n_low = int(ns[below[-1]]) + 1 if below.size else 1
     passing = np.nonzero(lo >= target)[0]
     n_high = int(ns[passing[0]]) if passing.size else None
     est = np.nonzero((p >= target) & (ns >= (n_low if n_low is not None else np.inf)))[0]

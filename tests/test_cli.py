@@ -1,0 +1,108 @@
+"""The command line: listing, every bad input (one line, non-zero exit, nothing lost)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import privbounds
+from privbounds.cli import main
+
+
+def run_cli(argv, capsys):
+    try:
+        code = main(argv)
+    except SystemExit as e:  # argparse errors
+        code = e.code
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+def test_list_json_has_every_theorem(capsys):
+    code, out, _ = run_cli(["list", "--json"], capsys)
+    assert code == 0
+    rows = json.loads(out)
+    assert [r["id"] for r in rows] == [t.id for t in privbounds.theorems()]
+    for r in rows:
+        assert r["paper"] and r["number"] and r["claims"]
+        assert all({"id", "kind", "description"} <= set(c) for c in r["claims"])
+
+
+def test_list_shows_last_verdicts(smoke_out, capsys):
+    code, out, _ = run_cli(["list", "--out", str(smoke_out)], capsys)
+    assert code == 0 and "confirmed" in out and "not run" not in out
+
+
+def snapshot(folder: Path) -> dict:
+    return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+BAD = [
+    (["run", "no.such_theorem"], "theorem id"),
+    (["run", "--fidelity", "ultra"], "--fidelity"),
+    (["run", "--jobs", "0"], "--jobs"),
+    (["run", "--jobs", "two"], "--jobs"),
+    (["run", "--seed", "-1"], "--seed"),
+    (["run", "--seed", "1.5"], "--seed"),
+    (["run", "--backend", "spark"], "--backend"),
+    (["run", "--scheduler", "tcp://x:1"], "--scheduler"),
+    (["run", "siv.thm3_3", "--set", "epsilon=0"], "epsilon"),
+    (["run", "siv.thm3_3", "--set", "epsilon=-1"], "epsilon"),
+    (["run", "siv.thm3_3", "--set", "alpha=1.5"], "alpha"),
+    (["run", "siv.thm3_3", "--set", "beta=0"], "beta"),
+    (["run", "bns.obs3_2", "--set", "k=0"], "k"),
+    (["run", "bns.obs3_2", "--set", "delta=1"], "delta"),
+    (["run", "siv.thm3_3", "--set", "colour=red"], "colour"),
+    (["run", "siv.thm3_3", "--set", "epsilon"], "--set"),
+    (["figures", "no.such_theorem"], "theorem id"),
+    (["frobnicate"], "COMMAND"),
+]
+
+
+@pytest.mark.parametrize("argv, needle", BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_bad_input_one_line_nonzero_nothing_lost(argv, needle, smoke_out, capsys):
+    before = snapshot(smoke_out)
+    code, out, err = run_cli(argv + ["--out", str(smoke_out)] if argv[0] != "frobnicate" else argv, capsys)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("privbounds: error:"), err
+    assert needle in lines[0]
+    assert "Traceback" not in err
+    assert snapshot(smoke_out) == before
+
+
+def test_unwritable_out(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    code, _, err = run_cli(["run", "--fidelity", "smoke", "--out", str(blocker / "sub")], capsys)
+    assert code == 2 and "--out" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", [["report"], ["check"], ["figures"]])
+def test_commands_on_a_folder_without_results(tmp_path, command, capsys):
+    code, _, err = run_cli(command + ["--out", str(tmp_path)], capsys)
+    assert code == 2 and "no results" in err and len(err.strip().splitlines()) == 1
+
+
+def test_real_process_exit_code_and_no_traceback(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "privbounds.cli", "run", "--jobs", "0",
+                           "--out", str(tmp_path)], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "privbounds: error: argument --jobs: must be an integer >= 1, got '0'"
+
+
+def test_help_texts(capsys):
+    for argv in (["--help"], ["run", "--help"], ["check", "--help"]):
+        code, out, _ = run_cli(argv, capsys)
+        assert code == 0 and "usage: privbounds" in out
+    assert "reproduce" in run_cli(["--help"], capsys)[1]
+
+
+def test_run_overrides_reach_the_grid(tmp_path, capsys):
+    code, out, err = run_cli(["run", "bns.thm5_1", "--fidelity", "smoke", "--set", "k=2,3",
+                              "--out", str(tmp_path), "--quiet"], capsys)
+    assert code == 0, err
+    rec = json.loads((tmp_path / "results" / "bns.thm5_1.json").read_text())
+    assert {p["point"]["k"] for p in rec["points"]} == {2, 3}
