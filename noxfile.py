@@ -56,5 +56,5 @@ def check(session):
 @nox.session(python=PY)
 def lint(session):
     session.install("ruff")
-    session.run("ruff", "check", "--line-length", "110", "privbounds", "bounds", "simulators",
-                "figures", "reports", "tests", "noxfile.py")
+    session.run("ruff", "check", "privbounds", "bounds", "simulators", "figures", "reports",
+                "tests", "noxfile.py")

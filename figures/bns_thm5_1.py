@@ -5,7 +5,6 @@ the ceiling e^(eps n) / 2^k (right)."""
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from privbounds.bounds import bns
 from privbounds.results import load_rows

@@ -6,10 +6,8 @@ costs nothing and leaves earlier results untouched.
 
 from __future__ import annotations
 
-import os
 import platform
 import subprocess
-import sys
 import time
 from importlib import metadata
 from numbers import Integral
@@ -35,7 +33,7 @@ METHODS = (
 def resolve_ids(ids) -> list[str]:
     if not ids:
         return [t.id for t in theorems()]
-    return [get(i).id for i in ids]
+    return list(dict.fromkeys(get(i).id for i in ids))  # validated, duplicates dropped
 
 
 def validate_common(fidelity: str, jobs, seed, backend: str = "loky") -> None:
@@ -150,7 +148,3 @@ def reproduce(ids=None, fidelity="quick", jobs=1, seed=0, out=DEFAULT_OUT, backe
     plot(ids, out)
     report(out)
     return check(out, fidelity=fidelity)
-
-
-def default_jobs() -> int:
-    return max(1, min(os.cpu_count() or 1, 2))

@@ -25,8 +25,8 @@ refuted if any point is, confirmed if all are, inconclusive otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -62,41 +62,13 @@ class Claim:
 
 
 @dataclass
-class UpperBound(Claim):
+class BoundClaim(Claim):
+    """n_hat against a bound B(params): an upper bound needs n_hat's interval at or below
+    B (tightness n_hat / B), a lower bound at or above it (tightness B / n_hat)."""
+
     bound: Callable[[dict], float] = None
     bound_fn: Callable = None
-    kind: str = field(init=False, default="upper bound")
-
-    def evaluate(self, points: list[dict], rows: list[dict]) -> dict:
-        details = []
-        for r in points:
-            p = r["point"]
-            if "n_hat" not in r or not self.select(p):
-                continue
-            N = float(self.bound(p))
-            lo, hi = r["n_low"], r["n_high"]
-            if hi is not None and hi <= N:
-                v = CONFIRMED
-            elif lo is not None and lo > N:
-                v = REFUTED
-            else:
-                v = INCONCLUSIVE
-            details.append({
-                "label": _label(p, self.label_keys), "point": p, "bound": N,
-                "n_hat": r["n_hat"], "n_low": lo, "n_high": hi, "trials": r["trials"],
-                "conf": r["conf"], "monotone": r["monotone"], "verdict": v,
-                "tightness": None if r["n_hat"] is None else r["n_hat"] / N,
-                "tightness_low": None if lo is None else lo / N,
-                "tightness_high": None if hi is None else hi / N,
-            })
-        return {"verdict": combine([d["verdict"] for d in details]), "details": details}
-
-
-@dataclass
-class LowerBound(Claim):
-    bound: Callable[[dict], float] = None
-    bound_fn: Callable = None
-    kind: str = field(init=False, default="lower bound")
+    upper: bool = field(init=False, default=True)
 
     def evaluate(self, points, rows):
         details = []
@@ -104,23 +76,34 @@ class LowerBound(Claim):
             p = r["point"]
             if "n_hat" not in r or not self.select(p):
                 continue
-            L = float(self.bound(p))
-            lo, hi = r["n_low"], r["n_high"]
-            if lo is not None and lo >= L:
-                v = CONFIRMED
-            elif hi is not None and hi < L:
-                v = REFUTED
+            B = float(self.bound(p))
+            lo, hi, nh = r["n_low"], r["n_high"], r["n_hat"]
+            if self.upper:
+                good, bad = hi is not None and hi <= B, lo is not None and lo > B
+                tight = (None if nh is None else nh / B, None if lo is None else lo / B,
+                         None if hi is None else hi / B)
             else:
-                v = INCONCLUSIVE
+                good, bad = lo is not None and lo >= B, hi is not None and hi < B
+                tight = (None if not nh else B / nh, None if hi is None else B / hi,
+                         None if not lo else B / lo)
             details.append({
-                "label": _label(p, self.label_keys), "point": p, "bound": L,
-                "n_hat": r["n_hat"], "n_low": lo, "n_high": hi, "trials": r["trials"],
-                "conf": r["conf"], "monotone": r["monotone"], "verdict": v,
-                "tightness": None if not r["n_hat"] else L / r["n_hat"],
-                "tightness_low": None if hi is None else L / hi,
-                "tightness_high": None if not lo else L / lo,
-            })
+                "label": _label(p, self.label_keys), "point": p, "bound": B,
+                "n_hat": nh, "n_low": lo, "n_high": hi, "trials": r["trials"],
+                "conf": r["conf"], "monotone": r["monotone"],
+                "verdict": CONFIRMED if good else REFUTED if bad else INCONCLUSIVE,
+                "tightness": tight[0], "tightness_low": tight[1], "tightness_high": tight[2]})
         return {"verdict": combine([d["verdict"] for d in details]), "details": details}
+
+
+@dataclass
+class UpperBound(BoundClaim):
+    kind: str = field(init=False, default="upper bound")
+
+
+@dataclass
+class LowerBound(BoundClaim):
+    kind: str = field(init=False, default="lower bound")
+    upper: bool = field(init=False, default=False)
 
 
 @dataclass
@@ -147,12 +130,13 @@ class Ceiling(Claim):
             s = np.array([r["successes"] for r, _ in keep])
             t = np.array([r["trials"] for r, _ in keep])
             lo, hi = clopper_pearson(s, t, conf)
-            for (row, c), l, h in zip(keep, lo, hi):
-                v = CONFIRMED if h <= c else REFUTED if l > c else INCONCLUSIVE
+            measured = ("successes", "trials", "p_hat", "ci_low", "ci_high")
+            for (row, c), p_lo, p_hi in zip(keep, lo, hi):
+                v = CONFIRMED if p_hi <= c else REFUTED if p_lo > c else INCONCLUSIVE
                 details.append({"label": _label(row, self.label_keys) + f", n={row['n']}",
-                                "point": {k: row[k] for k in row if k not in ("successes", "trials", "p_hat", "ci_low", "ci_high")},
+                                "point": {k: row[k] for k in row if k not in measured},
                                 "n": row["n"], "ceiling": c, "p_hat": row["p_hat"],
-                                "p_low": float(l), "p_high": float(h), "trials": row["trials"],
+                                "p_low": float(p_lo), "p_high": float(p_hi), "trials": row["trials"],
                                 "conf": conf, "verdict": v})
         return {"verdict": combine([d["verdict"] for d in details]), "details": details,
                 "conf": conf}

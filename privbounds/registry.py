@@ -6,8 +6,8 @@ simulator in ``simulators/``, its bounds in ``bounds/`` and its plotter in ``fig
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from privbounds.bounds import bns as bns_bounds
 from privbounds.bounds import sivakumar as siv_bounds

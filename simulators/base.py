@@ -8,6 +8,7 @@ parallelism, caching and the n_hat search.
 
 from __future__ import annotations
 
+import itertools
 import json
 from dataclasses import dataclass
 
@@ -106,8 +107,6 @@ class Simulator:
 
 def expand(axes: dict, overrides: dict) -> list[dict]:
     """Cartesian product of grid axes (dict name -> list of values), user overrides first."""
-    import itertools
-
     axes = {k: overrides.get(k, v) for k, v in axes.items()}
     names = list(axes)
     return [dict(zip(names, combo)) for combo in itertools.product(*(axes[n] for n in names))]

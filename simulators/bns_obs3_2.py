@@ -19,7 +19,7 @@ import numpy as np
 from privbounds.bounds.bns import COMPOSITION_RULES, per_concept_epsilon
 from privbounds.params import ALPHA, BETA, DELTA, EPSILON, Interval, Options, ParameterError
 
-from .base import Fidelity, Simulator, expand
+from .base import Simulator, expand
 from .concepts import make_class
 from .instances import threshold_cluster
 from .learners import chunks, expmech_learner
@@ -37,11 +37,6 @@ class BnsObs32(Simulator):
         "alpha": ALPHA,
         "beta": BETA,
         "rule": Options("rule", COMPOSITION_RULES),
-    }
-    fidelities = {
-        "smoke": Fidelity(trials=60, block=60, steps=2),
-        "quick": Fidelity(trials=400, block=100, steps=4),
-        "full": Fidelity(trials=2000, block=250, steps=8),
     }
     _ks = {"smoke": [1, 4, 16], "quick": [1, 2, 4, 8, 16, 32, 64],
            "full": [1, 2, 4, 8, 16, 32, 64, 128, 256]}

@@ -53,22 +53,10 @@ class ConceptClass:
         return self.evaluate(h, x).astype(bool)
 
     def _histograms(self, x, y):
-        """Per trial (and column) counts of positive and negative labels at each x.
-
-        x: (B, n) ints; y: (B, n) or (B, n, k) bools. Returns pos, neg with shape
-        (B, k, |X|) (k = 1 when y has no column axis)."""
+        """Histograms of an explicit sample: x (B, n) ints, y (B, n) or (B, n, k) bools;
+        each row is a support point of count 1."""
         x = np.asarray(x)
-        y = np.asarray(y, dtype=bool)
-        if y.ndim == 2:
-            y = y[:, :, None]
-        B, n, k = y.shape
-        X = self.domain_size
-        base = (np.arange(B)[:, None, None] * k + np.arange(k)[None, None, :]) * X
-        idx = (base + x[:, :, None]).ravel()
-        yf = y.ravel()
-        pos = np.bincount(idx[yf], minlength=B * k * X).reshape(B, k, X)
-        neg = np.bincount(idx[~yf], minlength=B * k * X).reshape(B, k, X)
-        return pos, neg
+        return self.histograms_from_counts(x, np.ones(x.shape), y)
 
     def histograms_from_counts(self, support, counts, labels):
         """Histograms of a sample given as counts on a support (the sample's multiset,

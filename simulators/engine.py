@@ -250,9 +250,9 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
             s = np.array([r.done_ns[n][0] for n in ns])
             t = np.array([r.done_ns[n][1] for n in ns])
             lo, hi = clopper_pearson(s, t, conf[tid])
-            for n, si, ti, l, h in zip(ns, s, t, lo, hi):
+            for n, si, ti, lo_i, hi_i in zip(ns, s, t, lo, hi):
                 rows.append({**r.point, "n": int(n), "trials": int(ti), "successes": int(si),
-                             "p_hat": float(si / ti), "ci_low": float(l), "ci_high": float(h),
+                             "p_hat": float(si / ti), "ci_low": float(lo_i), "ci_high": float(hi_i),
                              "conf": conf[tid], "experiment": "curve" if r.curve else "search"})
         out[tid] = {"rows": rows, "points": [r.result(conf[tid]) for r in rs],
                     "conf": conf[tid], "wall_seconds": wall, "rounds": rnd, **stats[tid]}

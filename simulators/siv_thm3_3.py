@@ -14,7 +14,7 @@ import numpy as np
 
 from privbounds.params import ALPHA, BETA, EPSILON, Interval, Options
 
-from .base import Fidelity, Simulator, expand
+from .base import Simulator, expand
 from .concepts import make_class
 from .instances import point_pair, threshold_cluster
 from .learners import chunks, erm_first_consistent, erm_middle_consistent, expmech_learner
@@ -32,11 +32,6 @@ class SivThm33(Simulator):
         "alpha": ALPHA,
         "beta": BETA,
         "learner": Options("learner", LEARNERS),
-    }
-    fidelities = {
-        "smoke": Fidelity(trials=60, block=60, steps=2),
-        "quick": Fidelity(trials=400, block=200, steps=4),
-        "full": Fidelity(trials=2000, block=250, steps=8),
     }
     # domain sweep at eps = 1 for both learners, epsilon sweep for the private learner
     _grids = {

@@ -12,8 +12,9 @@ import math
 import numpy as np
 import pytest
 
-from privbounds.bounds import bns, sivakumar as siv
-from privbounds.claims import Ceiling, REFUTED
+from privbounds.bounds import bns
+from privbounds.bounds import sivakumar as siv
+from privbounds.claims import REFUTED, Ceiling
 from privbounds.simulators.bns_obs3_2 import BnsObs32
 from privbounds.simulators.bns_thm5_1 import BnsThm51
 from privbounds.simulators.siv_thm3_3 import SivThm33

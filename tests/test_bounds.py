@@ -5,7 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from privbounds.bounds import bns, sivakumar as siv
+from privbounds.bounds import bns
+from privbounds.bounds import sivakumar as siv
 
 
 def test_expmech_bound_at_the_notes_parameters():

@@ -1,7 +1,6 @@
 """The engine: determinism across workers and backends, resume after a kill, and the
 coverage of the n_hat interval on a success curve whose crossing is known."""
 
-import json
 import os
 import signal
 import subprocess

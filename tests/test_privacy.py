@@ -16,8 +16,11 @@ from privbounds.bounds.bns import per_concept_epsilon
 from privbounds.simulators.audit import epsilon_lower_bound
 from privbounds.simulators.concepts import make_class
 from privbounds.simulators.learners import expmech_learner
-from privbounds.simulators.mechanisms import (exponential_mechanism, exponential_mechanism_probs,
-                                              laplace_mechanism)
+from privbounds.simulators.mechanisms import (
+    exponential_mechanism,
+    exponential_mechanism_probs,
+    laplace_mechanism,
+)
 
 CONF = 0.999
 M = 400_000
