@@ -129,7 +129,10 @@ def _backend(backend: str, jobs: int, scheduler: str | None):
         except ImportError as e:  # pragma: no cover - depends on the extra
             raise ValueError("backend dask needs the optional extra: pip install 'privbounds[dask]'") from e
         if scheduler:
-            client = Client(scheduler)
+            try:
+                client = Client(scheduler, timeout="20s")
+            except (OSError, TimeoutError) as e:
+                raise ValueError(f"--scheduler {scheduler}: no Dask scheduler answered ({e})") from None
             cluster = None
         else:
             cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,

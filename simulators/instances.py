@@ -26,10 +26,9 @@ class Instance:
     targets: np.ndarray   # (B, k) target hypothesis indices
 
     def sample_counts(self, n: int, rng: np.random.Generator) -> np.ndarray:
-        """(B, m) multinomial counts of an i.i.d. sample of size n."""
-        return rng.multinomial(n, self.probs[0], size=self.probs.shape[0]) \
-            if np.all(self.probs == self.probs[0]) else \
-            np.stack([rng.multinomial(n, p) for p in self.probs])
+        """(B, m) multinomial counts of an i.i.d. sample of size n (one row per trial;
+        numpy broadcasts the per-trial probabilities)."""
+        return rng.multinomial(n, self.probs)
 
 
 def threshold_cluster(domain_size: int, trials: int, k: int, rng: np.random.Generator,
