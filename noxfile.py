@@ -9,7 +9,7 @@ import nox
 nox.options.sessions = ["tests"]
 nox.options.reuse_existing_virtualenvs = True
 
-PY = "3.11"
+PY = None  # the interpreter nox runs under (any Python >= 3.10)
 
 
 def _install(session, extras="test,dask"):

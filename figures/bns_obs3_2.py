@@ -11,7 +11,7 @@ from .common import PALETTE, band, bound_line, exponent_text, legend, new_figure
 
 
 def plot(theorem, record, out):
-    fig, (ax,) = new_figure(1, width=7.5, height=6.0)
+    fig, (ax,) = new_figure(1, width=7.5, height=6.6)
     for i, rule in enumerate(("basic", "advanced")):
         pts = select(record, rule=rule)
         if not pts:

@@ -13,7 +13,7 @@ from .common import PALETTE, band, bound_line, exponent_text, legend, new_figure
 
 
 def plot(theorem, record, out):
-    fig, (ax1, ax2) = new_figure(2, height=6.0)
+    fig, (ax1, ax2) = new_figure(2, height=7.2)
     eps, beta = None, None
     for i, d in enumerate((1, 4)):
         pts = select(record, experiment="search", d=d)
@@ -53,5 +53,5 @@ def plot(theorem, record, out):
     ax2.set_ylabel("success probability p(n)")
     ax2.set_title(f"success on the packing instance, eps = {curves['epsilon'].iloc[0] if len(curves) else ''}; "
                   f"verdict: {v['verdict']}", fontsize=10)
-    legend(ax2)
+    legend(ax2, sort=True)
     return save(fig, record, out)

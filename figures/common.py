@@ -49,9 +49,13 @@ def bound_line(ax, x, y, color, label, style="--"):
     ax.plot(np.asarray(x)[order], np.asarray(y)[order], style, color=color, label=label, linewidth=1.6)
 
 
-def legend(ax):
-    """Legend below the axes, so it never hides the data."""
-    ax.legend(fontsize=8.5, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2, frameon=False)
+def legend(ax, sort: bool = False):
+    """Legend below the axes, so it never hides the data (optionally sorted by label)."""
+    handles, labels = ax.get_legend_handles_labels()
+    if sort:
+        labels, handles = zip(*sorted(zip(labels, handles), key=lambda t: t[0]))
+    ax.legend(handles, labels, fontsize=8.5, loc="upper center", bbox_to_anchor=(0.5, -0.14),
+              ncol=1, frameon=False)
 
 
 def select(record: dict, **kw) -> list[dict]:
@@ -66,7 +70,8 @@ def exponent_text(v: dict) -> str:
     f = v.get("fit")
     if not f:
         return "no fit"
-    return f"exponent {f['exponent']:.2f} [{f['low']:.2f}, {f['high']:.2f}]"
+    what = f"exponent of n_hat / ({v['divided_by']})" if v.get("divided_by") else "exponent"
+    return f"{what} {f['exponent']:.2f} [{f['low']:.2f}, {f['high']:.2f}]"
 
 
 def save(fig, record: dict, out) -> list[Path]:

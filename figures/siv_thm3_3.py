@@ -18,7 +18,7 @@ def _h(p):
 
 
 def plot(theorem, record, out):
-    fig, (ax1, ax2) = new_figure(2, height=6.0)
+    fig, (ax1, ax2) = new_figure(2, height=7.2)
     names = {"thresh": "THRESH", "point": "POINT"}
     marks = {"thresh": "o", "point": "s"}
     for i, cls in enumerate(("thresh", "point")):
@@ -31,7 +31,7 @@ def plot(theorem, record, out):
     xs = np.linspace(*ax1.get_xlim(), 50)
     bound_line(ax1, xs, b.n_expmech_learner(np.exp(xs), 1.0), "k", "Thm 3.3 bound (proof constants)")
     bound_line(ax1, xs, np.full_like(xs, b.n_erm_threshold()), PALETTE[2], "Thm 2.2 bound (thresholds)", ":")
-    bound_line(ax1, xs, b.n_erm_finite(np.exp(xs)), PALETTE[3], "Thm 2.1 bound (finite H)", ":")
+    bound_line(ax1, xs, b.n_erm_finite(np.exp(xs)), PALETTE[3], "Thm 2.1 bound (non-private ERM, any finite H)", ":")
     ax1.set_yscale("log")
     ax1.set_xlabel("ln |H|  (domain 2^4 ... 2^16)")
     ax1.set_ylabel("samples needed, n_hat (success >= 1 - beta)")
@@ -49,6 +49,9 @@ def plot(theorem, record, out):
             bound_line(ax2, xs, b.n_expmech_learner(_h(pts[0]["point"]), xs), "k", "Thm 3.3 bound (proof constants)")
     ax2.set_xscale("log")
     ax2.set_yscale("log")
+    ticks = sorted({p["point"]["epsilon"] for p in select(record, learner="expmech") if p["point"]["d"] == 10})
+    ax2.set_xticks(ticks, [f"{t:g}" for t in ticks])
+    ax2.minorticks_off()
     ax2.set_xlabel("privacy parameter epsilon")
     ax2.set_ylabel("samples needed, n_hat")
     ax2.set_title("domain 2^10, alpha = beta = 1/4", fontsize=10)

@@ -16,7 +16,7 @@ from pathlib import Path
 from privbounds.claims import evaluate_claims
 from privbounds.params import ParameterError
 from privbounds.registry import get, theorems
-from privbounds.results import DEFAULT_OUT, check_writable, load, save
+from privbounds.results import DEFAULT_OUT, available, check_writable, load, save
 from privbounds.simulators.base import FIDELITIES
 from privbounds.simulators.engine import BACKENDS, run_points
 
@@ -89,9 +89,13 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
         own = {k: v for k, v in overrides.items() if k in sim.params}
         work[tid] = (sim, sim.points(fidelity, own))
         fids[tid] = sim.fidelity(fidelity)
-    unknown = set(overrides) - {k for tid in ids for k in get(tid).simulator.params}
+    known = {k for tid in ids for k in get(tid).simulator.params}
+    unknown = sorted(set(overrides) - known)
     if unknown:
-        raise ParameterError(f"--set {sorted(unknown)[0]} is not a parameter of {', '.join(ids)}")
+        raise ParameterError(f"--set {unknown[0]} is not a parameter of {', '.join(ids)}; "
+                             f"allowed: {', '.join(sorted(known))}")
+    if not str(out).strip():
+        raise ParameterError("--out must name a folder, got ''")
     out = check_writable(out)
     if command is None:  # called from Python rather than the CLI
         command = (f"privbounds.run({ids!r}, fidelity={fidelity!r}, jobs={jobs}, seed={seed}, "
@@ -108,7 +112,9 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
         res = raw[tid]
         rows = [{"theorem": tid, **r, "seed": seed, "code_version": version} for r in res["rows"]]
         record = {**thm.summary(), "math": thm.math, "notes": thm.notes,
-                  "fidelity": fidelity, "conf": res["conf"], "methods": METHODS,
+                  "fidelity": fidelity, "overrides": {k: v for k, v in overrides.items()
+                                                      if k in thm.simulator.params},
+                  "conf": res["conf"], "methods": METHODS,
                   "points": res["points"], "verdicts": evaluate_claims(thm.claims, res["points"], res["rows"]),
                   "engine": {k: res[k] for k in ("rounds", "blocks_run", "blocks_cached")},
                   "provenance": provenance(fidelity, seed, jobs, backend, wall, command)}
@@ -118,9 +124,12 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
 
 
 def plot(ids=None, out=DEFAULT_OUT) -> list[Path]:
-    """Draw every theorem's figure from its saved results (PNG and SVG)."""
-    ids = resolve_ids(ids)
+    """Draw the figures (PNG and SVG) of ``ids``, by default of every theorem that has
+    results in ``out``."""
     out = Path(out)
+    ids = resolve_ids(ids) if ids else available(out)
+    if not ids:
+        raise ParameterError(f"no results in {out / 'results'}; run 'privbounds run --out {out}' first")
     results = {tid: load(out, tid) for tid in ids}  # all present before drawing any
     paths = []
     for tid, rec in results.items():

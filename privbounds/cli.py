@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from privbounds.params import ParameterError
 
@@ -36,7 +37,7 @@ def _seed(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer below 2^63, got {text!r}") from None
     if value < 0 or value >= 2**63:
         raise argparse.ArgumentTypeError(f"must be a non-negative integer below 2^63, got {text!r}")
     return value
@@ -185,14 +186,16 @@ def _dispatch(args, argv) -> int:
                   backend=args.backend, scheduler=args.scheduler,
                   command=" ".join(["privbounds", *(argv if argv is not None else sys.argv[1:])]))
         if args.command == "run":
+            _note_partial_overrides(args.ids, overrides)
             recs = api.run(args.ids, overrides=overrides, progress=not args.quiet, **kw)
             for tid, rec in recs.items():
                 counts = {}
                 for v in rec["verdicts"]:
                     counts[v["verdict"]] = counts.get(v["verdict"], 0) + 1
                 summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
-                print(f"{tid}: {summary} ({rec['provenance']['wall_seconds']:.1f} s) -> "
-                      f"{args.out}/results/{tid}.json")
+                print(f"{tid}: {summary} -> {Path(args.out) / 'results' / (tid + '.json')}")
+            wall = next(iter(recs.values()))["provenance"]["wall_seconds"]
+            print(f"run finished in {wall:.1f} s ({len(recs)} theorems, --jobs {args.jobs})")
             return 0
         if overrides:
             raise ParameterError("--set is for 'run'; reproduce regenerates the registered grids")
@@ -212,6 +215,19 @@ def _dispatch(args, argv) -> int:
     if args.command == "check":
         return _print_check(api.check(args.out, baseline=args.baseline, update=args.update))
     raise AssertionError(args.command)
+
+
+def _note_partial_overrides(ids, overrides) -> None:
+    """Say which theorems an override does not reach (they run with their own grid)."""
+    from privbounds.api import resolve_ids
+    from privbounds.registry import get
+
+    ids = resolve_ids(ids)
+    for name in overrides:
+        missing = [t for t in ids if name not in get(t).simulator.params]
+        if missing and len(missing) < len(ids):
+            print(f"privbounds: note: --set {name} does not apply to {', '.join(missing)} "
+                  "(they run their registered grid)", file=sys.stderr)
 
 
 def _print_check(outcome) -> int:

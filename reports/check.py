@@ -67,6 +67,11 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
     if not ids:
         raise ParameterError(f"no results in {Path(out) / 'results'}; run 'privbounds run --out {out}' first")
     records = {tid: load(out, tid) for tid in ids}
+    for tid, rec in records.items():
+        if rec.get("overrides"):
+            sets = " ".join(f"--set {k}={','.join(map(str, v))}" for k, v in rec["overrides"].items())
+            raise ParameterError(f"results for {tid} in {out} were run with {sets}; the check compares "
+                                 "the registered grids, so rerun without --set")
     fids = {r["fidelity"] for r in records.values()}
     if len(fids) > 1:
         raise ParameterError(f"results in {out} mix fidelities {sorted(fids)}; rerun them at one fidelity")

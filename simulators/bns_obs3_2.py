@@ -50,6 +50,10 @@ class BnsObs32(Simulator):
         super().check_point(point)
         if point["rule"] == "advanced" and point["delta"] == 0:
             raise ParameterError("delta must be in (0, 1) for advanced composition, got 0")
+        # one trial holds a k x |H| score matrix; keep it within a few hundred MB
+        if point["k"] * (2 ** point["d"] + 1) > 1 << 24:
+            raise ParameterError(f"k * 2^d must be at most 2^24 (memory per trial), got "
+                                 f"k={point['k']}, d={point['d']}")
 
     def n_range(self, point):
         return 4, 1 << 17

@@ -36,6 +36,8 @@ class BnsThm51(Simulator):
         "epsilon": EPSILON,
         "beta": BETA,
         "learner": Options("learner", PURE_LEARNERS),
+        # k of the success curves; their trials grow like 2^k, hence the small range
+        "curve_k": Interval("curve_k", 1, 10, "both", integer=True),
     }
     _ks = {"smoke": [1, 4, 16], "quick": [1, 2, 4, 8, 16, 32, 64],
            "full": [1, 2, 4, 8, 16, 32, 64, 128, 256]}
@@ -44,13 +46,22 @@ class BnsThm51(Simulator):
     CURVE_EPSILON = 0.25  # small eps spreads the informative range n < k ln2 / eps
 
     def grid(self, fidelity, overrides):
+        search_over = {k: v for k, v in overrides.items() if k != "curve_k"}
         pts = expand({"experiment": ["search"], "d": [1, 4], "k": self._ks[fidelity],
                       "epsilon": [1.0], "beta": [0.1], "learner": list(PURE_LEARNERS)},
-                     overrides)
-        pts += expand({"experiment": ["curve"], "d": [1, 4], "k": self._curve_ks[fidelity],
+                     search_over)
+        curve_over = {k: v for k, v in overrides.items() if k not in ("k", "epsilon", "curve_k")}
+        pts += expand({"experiment": ["curve"], "d": [1, 4],
+                       "k": overrides.get("curve_k", self._curve_ks[fidelity]),
                        "epsilon": [self.CURVE_EPSILON], "beta": [0.1],
-                       "learner": list(PURE_LEARNERS)}, overrides)
+                       "learner": list(PURE_LEARNERS)}, curve_over)
         return pts
+
+    def check_point(self, point):
+        super().check_point(point)
+        # curve points carry their k under "k"; validate it against curve_k's range
+        if point.get("experiment") == "curve":
+            self.params["curve_k"].validate(point["k"])
 
     def curve(self, point):
         if point.get("experiment") != "curve":

@@ -154,13 +154,14 @@ class _Progress:
     """One progress bar for a whole run (tqdm on stderr); quiet when disabled."""
 
     def __init__(self, enabled: bool):
+        self.enabled = enabled
         self.bar = None
-        if enabled:
+
+    def add(self, n: int, desc: str):
+        if self.enabled and self.bar is None:  # created on first work, so no empty bar
             from tqdm import tqdm
             self.bar = tqdm(total=0, unit="block", file=sys.stderr, dynamic_ncols=True,
                             mininterval=0.5 if sys.stderr.isatty() else 10.0)
-
-    def add(self, n: int, desc: str):
         if self.bar is not None:
             self.bar.total += n
             self.bar.set_description(desc)

@@ -58,6 +58,8 @@ BAD = [
     (["run", "siv.thm3_3", "--set", "epsilon"], "--set"),
     (["figures", "no.such_theorem"], "theorem id"),
     (["frobnicate"], "COMMAND"),
+    (["run", "bns.thm5_1", "--set", "curve_k=16"], "curve_k"),
+    (["run", "bns.obs3_2", "--set", "k=4096", "--set", "d=16"], "k * 2^d"),
 ]
 
 
@@ -71,6 +73,17 @@ def test_bad_input_one_line_nonzero_nothing_lost(argv, needle, smoke_out, capsys
     assert needle in lines[0]
     assert "Traceback" not in err
     assert snapshot(smoke_out) == before
+
+
+def test_empty_out_is_refused(capsys):
+    code, _, err = run_cli(["run", "--fidelity", "smoke", "--out", ""], capsys)
+    assert code == 2 and "--out" in err
+
+
+def test_override_that_reaches_only_some_theorems_is_noted(tmp_path, capsys):
+    code, _, err = run_cli(["run", "siv.thm3_3", "bns.thm5_1", "--fidelity", "smoke", "--set", "k=2",
+                            "--out", str(tmp_path), "--quiet"], capsys)
+    assert code == 0 and "does not apply to siv.thm3_3" in err
 
 
 def test_unwritable_out(tmp_path, capsys):
@@ -105,4 +118,8 @@ def test_run_overrides_reach_the_grid(tmp_path, capsys):
                               "--out", str(tmp_path), "--quiet"], capsys)
     assert code == 0, err
     rec = json.loads((tmp_path / "results" / "bns.thm5_1.json").read_text())
-    assert {p["point"]["k"] for p in rec["points"]} == {2, 3}
+    assert {p["point"]["k"] for p in rec["points"] if p["point"]["experiment"] == "search"} == {2, 3}
+    assert rec["overrides"] == {"k": [2, 3]}
+    # results of a custom grid are not compared with the baseline
+    code, _, err = run_cli(["check", "--out", str(tmp_path)], capsys)
+    assert code == 2 and "--set k=2,3" in err

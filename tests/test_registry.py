@@ -52,3 +52,11 @@ def test_report_builds(smoke_out):
         assert f'href="{t.id}.html"' in html
         page = (index.parent / f"{t.id}.html").read_text()
         assert t.title in page and "Provenance" in page
+
+
+def test_plot_and_report_default_to_the_theorems_that_have_results(tmp_path):
+    # the README's notebook snippet: run one theorem, then draw and report
+    privbounds.run(["bns.thm5_1"], fidelity="smoke", out=tmp_path, progress=False)
+    paths = privbounds.plot(out=tmp_path)
+    assert {p.stem for p in paths} == {"bns.thm5_1"}
+    assert privbounds.report(out=tmp_path).is_file()
