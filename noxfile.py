@@ -47,9 +47,9 @@ def reproduce(session):
 
 @nox.session(python=PY)
 def check(session):
-    """Run at quick fidelity and compare with the committed baseline (what CI does)."""
+    """Run at full fidelity and compare with the committed baseline (what CI does)."""
     _install(session, "dask")
-    session.run("privbounds", "run", "--fidelity", "quick", "--jobs", "2", "--quiet", "--out", "check-out")
+    session.run("privbounds", "run", "--fidelity", "full", "--jobs", "2", "--quiet", "--out", "check-out")
     session.run("privbounds", "check", "--out", "check-out")
 
 

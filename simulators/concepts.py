@@ -89,6 +89,28 @@ class ConceptClass:
         out = self.errors_from_histograms(*self._histograms(x, y))
         return out[:, 0, :] if np.asarray(y).ndim == 2 else out
 
+    def groups(self, support, counts, labels):
+        """Hypotheses grouped into runs on which the error count is constant, for a sample
+        given as counts on a support: returns errors (B, k, G), multiplicities (B, G) and
+        a function ``member(g, u)`` mapping group indices (B, k) and uniforms in [0, 1) to
+        a hypothesis drawn uniformly from the group. Only classes whose structure makes
+        G small (thresholds, points) implement it; others raise NotImplementedError."""
+        raise NotImplementedError(f"{self.name} has no grouped form")
+
+    @staticmethod
+    def _sorted_sample(support, counts, labels):
+        support = np.asarray(support)
+        labels = np.asarray(labels, dtype=bool)
+        if labels.ndim == 2:
+            labels = labels[:, :, None]
+        order = np.argsort(support, axis=1)
+        s = np.take_along_axis(support, order, axis=1)
+        c = np.take_along_axis(np.asarray(counts, dtype=float), order, axis=1)
+        lab = np.take_along_axis(labels, order[:, :, None], axis=1)
+        pos = np.moveaxis(c[:, :, None] * lab, 1, 2)    # (B, k, m)
+        neg = np.moveaxis(c[:, :, None] * ~lab, 1, 2)
+        return s, pos, neg
+
     def exact_error(self, h, target, support, probs) -> np.ndarray:
         """err_D(h, c_target) = sum over the support of D(x) [h(x) != c(x)].
 
@@ -116,6 +138,25 @@ class Points(ConceptClass):
         # c_x errs on every positive row not at x and on every negative row at x.
         return pos.sum(axis=-1, keepdims=True) - pos + neg
 
+    def groups(self, support, counts, labels):
+        # One group per (distinct) support point x (the hypothesis c_x) and one for all
+        # points outside the support, which err exactly on the positive rows.
+        s, pos, neg = self._sorted_sample(support, counts, labels)
+        if np.any(np.diff(s, axis=1) == 0):
+            raise ValueError("grouped POINT scoring needs distinct support points")
+        B, m = s.shape
+        total = pos.sum(axis=-1, keepdims=True)
+        errors = np.concatenate([total - pos + neg, total], axis=-1)
+        mult = np.concatenate([np.ones((B, m)), np.full((B, 1), self.domain_size - m)], axis=1)
+
+        def member(g, u):
+            rest = np.floor(u * (self.domain_size - m)).astype(np.int64)
+            for i in range(m):  # r-th point outside the support, in increasing order
+                rest += rest >= s[:, i:i + 1]
+            inside = np.take_along_axis(s, np.minimum(g, m - 1), axis=1)
+            return np.where(g < m, inside, rest)
+        return errors, mult, member
+
 
 class Thresholds(ConceptClass):
     name = "THRESH"
@@ -135,6 +176,25 @@ class Thresholds(ConceptClass):
         np.cumsum(pos - neg, axis=-1, out=out[..., 1:])
         out[..., 1:] += out[..., :1]
         return out
+
+    def groups(self, support, counts, labels):
+        # With support s_1 <= ... <= s_m, every t in [0, s_1], in [s_i + 1, s_{i+1}] or in
+        # [s_m + 1, 2^d] labels the support alike: m + 1 runs of constant error, given by
+        # the same prefix sum as errors_from_histograms over the support only.
+        s, pos, neg = self._sorted_sample(support, counts, labels)
+        B, m = s.shape
+        errors = np.empty(pos.shape[:-1] + (m + 1,))
+        errors[..., 0] = neg.sum(axis=-1)
+        errors[..., 1:] = errors[..., :1] + np.cumsum(pos - neg, axis=-1)
+        starts = np.concatenate([np.zeros((B, 1), np.int64), s + 1], axis=1)
+        ends = np.concatenate([s, np.full((B, 1), self.domain_size)], axis=1)  # inclusive
+        mult = (ends - starts + 1).astype(float)  # 0 for a repeated support point
+
+        def member(g, u):
+            st = np.take_along_axis(starts, g, axis=1)
+            mu = np.take_along_axis(mult, g, axis=1)
+            return st + np.floor(u * mu).astype(np.int64)
+        return errors, mult, member
 
 
 class Parities(ConceptClass):

@@ -38,6 +38,20 @@ def expmech_learner(cls: ConceptClass, pos, neg, epsilon: float, rng: np.random.
     return exponential_mechanism(-cls.errors_from_histograms(pos, neg), epsilon, rng)
 
 
+def expmech_learner_grouped(cls: ConceptClass, support, counts, labels, epsilon: float,
+                            rng: np.random.Generator):
+    """The same distribution as ``expmech_learner``, sampled through the class's runs of
+    equal error: pick a run with probability proportional to its size times
+    exp(-eps errors / 2) (Gumbel-max with log weights), then a uniform member
+    (Sivakumar's catalog, siv.alg_expmech_thresh_fast). Cost O(k * support) per trial
+    instead of O(k * |H|), so the domain size no longer matters."""
+    errors, mult, member = cls.groups(support, counts, labels)
+    with np.errstate(divide="ignore"):  # an empty run gets weight 0, never chosen
+        log_mult = np.log(mult)[:, None, :]
+    g = exponential_mechanism(-errors, epsilon, rng, log_weight=log_mult)  # (B, k)
+    return member(g, rng.random(g.shape))
+
+
 def erm_first_consistent(cls: ConceptClass, pos, neg):
     errors = cls.errors_from_histograms(pos, neg)
     return np.argmax(errors == 0, axis=-1)

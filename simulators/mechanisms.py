@@ -27,14 +27,22 @@ def laplace_mechanism(values, sensitivity: float, epsilon: float, rng: np.random
 
 
 def exponential_mechanism(scores, epsilon: float, rng: np.random.Generator,
-                          sensitivity: float = 1.0) -> np.ndarray:
+                          sensitivity: float = 1.0, log_weight=None) -> np.ndarray:
     """Index of the chosen candidate along the last axis of ``scores`` (batched over the
-    leading axes); eps-DP when each score has the given sensitivity."""
+    leading axes); eps-DP when each score has the given sensitivity.
+
+    ``log_weight`` (broadcast against scores) gives candidate r the probability
+    proportional to w_r exp(eps score_r / (2 sensitivity)): with w_r the size of a group
+    of hypotheses sharing one score, this samples the group of an exponential mechanism
+    over the individual hypotheses, whose distribution (and so privacy) it leaves
+    unchanged."""
     check_positive("epsilon", epsilon)
     check_positive("sensitivity", sensitivity)
     scores = np.asarray(scores, dtype=float)
     logits = (epsilon / (2.0 * sensitivity)) * scores
-    logits += rng.gumbel(size=scores.shape)
+    if log_weight is not None:
+        logits = logits + log_weight
+    logits += rng.gumbel(size=logits.shape)
     return np.argmax(logits, axis=-1)
 
 

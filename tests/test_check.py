@@ -82,9 +82,10 @@ def test_missing_baseline_is_a_clear_error(out, tmp_path, capsys):
     assert code == 2 and "no baseline" in cap.err
 
 
-def test_committed_baseline_exists_for_ci_fidelity():
-    from privbounds.reports.check import baseline_path
-    data = json.loads(baseline_path("quick").read_text())
-    assert data["fidelity"] == "quick"
+@pytest.mark.parametrize("fidelity", ["quick", "full"])
+def test_committed_baselines_cover_every_theorem(fidelity):
     import privbounds
+    from privbounds.reports.check import baseline_path
+    data = json.loads(baseline_path(fidelity).read_text())
+    assert data["fidelity"] == fidelity
     assert set(data["theorems"]) == {t.id for t in privbounds.theorems()}

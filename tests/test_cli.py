@@ -59,7 +59,6 @@ BAD = [
     (["figures", "no.such_theorem"], "theorem id"),
     (["frobnicate"], "COMMAND"),
     (["run", "bns.thm5_1", "--set", "curve_k=16"], "curve_k"),
-    (["run", "bns.obs3_2", "--set", "k=4096", "--set", "d=16"], "k * 2^d"),
 ]
 
 

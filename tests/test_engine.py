@@ -59,7 +59,7 @@ def _cached_blocks(out: Path) -> int:
 
 def test_a_killed_run_resumes_from_its_cache_and_gives_the_same_result(tmp_path):
     out = tmp_path / "killed"
-    cmd = [sys.executable, "-m", "privbounds.cli", "run", "--fidelity", "smoke",
+    cmd = [sys.executable, "-m", "privbounds.cli", "run", "siv.thm3_3", "--fidelity", "quick",
            "--jobs", "1", "--out", str(out), "--quiet"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
@@ -73,10 +73,10 @@ def test_a_killed_run_resumes_from_its_cache_and_gives_the_same_result(tmp_path)
     assert done_before >= 20
     assert not list((out / "results").glob("*.json")) if (out / "results").exists() else True
 
-    resumed = privbounds.run(fidelity="smoke", jobs=1, out=out, progress=False)
+    resumed = privbounds.run(["siv.thm3_3"], fidelity="quick", jobs=1, out=out, progress=False)
     reused = sum(r["engine"]["blocks_cached"] for r in resumed.values())
     assert reused >= done_before - 1  # the block being written at the kill may be lost
-    fresh = privbounds.run(fidelity="smoke", jobs=2, out=tmp_path / "fresh", progress=False)
+    fresh = privbounds.run(["siv.thm3_3"], fidelity="quick", jobs=2, out=tmp_path / "fresh", progress=False)
     assert sum(r["engine"]["blocks_cached"] for r in fresh.values()) == 0
     for tid in resumed:
         pd.testing.assert_frame_equal(_table(out, tid), _table(tmp_path / "fresh", tid))
