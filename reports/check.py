@@ -118,6 +118,8 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
         for cid in bt:
             if cid not in claims:
                 regs.append(f"{tid} {cid}: claim in the baseline but not in the results")
+    for tid in sorted(set(base["theorems"]) - set(current)):
+        lines.append(f"{tid:<12} not checked: no results in {out}")
     status = "FAILED" if regs else "ok"
     lines += [f"REGRESSION {r}" for r in regs]
     lines.append(f"check {status}: {len(current)} theorems, "
