@@ -85,3 +85,23 @@ def packing_success_ceiling(n, k, epsilon):
     kk = at_least("k", k, 1)
     eps = positive("epsilon", epsilon)
     return np.exp(np.minimum(0.0, eps * nn - kk * np.log(2)))
+
+
+@bound(EXACT, "BNS Cor 2.12 via Thm 2.7 (Blumer et al.), constants as used across BNS papers")
+def n_nonprivate_k_learner(vc, k, alpha=0.25, beta=0.25):
+    """Rows sufficient for consistent ERM to k-learn a class of VC dimension ``vc``
+    (realizable): Thm 2.7 with failure beta / k per concept and a union bound over the k
+    concepts, n >= (8 / alpha)(vc ln(16 / alpha) + ln(2k / beta)). A consistent
+    hypothesis has empirical error 0 <= alpha / 2, so Thm 2.7 makes it alpha-accurate.
+    k enters only through ln k."""
+    v = at_least("vc", vc, 1)
+    kk = at_least("k", k, 1)
+    a = unit_open("alpha", alpha)
+    b = unit_open("beta", beta)
+    return (8.0 / a) * (v * np.log(16.0 / a) + np.log(2.0 * kk / b))
+
+
+def nonprivate_log_factor(vc, k, alpha=0.25, beta=0.25):
+    """The part of ``n_nonprivate_k_learner`` that depends on k, with its constant:
+    vc ln(16 / alpha) + ln(2k / beta). Scaling claims divide it out."""
+    return vc * np.log(16.0 / alpha) + np.log(2.0 * np.asarray(k, float) / beta)

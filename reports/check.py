@@ -88,7 +88,8 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
             data["theorems"] = json.loads(path.read_text()).get("theorems", {})
         data["theorems"].update(current)
         write_atomic(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
-        return Outcome(0, [f"baseline updated: {path} ({len(current)} theorems)"])
+        return Outcome(0, [f"baseline updated: {path} ({len(current)} theorems written, "
+                           f"{len(data['theorems'])} in the file)"])
 
     if not path.is_file():
         raise ParameterError(f"no baseline at {path}; create one with 'privbounds check --update'")

@@ -83,3 +83,30 @@ def test_ceiling_refutes_a_learner_without_budget_split():
                     ceiling=lambda p, n: bns.packing_success_ceiling(n, p["k"], p["epsilon"]))
     assert claim.evaluate([], curve_rows("nosplit"))["verdict"] == REFUTED
     assert claim.evaluate([], curve_rows("directsum-basic"))["verdict"] != REFUTED
+
+
+def test_fast_threshold_erm_equals_the_histogram_erm():
+    from privbounds.simulators.bns_cor2_12 import erm_thresholds_uniform
+    from privbounds.simulators.concepts import make_class
+    from privbounds.simulators.learners import erm_middle_consistent
+    rng = np.random.default_rng(21)
+    cls = make_class("thresh", 6)
+    for n in (0, 1, 5, 40):
+        x = np.sort(rng.integers(0, 64, size=(30, n)), axis=1)
+        t = rng.integers(0, 65, size=(30, 3))
+        y = x[:, :, None] >= t[:, None, :]
+        fast = erm_thresholds_uniform(x, t, 64)
+        slow = erm_middle_consistent(cls, *cls._histograms(x, y))
+        np.testing.assert_array_equal(fast, slow)
+        err = cls.exact_error(fast, t, np.tile(np.arange(64), (30, 1)), np.full((30, 64), 1 / 64))
+        np.testing.assert_allclose(err, np.abs(fast - t) / 64)
+
+
+@pytest.mark.parametrize("k", [1, 64])
+def test_nonprivate_k_learner_accurate_at_its_bound(k):
+    from privbounds.simulators.bns_cor2_12 import BnsCor212
+    p = {"class": "thresh", "d": 10, "k": k, "alpha": 0.25, "beta": 0.25}
+    low, _ = success_low(BnsCor212(), p, bns.n_nonprivate_k_learner(1, k))
+    assert low >= 0.75
+    _, rate = success_low(BnsCor212(), p, 0 if k == 1 else 2)
+    assert rate < 0.75  # and it fails with too few rows

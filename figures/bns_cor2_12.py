@@ -1,0 +1,28 @@
+"""Figure for Bun-Nissim-Stemmer Corollary 2.12 (non-private k-learning): n_hat of
+consistent ERM against k, log-log, over its bound; nearly flat in k."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from privbounds.bounds import bns
+
+from .common import PALETTE, band, bound_line, exponent_text, legend, new_figure, save, select, verdict
+
+
+def plot(theorem, record, out):
+    fig, (ax,) = new_figure(1, width=7.5, height=6.6)
+    pts = select(record, **{"class": "thresh"})
+    p0 = pts[0]["point"]
+    ks = [p["point"]["k"] for p in pts]
+    band(ax, ks, pts, PALETTE[0], f"ERM, THRESH_{p0['d']} ({exponent_text(verdict(record, 'scaling-k'))})")
+    kk = np.geomspace(min(ks), max(ks), 40)
+    bound_line(ax, kk, bns.n_nonprivate_k_learner(1, kk, p0["alpha"], p0["beta"]), "k",
+               "Cor 2.12 bound (8/alpha)(ln(16/alpha) + ln(2k/beta))")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("number of concepts k")
+    ax.set_ylabel("rows needed, n_hat (all k accurate w.p. >= 1 - beta)")
+    ax.set_title(f"non-private, uniform distribution, alpha = {p0['alpha']}, beta = {p0['beta']}", fontsize=10)
+    legend(ax)
+    return save(fig, record, out)
