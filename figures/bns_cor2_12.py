@@ -12,13 +12,18 @@ from .common import PALETTE, band, bound_line, exponent_text, legend, new_figure
 
 def plot(theorem, record, out):
     fig, (ax,) = new_figure(1, width=7.5, height=6.6)
-    pts = select(record, **{"class": "thresh"})
-    p0 = pts[0]["point"]
-    ks = [p["point"]["k"] for p in pts]
-    band(ax, ks, pts, PALETTE[0], f"ERM, THRESH_{p0['d']} ({exponent_text(verdict(record, 'scaling-k'))})")
-    kk = np.geomspace(min(ks), max(ks), 40)
-    bound_line(ax, kk, bns.n_nonprivate_k_learner(1, kk, p0["alpha"], p0["beta"]), "k",
-               "Cor 2.12 bound (8/alpha)(ln(16/alpha) + ln(2k/beta))")
+    for i, (cls, name) in enumerate((("thresh", "THRESH"), ("par", "PAR"))):
+        pts = select(record, **{"class": cls})
+        if not pts:
+            continue
+        p0 = pts[0]["point"]
+        vc = 1 if cls == "thresh" else p0["d"]
+        ks = [p["point"]["k"] for p in pts]
+        band(ax, ks, pts, PALETTE[i], f"ERM, {name}_{p0['d']} ({exponent_text(verdict(record, f'scaling-k-{cls}'))})",
+             "os"[i])
+        kk = np.geomspace(min(ks), max(ks), 40)
+        bound_line(ax, kk, bns.n_nonprivate_k_learner(vc, kk, p0["alpha"], p0["beta"]), PALETTE[i],
+                   f"Cor 2.12 bound, {name} (VC = {vc})")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("number of concepts k")

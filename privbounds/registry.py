@@ -212,20 +212,26 @@ def _bns_thm5_1() -> Theorem:
 def _bns_cor2_12() -> Theorem:
     from privbounds.simulators.bns_cor2_12 import BnsCor212
 
-    claims = [
-        UpperBound(
-            "upper-erm", "Consistent ERM on THRESH_d: n_hat <= (8/alpha)(VC ln(16/alpha) + ln(2k/beta)), VC = 1",
-            _is(**{"class": "thresh"}), ("k",),
-            bound=lambda p: bns_bounds.n_nonprivate_k_learner(1, p["k"], p["alpha"], p["beta"]),
-            bound_fn=bns_bounds.n_nonprivate_k_learner),
-        Scaling(
-            "scaling-k", "Consistent ERM on THRESH_d: n_hat / (VC ln(16/alpha) + ln(2k/beta)) does not "
-            "grow with k (predicted exponent 0): k costs only through ln k",
-            _is(**{"class": "thresh"}), ("k",), variable=lambda p: p["k"], variable_name="k",
-            predicted=0.0, tolerance=UP_TO_LOGS,
-            factor=lambda p: float(bns_bounds.nonprivate_log_factor(1, p["k"], p["alpha"], p["beta"])),
-            factor_name="VC ln(16/alpha) + ln(2k/beta)"),
-    ]
+    vc = {"thresh": lambda p: 1, "par": lambda p: p["d"]}
+    claims = []
+    for cls, name in (("thresh", "THRESH_d (VC = 1)"), ("par", "PAR_d (VC = d)")):
+        claims += [
+            UpperBound(
+                f"upper-erm-{cls}",
+                f"Consistent ERM on {name}: n_hat <= (8/alpha)(VC ln(16/alpha) + ln(2k/beta))",
+                _is(**{"class": cls}), ("k",),
+                bound=lambda p: bns_bounds.n_nonprivate_k_learner(vc[p["class"]](p), p["k"], p["alpha"], p["beta"]),
+                bound_fn=bns_bounds.n_nonprivate_k_learner),
+            Scaling(
+                f"scaling-k-{cls}",
+                f"Consistent ERM on {name}: n_hat / (VC ln(16/alpha) + ln(2k/beta)) does not grow "
+                "with k (predicted exponent 0): k costs only through ln k",
+                _is(**{"class": cls}), ("k",), variable=lambda p: p["k"], variable_name="k",
+                predicted=0.0, tolerance=UP_TO_LOGS,
+                factor=lambda p: float(bns_bounds.nonprivate_log_factor(vc[p["class"]](p), p["k"],
+                                                                        p["alpha"], p["beta"])),
+                factor_name="VC ln(16/alpha) + ln(2k/beta)"),
+        ]
     return Theorem(
         id="bns.cor2_12", paper=PAPERS["bns"], number="Corollary 2.12 (with Thm 2.7, 2.11)",
         title="Non-private k-learning costs only ln k",
@@ -235,9 +241,10 @@ def _bns_cor2_12() -> Theorem:
             "n = O((VC ln(1/alpha) + ln(k/beta)) / alpha) in the realizable model."),
         math="n >= (8/alpha)(VC ln(16/alpha) + ln(2k/beta)) (Thm 2.7 per concept, union bound over k).",
         simulator=BnsCor212(), plotter="bns_cor2_12:plot", claims=claims,
-        notes=("THRESH_10 under the uniform distribution with k independent uniform targets; ERM "
-               "outputs the middle of each column's consistent interval; errors are exact. POINT_d "
-               "and PAR_d (Gaussian elimination over GF(2)) are not simulated yet."))
+        notes=("Uniform distribution, k independent uniform targets. THRESH_10: ERM outputs the "
+               "middle of each column's consistent interval. PAR_10: ERM is the first consistent "
+               "parity, by Gaussian elimination over GF(2) vectorised over trials and columns. "
+               "Errors are exact. POINT_d is not simulated yet."))
 
 
 _BUILDERS = (_siv_thm3_3, _bns_cor2_12, _bns_obs3_2, _bns_thm5_1)
