@@ -65,9 +65,14 @@ def build(out: Path) -> Path:
         counts = {}
         for v in rec["verdicts"]:
             counts[v["verdict"]] = counts.get(v["verdict"], 0) + 1
+        guarantees = sorted({(p["privacy"]["epsilon"] if p.get("privacy") else None,
+                              p["privacy"]["delta"] if p.get("privacy") else None,
+                              p["privacy"]["accounting"] if p.get("privacy") else "not recorded")
+                             for p in rec["points"]}, key=lambda g: (g[2], str(g[0]), str(g[1])))
         page = f"{tid}.html"
         pages.append({"id": tid, "page": page, "rec": rec, "counts": counts})
-        html = env.get_template("theorem.html").render(root="", rec=rec, figs=figs, tid=tid, **common)
+        html = env.get_template("theorem.html").render(root="", rec=rec, figs=figs, tid=tid,
+                                                       guarantees=guarantees, **common)
         write_atomic(site / page, html)
     write_atomic(site / "index.html", env.get_template("index.html").render(root="", pages=pages, **common))
     shutil.copy2(TEMPLATES / "style.css", site / "style.css")

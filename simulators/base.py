@@ -95,6 +95,12 @@ class Simulator:
         """Fixed sample sizes for a success curve, or None for an n_hat search."""
         return None
 
+    def privacy(self, point: dict) -> dict:
+        """The learner's declared guarantee at this point: {"epsilon", "delta",
+        "accounting"}, or {"epsilon": None, ...} for a non-private learner. Recorded with
+        every result and checked by the privacy audits."""
+        raise NotImplementedError
+
     def trials_factor(self, point: dict) -> int:
         """Multiple of the fidelity's trial count spent at this point (curves whose
         probabilities are small need more trials for a useful interval)."""

@@ -64,6 +64,9 @@ class BnsCor212(Simulator):
         if point["class"] == "par" and point["d"] > 20:
             raise ParameterError(f"d must be <= 20 for parities, got {point['d']}")
 
+    def privacy(self, point):
+        return {"epsilon": None, "delta": None, "accounting": "non-private ERM"}
+
     def n_range(self, point):
         return 1, 1 << 14
 

@@ -51,6 +51,13 @@ class BnsObs32(Simulator):
         if point["rule"] == "advanced" and point["delta"] == 0:
             raise ParameterError("delta must be in (0, 1) for advanced composition, got 0")
 
+    def privacy(self, point):
+        if point["rule"] == "basic":
+            return {"epsilon": point["epsilon"], "delta": 0.0,
+                    "accounting": "basic composition of k exponential mechanisms, eps / k each"}
+        return {"epsilon": point["epsilon"], "delta": point["delta"],
+                "accounting": "advanced composition (Dwork-Roth Thm 3.20) of k exponential mechanisms"}
+
     def n_range(self, point):
         return 4, 1 << 17
 

@@ -76,6 +76,10 @@ class BnsThm51(Simulator):
         # fidelity, Bonferroni-adjusted) the same for every k.
         return 4 * 2 ** point["k"] if point.get("experiment") == "curve" else 1
 
+    def privacy(self, point):
+        return {"epsilon": point["epsilon"], "delta": 0.0,
+                "accounting": "basic composition of k exponential mechanisms, eps / k each"}
+
     def n_range(self, point):
         return 1, 1 << 15
 

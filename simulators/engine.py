@@ -66,6 +66,7 @@ class PointRun:
     phase: str = "bracket"
     next_index: int = 0
     hi_index: int | None = None
+    privacy: dict | None = None
 
     @property
     def key(self) -> str:
@@ -111,7 +112,7 @@ class PointRun:
         ns = sorted(self.done_ns)
         s = [self.done_ns[n][0] for n in ns]
         t = [self.done_ns[n][1] for n in ns]
-        out = {"point": self.point, "conf": conf, "trials": int(sum(t))}
+        out = {"point": self.point, "conf": conf, "trials": int(sum(t)), "privacy": self.privacy}
         if self.curve is None:
             c = crossing(ns, s, t, self.target, conf, grid=self.grid)
             out.update(c.as_dict())
@@ -195,7 +196,8 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
         for p in points:
             lo, hi = sim.n_range(p)
             runs[tid].append(PointRun(tid, p, sim.target(p) if sim.curve(p) is None else 1.0,
-                                      geometric_grid(lo, hi, fid.steps), sim.curve(p), fid.steps))
+                                      geometric_grid(lo, hi, fid.steps), sim.curve(p), fid.steps,
+                                      privacy=sim.privacy(p)))
         m = max(1, sum(1 for r in runs[tid] if r.curve is None))
         conf[tid] = 1.0 - (1.0 - FAMILY_CONF) / m  # Bonferroni over the theorem's searches
 

@@ -50,6 +50,12 @@ class SivThm33(Simulator):
         unique = {tuple(sorted(p.items())): p for p in pts}
         return list(unique.values())
 
+    def privacy(self, point):
+        if point["learner"] == "expmech":
+            return {"epsilon": point["epsilon"], "delta": 0.0,
+                    "accounting": "exponential mechanism, sensitivity 1"}
+        return {"epsilon": None, "delta": None, "accounting": "non-private ERM"}
+
     def n_range(self, point):
         return 1, 1 << 14
 

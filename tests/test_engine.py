@@ -98,6 +98,9 @@ class Logistic(Simulator):
     def n_range(self, point):
         return 4, 4096
 
+    def privacy(self, point):
+        return {"epsilon": None, "delta": None, "accounting": "synthetic curve"}
+
     def run_trials(self, point, n, trials, rng):
         return rng.random(trials) < self.p(n)
 

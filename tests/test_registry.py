@@ -60,3 +60,13 @@ def test_plot_and_report_default_to_the_theorems_that_have_results(tmp_path):
     paths = privbounds.plot(out=tmp_path)
     assert {p.stem for p in paths} == {"bns.thm5_1"}
     assert privbounds.report(out=tmp_path).is_file()
+
+
+@pytest.mark.parametrize("thm", THEOREMS, ids=lambda t: t.id)
+def test_every_point_declares_its_privacy(thm):
+    for fidelity in ("smoke", "quick", "full"):
+        for p in thm.simulator.points(fidelity):
+            priv = thm.simulator.privacy(p)
+            assert set(priv) == {"epsilon", "delta", "accounting"} and priv["accounting"]
+            if priv["epsilon"] is not None:
+                assert priv["epsilon"] > 0 and 0 <= priv["delta"] < 1
