@@ -12,7 +12,7 @@ from .common import PALETTE, band, bound_line, exponent_text, legend, new_figure
 
 def plot(theorem, record, out):
     fig, (ax,) = new_figure(1, width=7.5, height=6.6)
-    for i, (cls, name) in enumerate((("thresh", "THRESH"), ("par", "PAR"))):
+    for i, (cls, name) in enumerate((("thresh", "THRESH"), ("point", "POINT"), ("par", "PAR"))):
         pts = select(record, **{"class": cls})
         if not pts:
             continue
@@ -20,7 +20,7 @@ def plot(theorem, record, out):
         vc = 1 if cls == "thresh" else p0["d"]
         ks = [p["point"]["k"] for p in pts]
         band(ax, ks, pts, PALETTE[i], f"ERM, {name}_{p0['d']} ({exponent_text(verdict(record, f'scaling-k-{cls}'))})",
-             "os"[i])
+             "os^"[i])
         kk = np.geomspace(min(ks), max(ks), 40)
         bound_line(ax, kk, bns.n_nonprivate_k_learner(vc, kk, p0["alpha"], p0["beta"]), PALETTE[i],
                    f"Cor 2.12 bound, {name} (VC = {vc})")

@@ -212,9 +212,9 @@ def _bns_thm5_1() -> Theorem:
 def _bns_cor2_12() -> Theorem:
     from privbounds.simulators.bns_cor2_12 import BnsCor212
 
-    vc = {"thresh": lambda p: 1, "par": lambda p: p["d"]}
+    vc = {"thresh": lambda p: 1, "point": lambda p: 1, "par": lambda p: p["d"]}
     claims = []
-    for cls, name in (("thresh", "THRESH_d (VC = 1)"), ("par", "PAR_d (VC = d)")):
+    for cls, name in (("thresh", "THRESH_d (VC = 1)"), ("point", "POINT_d (VC = 1)"), ("par", "PAR_d (VC = d)")):
         claims += [
             UpperBound(
                 f"upper-erm-{cls}",
@@ -241,10 +241,11 @@ def _bns_cor2_12() -> Theorem:
             "n = O((VC ln(1/alpha) + ln(k/beta)) / alpha) in the realizable model."),
         math="n >= (8/alpha)(VC ln(16/alpha) + ln(2k/beta)) (Thm 2.7 per concept, union bound over k).",
         simulator=BnsCor212(), plotter="bns_cor2_12:plot", claims=claims,
-        notes=("Uniform distribution, k independent uniform targets. THRESH_10: ERM outputs the "
-               "middle of each column's consistent interval. PAR_10: ERM is the first consistent "
-               "parity, by Gaussian elimination over GF(2) vectorised over trials and columns. "
-               "Errors are exact. POINT_d is not simulated yet."))
+        notes=("THRESH_10 and PAR_10: uniform distribution, k independent uniform targets; ERM is "
+               "the middle of each column's consistent interval, respectively the first consistent "
+               "parity by Gaussian elimination over GF(2) vectorised over trials and columns. "
+               "POINT_10: D uniform on 8 random points (mass 1/8 > alpha), each target one of them; "
+               "ERM is the first consistent point. Errors are exact."))
 
 
 _BUILDERS = (_siv_thm3_3, _bns_cor2_12, _bns_obs3_2, _bns_thm5_1)

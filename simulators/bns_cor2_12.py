@@ -7,6 +7,10 @@ Experiments, D uniform on X_d and k independent uniform targets:
 - THRESH_d: ERM per column is the middle of the consistent interval (Sivakumar Thm 2.2's
   rule), from the sorted sample with one batched searchsorted; the error is exactly
   |t_hat - t*| / |X|.
+- POINT_d: D uniform on 8 random points, each with mass 1/8 > alpha, and every target one
+  of them: a column fails exactly when its target point is missing from the sample, so
+  the k columns pay a coupon-collector price that stops growing once all 8 points are
+  targets. ERM is the first consistent point (``erm_first_consistent_grouped``).
 - PAR_d: ERM per column is the first consistent parity, by Gaussian elimination over
   GF(2) (``gf2.solve``, vectorised over trials and columns). Two distinct parities
   disagree on exactly half the cube, so for alpha < 1/2 success means recovering every
@@ -22,7 +26,7 @@ from privbounds.params import ALPHA, BETA, Interval, Options, ParameterError
 from . import gf2
 from .base import Simulator, expand
 from .concepts import make_class
-from .learners import chunks
+from .learners import chunks, erm_first_consistent_grouped
 
 
 def erm_thresholds_uniform(x_sorted: np.ndarray, targets: np.ndarray, domain_size: int) -> np.ndarray:
@@ -44,7 +48,7 @@ class BnsCor212(Simulator):
     theorem_id = "bns.cor2_12"
     version = "1"
     params = {
-        "class": Options("class", ("thresh", "par")),
+        "class": Options("class", ("thresh", "point", "par")),
         "d": Interval("d", 2, 30, "both", integer=True),
         "k": Interval("k", 1, 1 << 14, "both", integer=True),
         "alpha": ALPHA,
@@ -56,11 +60,13 @@ class BnsCor212(Simulator):
     def grid(self, fidelity, overrides):
         # alpha = 0.1 rather than 1/4: with 1/4 a handful of rows already leaves no gap wide
         # enough to fail, and the curve says little
-        return expand({"class": ["thresh", "par"], "d": [10], "k": self._ks[fidelity], "alpha": [0.1],
+        return expand({"class": ["thresh", "point", "par"], "d": [10], "k": self._ks[fidelity], "alpha": [0.1],
                        "beta": [0.25]}, overrides)
 
     def check_point(self, point):
         super().check_point(point)
+        if point["class"] == "point" and point["alpha"] >= 1 / self.HEAVY:
+            raise ParameterError(f"alpha must be < 1/{self.HEAVY} for the POINT instance, got {point['alpha']}")
         if point["class"] == "par" and point["d"] > 20:
             raise ParameterError(f"d must be <= 20 for parities, got {point['d']}")
 
@@ -76,12 +82,32 @@ class BnsCor212(Simulator):
         ok = np.empty(trials, dtype=bool)
         if point["class"] == "par":
             return self._parities(point, n, trials, rng)
+        if point["class"] == "point":
+            return self._points(point, n, trials, rng)
         for sl in chunks(trials, n + 2 * k):
             b = sl.stop - sl.start
             targets = rng.integers(0, X + 1, size=(b, k))
             x = np.sort(rng.integers(0, X, size=(b, n)), axis=1)
             h = erm_thresholds_uniform(x, targets, X)
             ok[sl] = np.all(np.abs(h - targets) <= point["alpha"] * X, axis=-1)
+        return ok
+
+    HEAVY = 8  # support points of the POINT instance, mass 1/8 each
+
+    def _points(self, point, n, trials, rng):
+        cls = make_class("point", point["d"])
+        k, m = point["k"], self.HEAVY
+        ok = np.empty(trials, dtype=bool)
+        for sl in chunks(trials, cls.domain_size + k * m):
+            b = sl.stop - sl.start
+            support = np.argsort(rng.random((b, cls.domain_size)), axis=1)[:, :m]  # distinct points
+            probs = np.full((b, m), 1.0 / m)
+            targets = np.take_along_axis(support, rng.integers(0, m, size=(b, k)), axis=1)
+            counts = rng.multinomial(n, probs)
+            labels = cls.evaluate(targets[:, None, :], support[:, :, None])  # (b, m, k)
+            h = erm_first_consistent_grouped(cls, support, counts, labels)
+            err = cls.exact_error(h, targets, support, probs)
+            ok[sl] = np.all(err <= point["alpha"] + 1e-12, axis=-1)
         return ok
 
     def _parities(self, point, n, trials, rng):

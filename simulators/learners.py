@@ -57,6 +57,16 @@ def erm_first_consistent(cls: ConceptClass, pos, neg):
     return np.argmax(errors == 0, axis=-1)
 
 
+def erm_first_consistent_grouped(cls: ConceptClass, support, counts, labels):
+    """``erm_first_consistent`` through the class's runs of equal error (``groups``):
+    the smallest member of any run with no error. Cost O(k * support) per trial."""
+    errors, mult, member = cls.groups(support, counts, labels)
+    B, _, G = errors.shape
+    smallest = member(np.broadcast_to(np.arange(G), (B, G)), np.zeros((B, G)))  # (B, G)
+    fits = (errors == 0) & (mult > 0)[:, None, :]
+    return np.where(fits, smallest[:, None, :], np.iinfo(np.int64).max).min(axis=-1)
+
+
 def erm_middle_consistent(cls: ConceptClass, pos, neg):
     errors = cls.errors_from_histograms(pos, neg)
     ok = errors == 0

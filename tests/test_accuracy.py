@@ -110,3 +110,18 @@ def test_nonprivate_k_learner_accurate_at_its_bound(k):
     assert low >= 0.75
     _, rate = success_low(BnsCor212(), p, 0 if k == 1 else 2)
     assert rate < 0.75  # and it fails with too few rows
+
+
+@pytest.mark.parametrize("name", ["point", "thresh"])
+def test_grouped_erm_equals_the_histogram_erm(name):
+    from privbounds.simulators.concepts import make_class
+    from privbounds.simulators.learners import erm_first_consistent, erm_first_consistent_grouped
+    rng = np.random.default_rng(22)
+    cls = make_class(name, 5)
+    support = np.stack([rng.choice(32, size=4, replace=False) for _ in range(40)])
+    counts = rng.integers(0, 3, size=(40, 4))
+    targets = rng.integers(0, cls.size, size=(40, 3))
+    labels = cls.evaluate(targets[:, None, :], support[:, :, None])
+    fast = erm_first_consistent_grouped(cls, support, counts, labels)
+    slow = erm_first_consistent(cls, *cls.histograms_from_counts(support, counts, labels))
+    np.testing.assert_array_equal(fast, slow)
