@@ -17,7 +17,7 @@ def plot(theorem, record, out):
         if not pts:
             continue
         p0 = pts[0]["point"]
-        vc = 1 if cls == "thresh" else p0["d"]
+        vc = p0["d"] if cls == "par" else 1  # VC(PAR_d) = d, VC(THRESH) = VC(POINT) = 1
         ks = [p["point"]["k"] for p in pts]
         band(ax, ks, pts, PALETTE[i], f"ERM, {name}_{p0['d']} ({exponent_text(verdict(record, f'scaling-k-{cls}'))})",
              "os^"[i])
@@ -28,6 +28,7 @@ def plot(theorem, record, out):
     ax.set_yscale("log")
     ax.set_xlabel("number of concepts k")
     ax.set_ylabel("rows needed, n_hat (all k accurate w.p. >= 1 - beta)")
-    ax.set_title(f"non-private, uniform distribution, alpha = {p0['alpha']}, beta = {p0['beta']}", fontsize=10)
+    ax.set_title(f"non-private ERM; THRESH, PAR: uniform D; POINT: 8 points of mass 1/8; "
+                 f"alpha = {p0['alpha']}, beta = {p0['beta']}", fontsize=10)
     legend(ax)
     return save(fig, record, out)
