@@ -114,7 +114,7 @@ class PointRun:
         t = [self.done_ns[n][1] for n in ns]
         out = {"point": self.point, "conf": conf, "trials": int(sum(t)), "privacy": self.privacy}
         if self.curve is None:
-            c = crossing(ns, s, t, self.target, conf, grid=self.grid)
+            c = crossing(ns, s, t, self.target, conf)
             out.update(c.as_dict())
             out["censored"] = c.high is None
         return out

@@ -46,13 +46,12 @@ class Crossing:
                 "monotone": self.monotone}
 
 
-def crossing(ns, successes, trials, target: float, conf: float, grid=None) -> Crossing:
+def crossing(ns, successes, trials, target: float, conf: float) -> Crossing:
     """Locate where the success curve reaches ``target`` = 1 - beta.
 
-    ``ns`` are the evaluated sample sizes (any order); ``grid`` is the geometric grid
-    they were taken from (kept for callers; the interval does not depend on it). The
-    lower end is one above the last evaluated n whose upper interval end is still below
-    target, so an unevaluated stretch can only widen the interval, never narrow it.
+    ``ns`` are the evaluated sample sizes (any order). The lower end is one above the
+    last evaluated n whose upper interval end is still below target, so an unevaluated
+    stretch of the grid can only widen the interval, never narrow it.
     """
     order = np.argsort(ns)
     ns = np.asarray(ns)[order]
@@ -60,7 +59,6 @@ def crossing(ns, successes, trials, target: float, conf: float, grid=None) -> Cr
     t = np.asarray(trials)[order]
     p = s / t
     lo, hi = clopper_pearson(s, t, conf)
-    grid = np.asarray(sorted(set(grid if grid is not None else ns)))
 
     below = np.nonzero(hi < target)[0]
     # The crossing is the smallest integer n with p(n) >= target; every n above the last

@@ -29,7 +29,7 @@ def test_geometric_grid_doubles_every_steps_points():
 def test_crossing_on_hand_made_curve():
     grid = [1, 2, 3, 4, 6, 8]
     succ = [0, 10, 60, 95, 100, 100]
-    c = crossing(grid, succ, [100] * 6, target=0.9, conf=0.95, grid=grid)
+    c = crossing(grid, succ, [100] * 6, target=0.9, conf=0.95)
     # n=3 is a clear failure (upper end < 0.9), n=4 reaches 0.9 by its point estimate,
     # n=6 is the first whose lower end passes 0.9.
     assert (c.low, c.n_hat, c.high) == (4, 4, 6)
@@ -37,7 +37,7 @@ def test_crossing_on_hand_made_curve():
 
 
 def test_crossing_beyond_grid_is_open_and_non_monotone_flagged():
-    c = crossing([1, 2], [0, 1], [100, 100], target=0.9, conf=0.95, grid=[1, 2, 4])
+    c = crossing([1, 2], [0, 1], [100, 100], target=0.9, conf=0.95)
     assert c.high is None and c.n_hat is None and c.low == 3
     c = crossing([1, 2, 4], [100, 0, 100], [100, 100, 100], 0.9, 0.95)
     assert not c.monotone
