@@ -105,3 +105,39 @@ def nonprivate_log_factor(vc, k, alpha=0.25, beta=0.25):
     """The part of ``n_nonprivate_k_learner`` that depends on k, with its constant:
     vc ln(16 / alpha) + ln(2k / beta). Scaling claims divide it out."""
     return vc * np.log(16.0 / alpha) + np.log(2.0 * np.asarray(k, float) / beta)
+
+
+def alg4_block_size(d):
+    """Rows per block of Algorithm 4: s = d + 3, so a uniform s x d matrix over GF(2) has
+    full column rank d with probability >= 1 - 2^(d - s) = 7/8."""
+    return int(at_least("d", d, 1)) + 3
+
+
+@bound(EXACT, "BNS Thm 3.12 / Alg 4; explicit constants derived in the catalog (RECONSTRUCTED)")
+def n_alg4_parities(d, epsilon, delta, beta):
+    """Rows sufficient for Algorithm 4 to recover all k parities exactly w.p. >= 1 - beta
+    under the uniform distribution, with no dependence on k: n = s T with s = d + 3 and
+    T = ceil(max((8 / eps) ln(2 / (beta delta)), 32 ln(2 / beta))) blocks.
+    Derivation: each block has full rank (so its solution is the target vector) w.p.
+    >= 7/8; by Hoeffding at least 3T/4 blocks do except w.p. e^(-T/32) <= beta/2; then
+    the target leads every other vector by >= T/2 >= (4/eps) ln(2/(beta delta)), the
+    margin at which A_dist releases it w.p. >= 1 - beta/2."""
+    dd = at_least("d", d, 1)
+    eps = positive("epsilon", epsilon)
+    dl = unit_open("delta", delta)
+    b = unit_open("beta", beta)
+    T = np.ceil(np.maximum((8.0 / eps) * np.log(2.0 / (b * dl)), 32.0 * np.log(2.0 / b)))
+    return (dd + 3) * T
+
+
+@bound(EXACT, "BNS Thm 5.4; explicit constant from the packing argument")
+def parity_packing_lower_bound(k, d, epsilon, beta):
+    """No eps-DP k-learner for PAR_d under the uniform distribution succeeds (recovers
+    every parity, error < 1/2 rounded to the nearest parity, Lemma 5.3) with probability
+    >= 1 - beta unless n >= (k d ln 2 + ln(1 - beta)) / eps: the 2^(kd) target vectors
+    give disjoint success events."""
+    kk = at_least("k", k, 1)
+    dd = at_least("d", d, 1)
+    eps = positive("epsilon", epsilon)
+    b = unit_open("beta", beta)
+    return (kk * dd * np.log(2) + np.log1p(-b)) / eps

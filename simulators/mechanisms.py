@@ -51,3 +51,23 @@ def exponential_mechanism_probs(scores, epsilon: float, sensitivity: float = 1.0
     check_positive("epsilon", epsilon)
     scores = np.asarray(scores, dtype=float)
     return np.exp(log_softmax((epsilon / (2.0 * sensitivity)) * scores, axis=-1))
+
+
+def stable_choice(q1, q2, epsilon: float, delta: float, rng: np.random.Generator) -> np.ndarray:
+    """A_dist (Smith and Thakurta 2013; Bun-Nissim-Stemmer Prop 3.11, Alg 3), batched:
+    True where the top solution is released, False for "bottom".
+
+    q1, q2: the best and second-best quality scores (quality of sensitivity 1 in the
+    database). The released decision is dist + Lap(4/eps) >= (4/eps) ln(1/delta) with
+    dist = q1 - q2. dist has sensitivity 2, so the noise costs eps/2; when the top
+    solution differs between neighbours, dist <= 2 on both sides and release happens
+    with probability <= delta e^(eps/2) / 2 <= delta for eps <= 1 (the catalog's
+    constants, RECONSTRUCTED: the seed lost the noise scale and threshold).
+    If q1 - q2 >= (4/eps) ln(1/(beta delta)) the top solution is released with
+    probability >= 1 - beta / 2."""
+    check_positive("epsilon", epsilon)
+    if not 0 < delta < 1:
+        raise ValueError(f"delta must be in (0, 1), got {delta!r}")
+    dist = np.asarray(q1, float) - np.asarray(q2, float)
+    scale = 4.0 / epsilon
+    return dist + rng.laplace(0.0, scale, size=dist.shape) >= scale * np.log(1.0 / delta)

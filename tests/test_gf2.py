@@ -35,3 +35,30 @@ def test_inconsistent_labels_are_flagged():
     Y = np.array([[[True, True], [False, True]]])  # column 0 contradicts itself
     _, consistent, rank = gf2.solve(A, Y)
     assert consistent.tolist() == [[False, True]] and rank.tolist() == [1]
+
+
+@pytest.mark.parametrize("k", [1, 63, 64, 65, 200])
+def test_pack_roundtrip_and_packed_labels(k):
+    rng = np.random.default_rng(k)
+    Y = rng.random((3, 7, k)) < 0.5
+    np.testing.assert_array_equal(gf2.unpack(gf2.pack(Y), k), Y)
+    d = 9
+    t = gf2.random_targets((4,), d, k, rng)
+    coords = gf2.unpack(t, k)                                     # (4, d, k)
+    a = np.sum(coords * (1 << np.arange(d))[None, :, None], axis=1)  # (4, k) integers
+    x = rng.integers(0, 2 ** d, size=(4, 30))
+    y = gf2.unpack(gf2.parity_labels(x, t, d), k)
+    np.testing.assert_array_equal(y, make_class("par", d).evaluate(a[:, None, :], x[:, :, None]))
+    if k % 64:  # bits beyond k stay zero, so packed vectors compare exactly
+        assert np.all(t[..., -1] >> np.uint64(k % 64) == 0)
+
+
+def test_packed_solver_recovers_many_columns_at_full_rank():
+    rng = np.random.default_rng(5)
+    d, k = 8, 150
+    t = gf2.random_targets((20,), d, k, rng)
+    x = rng.integers(0, 2 ** d, size=(20, 40))
+    sol, bad, rank = gf2.solve_packed(x, gf2.parity_labels(x, t, d), d)
+    full = rank == d
+    assert full.sum() >= 18 and not bad.any()
+    np.testing.assert_array_equal(sol[full], t[full])

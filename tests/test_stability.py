@@ -1,0 +1,138 @@
+"""Stability-based selection (A_dist, Bun-Nissim-Stemmer Prop 3.11 / Alg 3) and the
+k-free learners built on it (Alg 4 for parities): privacy audits on epsilon and on
+delta, each with a planted bug it must catch, and accuracy where the theorems promise it.
+"""
+
+import numpy as np
+import pytest
+
+from privbounds.bounds.bns import alg4_block_size, n_alg4_parities
+from privbounds.simulators import gf2
+from privbounds.simulators.audit import epsilon_lower_bound
+from privbounds.simulators.bns_thm3_12 import BnsThm312
+from privbounds.simulators.mechanisms import stable_choice
+from privbounds.simulators.stability import alg4_parities, top_two
+from privbounds.simulators.stats import clopper_pearson
+
+CONF = 0.999
+M = 200_000
+
+
+def buggy_choice(q1, q2, epsilon, delta, rng):
+    """A_dist with Lap(1/eps) and threshold (1/eps) ln(1/delta): right for a gap of
+    sensitivity 1, wrong here (the gap q1 - q2 has sensitivity 2)."""
+    dist = np.asarray(q1, float) - np.asarray(q2, float)
+    return dist + rng.laplace(0, 1 / epsilon, dist.shape) >= np.log(1 / delta) / epsilon
+
+
+def eps_audit(choice):
+    rng = np.random.default_rng(20)
+    # neighbours with the same top solution: the gap moves by 2
+    a = choice(np.full(M, 4.0), np.zeros(M), 1.0, 0.1, rng)
+    b = choice(np.full(M, 2.0), np.zeros(M), 1.0, 0.1, rng)
+    # both events, release and bottom (each checked in both directions)
+    return max(epsilon_lower_bound(int(e(a).sum()), M, int(e(b).sum()), M, 0.0, CONF)
+               for e in (lambda o: o, lambda o: ~o))
+
+
+def test_adist_epsilon_audit():
+    assert eps_audit(stable_choice) <= 1.0
+
+
+def test_adist_epsilon_audit_catches_sensitivity_one_noise():
+    assert eps_audit(buggy_choice) > 1.0
+
+
+def delta_rate(choice, delta=0.1):
+    """Neighbours where the top solution changes: on D, f1 leads by 1; on D' it trails
+    by 1, so A_dist can never output it there; P[output f1 | D] must be <= delta."""
+    rng = np.random.default_rng(21)
+    out = choice(np.full(M, 6.0), np.full(M, 5.0), 1.0, delta, rng)
+    return clopper_pearson(int(out.sum()), M, CONF)
+
+
+def test_adist_delta_audit():
+    lo, _ = delta_rate(stable_choice)
+    assert lo <= 0.1
+
+
+def test_adist_delta_audit_catches_bug():
+    lo, _ = delta_rate(buggy_choice)
+    assert lo > 0.1
+
+
+def test_adist_releases_with_the_promised_margin():
+    # Prop 3.11 (2): a gap of (4/eps) ln(1/(beta delta)) is released w.p. >= 1 - beta/2,
+    # with equality for the Laplace tail: the interval must contain 1 - beta/2 exactly
+    eps, delta, beta = 1.0, 1e-6, 0.1
+    gap = 4 / eps * np.log(1 / (beta * delta))
+    out = stable_choice(np.full(M, gap), np.zeros(M), eps, delta, np.random.default_rng(22))
+    lo, hi = clopper_pearson(int(out.sum()), M, CONF)
+    assert lo <= 1 - beta / 2 <= hi
+    # and just under the threshold it is rarely released
+    out = stable_choice(np.zeros(M), np.zeros(M), eps, delta, np.random.default_rng(23))
+    assert out.mean() < 1e-4
+
+
+def test_adist_refuses_bad_delta():
+    with pytest.raises(ValueError, match="delta"):
+        stable_choice([1.0], [0.0], 1.0, 1.0, np.random.default_rng(0))
+
+
+def test_top_two_counts():
+    keys = np.array([[5, 3, 5, 7, 5, 3], [1, 1, 1, 1, 1, 1], [2, 4, 6, 8, 9, 9]], dtype=np.uint64)
+    pos, q1, q2 = top_two(keys)
+    assert q1.tolist() == [3, 6, 2] and q2.tolist() == [2, 0, 1]
+    assert keys[np.arange(3), pos].tolist() == [5, 1, 9]
+
+
+# --- Algorithm 4 ---------------------------------------------------------------------------
+
+def alg4_neighbours(m):
+    """Databases D, D' (one row apart) for Alg 4 with d = 3, k = 1, blocks of s = 6: D has
+    m + 1 blocks that determine v1 = 001 and m that determine v2 = 011; D' turns one v1
+    block into a v2 block by relabelling its last row. Rows 1-5 of a block lie where v1
+    and v2 agree (<v1 xor v2, x> = 0) and row 6 does not, so each block has full rank."""
+    d, v1, v2 = 3, 1, 3
+    rows = np.array([1, 4, 5, 1, 4, 2])
+    lab = lambda v: np.array([bin(v & r).count("1") % 2 for r in rows], bool)
+    blocks = [lab(v1)] * (m + 1) + [lab(v2)] * m
+    x = np.tile(rows, 2 * m + 1)[None]
+    y_d = np.concatenate(blocks)[None, :, None]
+    y_d2 = y_d.copy()
+    y_d2[0, 5, 0] = lab(v2)[5]   # the one changed row
+    return d, x, gf2.pack(y_d), gf2.pack(y_d2), v1
+
+
+@pytest.mark.parametrize("planted_bug", [False, True])
+def test_alg4_end_to_end_delta_audit(planted_bug, monkeypatch):
+    d, x, yd, yd2, v1 = alg4_neighbours(m=10)
+    if planted_bug:
+        monkeypatch.setattr("privbounds.simulators.stability.stable_choice", buggy_choice)
+    delta, reps = 0.1, 40_000
+    rng = np.random.default_rng(24)
+    hits = []
+    for y in (yd, yd2):
+        X, Y = np.repeat(x, reps, 0), np.repeat(y, reps, 0)
+        released, sol = alg4_parities(X, Y, d, 6, 1.0, delta, rng)
+        value = np.sum(gf2.unpack(sol, 1)[:, :, 0] * (1 << np.arange(d)), axis=1)
+        hits.append(int(np.sum(released & (value == v1))))
+    assert hits[1] == 0  # on D' v1 trails, A_dist cannot output it
+    lo, _ = clopper_pearson(hits[0], reps, CONF)
+    assert (lo > delta) == planted_bug
+
+
+def test_alg4_accurate_at_its_bound():
+    p = {"d": 8, "k": 100, "epsilon": 1.0, "delta": 1e-6, "beta": 0.1}
+    n = int(n_alg4_parities(p["d"], p["epsilon"], p["delta"], p["beta"]))
+    ok = BnsThm312().run_trials(p, n, 400, np.random.default_rng(25))
+    lo, _ = clopper_pearson(int(ok.sum()), ok.size, CONF)
+    assert lo >= 1 - p["beta"]
+
+
+def test_alg4_fails_below_the_stability_margin():
+    # with T blocks the gap is at most T: below (4/eps) ln(1/delta) release is rare
+    p = {"d": 8, "k": 4, "epsilon": 1.0, "delta": 1e-6, "beta": 0.1}
+    s = alg4_block_size(8)
+    ok = BnsThm312().run_trials(p, s * 40, 400, np.random.default_rng(26))
+    assert ok.mean() < 0.05
