@@ -141,3 +141,42 @@ def parity_packing_lower_bound(k, d, epsilon, beta):
     eps = positive("epsilon", epsilon)
     b = unit_open("beta", beta)
     return (kk * dd * np.log(2) + np.log1p(-b)) / eps
+
+
+def _smallest_n(condition, start=1.0):
+    """Smallest real n >= start with condition(n) >= 0, for a condition that is
+    negative below a crossing and increasing after it (found by doubling then brentq)."""
+    lo, hi = start, 2 * start
+    while condition(hi) < 0:
+        lo, hi = hi, 2 * hi
+        if hi > 1e15:
+            raise ValueError("no finite sample size satisfies the condition")
+    if condition(lo) >= 0:
+        return lo
+    return brentq(condition, lo, hi, xtol=1e-9)
+
+
+@bound(EXACT, "BNS Prop 2.20 / Alg 1; explicit constants derived in the catalog (RECONSTRUCTED)")
+def n_point_sanitizer(alpha, epsilon, delta, beta):
+    """Rows sufficient for Algorithm 1 to answer every point query within alpha w.p.
+    >= 1 - beta, with no dependence on |X|: the smallest n with
+    alpha n >= 1 + (2/eps) ln(2/delta) + (2/eps) ln(n/beta).
+    Derivation: an answer is off by at most the threshold tau = 1 + (2/eps) ln(2/delta)
+    plus its noise, and each of the <= n non-zero counts has |Lap(2/eps)| <=
+    (2/eps) ln(n/beta) except w.p. beta/n."""
+    a, eps = unit_open("alpha", alpha), positive("epsilon", epsilon)
+    dl, b = unit_open("delta", delta), unit_open("beta", beta)
+    fn = lambda a, eps, dl, b: _smallest_n(
+        lambda n: a * n - 1 - (2 / eps) * (np.log(2 / dl) + np.log(n / b)))
+    out = np.vectorize(fn)(a, eps, dl, b)
+    return float(out) if out.ndim == 0 else out
+
+
+@bound(EXACT, "Laplace histogram (Dwork et al. 2006) with a union bound over X; contrast to BNS Prop 2.20")
+def n_laplace_histogram(alpha, epsilon, domain_size, beta):
+    """Rows sufficient for the pure eps-DP Laplace histogram (Lap(2/eps) on all |X|
+    counts) to answer every point query within alpha w.p. >= 1 - beta:
+    n = (2 / (alpha eps)) ln(|X| / beta). Grows with ln|X|, unlike Algorithm 1."""
+    a, eps = unit_open("alpha", alpha), positive("epsilon", epsilon)
+    X, b = at_least("domain_size", domain_size, 1), unit_open("beta", beta)
+    return (2.0 / (a * eps)) * np.log(X / b)

@@ -37,7 +37,7 @@ def plot(theorem, record, out):
     if dpts:
         ds = [p["point"]["d"] for p in dpts]
         band(ax2, ds, dpts, PALETTE[1],
-             f"Alg 4, k = 16 ({exponent_text(verdict(record, 'scaling-d'))}, in s = d + 3)", "s")
+             f"Alg 4, k = 16 ({exponent_text(verdict(record, 'scaling-d'))})", "s")
         p0 = dpts[0]["point"]
         dd = np.arange(min(ds), max(ds) + 1)
         bound_line(ax2, dd, bns.n_alg4_parities(dd, p0["epsilon"], p0["delta"], p0["beta"]), PALETTE[1],

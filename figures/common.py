@@ -71,6 +71,8 @@ def exponent_text(v: dict) -> str:
     if not f:
         return "no fit"
     what = f"exponent of n_hat / ({v['divided_by']})" if v.get("divided_by") else "exponent"
+    if v.get("variable"):
+        what += f" in {v['variable']}"
     return f"{what} {f['exponent']:.2f} [{f['low']:.2f}, {f['high']:.2f}]"
 
 

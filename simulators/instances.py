@@ -49,3 +49,19 @@ def point_pair(domain_size: int, trials: int, rng: np.random.Generator) -> Insta
     decoy = (target + rng.integers(1, domain_size, size=trials)) % domain_size
     support = np.stack([target, decoy], axis=1)
     return Instance(support, np.full((trials, 2), 0.5), target[:, None])
+
+
+_ZIPF_CDF: dict = {}
+
+
+def zipf_sample(domain_size: int, exponent: float, shape, rng: np.random.Generator) -> np.ndarray:
+    """Points of X = {0, ..., |X| - 1} drawn from the Zipf law P(x) proportional to
+    (x + 1)^(-exponent), truncated to X, by inverting its distribution function (cached
+    per domain, at most 8 MB for |X| = 2^20)."""
+    key = (int(domain_size), float(exponent))
+    if key not in _ZIPF_CDF:
+        w = np.arange(1, domain_size + 1, dtype=float) ** -exponent
+        cdf = np.cumsum(w)
+        _ZIPF_CDF[key] = cdf / cdf[-1]
+    cdf = _ZIPF_CDF[key]
+    return np.minimum(np.searchsorted(cdf, rng.random(shape), side="right"), domain_size - 1)

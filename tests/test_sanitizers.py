@@ -1,0 +1,99 @@
+"""Sanitizers (Bun-Nissim-Stemmer Prop 2.20 / Alg 1; the Laplace histogram contrast):
+privacy audits on neighbouring samples, each with a planted bug it must catch, accuracy
+at the bound, and the exact-maximum shortcut of the Laplace histogram against brute force.
+"""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from privbounds.bounds.bns import n_laplace_histogram, n_point_sanitizer
+from privbounds.simulators.audit import epsilon_lower_bound
+from privbounds.simulators.bns_prop2_20 import BnsProp220
+from privbounds.simulators.sanitizers import (
+    group_counts,
+    laplace_histogram_error,
+    point_sanitizer,
+    sanitizer_threshold,
+)
+from privbounds.simulators.stats import clopper_pearson
+
+CONF = 0.999
+M = 400_000
+
+
+def buggy_sanitizer(counts, n, epsilon, delta, rng):
+    """Threshold 1 + (1/eps) ln(2/delta) with noise Lap(2/eps): half the margin."""
+    c = np.asarray(counts, float)
+    noisy = c + rng.laplace(0, 2 / epsilon, c.shape)
+    return np.where((c > 0) & (noisy >= 1 + np.log(2 / delta) / epsilon), np.clip(noisy, 0, n), 0.0)
+
+
+@pytest.mark.parametrize("san,bug", [(point_sanitizer, False), (buggy_sanitizer, True)])
+def test_alg1_delta_audit(san, bug):
+    # D' moves one row to a fresh point x': its count goes 0 -> 1. On D it is released as
+    # exactly 0, so P[a_x' != 0 on D'] is pure delta, and our accounting spends delta/4 on it.
+    eps, delta = 1.0, 0.01
+    out = san(np.ones(M), 100, eps, delta, np.random.default_rng(30))
+    lo, hi = clopper_pearson(int(np.sum(out != 0)), M, CONF)
+    assert (lo > delta / 4) == bug
+    if not bug:
+        assert lo <= delta / 4 <= hi  # attained exactly: P = (1/2) e^(-(tau - 1) eps / 2)
+
+
+@pytest.mark.parametrize("scale,bug", [(1.0, False), (0.5, True)])
+def test_alg1_epsilon_audit_on_a_nonzero_count(scale, bug):
+    # counts 40 vs 41 (both non-zero): each affected count may cost eps/2
+    eps, delta = 1.0, 1e-6
+    rng = np.random.default_rng(31)
+    tau = sanitizer_threshold(eps, delta)
+    a = point_sanitizer(np.full(M, 40.0), 10_000, eps / scale, delta, rng)
+    b = point_sanitizer(np.full(M, 41.0), 10_000, eps / scale, delta, rng)
+    e = max(epsilon_lower_bound(int(ev(a).sum()), M, int(ev(b).sum()), M, 0.0, CONF)
+            for ev in (lambda o: o > 42.0, lambda o: o < 39.0))
+    assert tau < 39  # the events avoid the suppression threshold
+    assert (e > eps / 2) == bug
+
+
+def test_alg1_never_releases_zero_counts_and_ignores_the_domain():
+    rng = np.random.default_rng(32)
+    x = rng.integers(0, 2 ** 30, size=(50, 200))  # a domain of a billion points costs nothing
+    trial, value, counts = group_counts(x)
+    assert counts.sum() == 50 * 200 and np.all(np.bincount(trial) <= 200)
+    a = point_sanitizer(counts, 200, 1.0, 1e-6, rng)
+    assert np.all(a[counts == 0] == 0)
+
+
+def test_alg1_accurate_at_its_bound():
+    p = {"sanitizer": "alg1", "d": 16, "alpha": 0.05, "epsilon": 1.0, "delta": 1e-6, "beta": 0.1}
+    n = int(np.ceil(n_point_sanitizer(p["alpha"], p["epsilon"], p["delta"], p["beta"])))
+    ok = BnsProp220().run_trials(p, n, 1000, np.random.default_rng(33))
+    lo, _ = clopper_pearson(int(ok.sum()), ok.size, CONF)
+    assert lo >= 1 - p["beta"]
+
+
+def test_alg1_fails_below_its_threshold():
+    # alpha n = 5, far under tau = 30: the heavy Zipf points are suppressed, error > alpha
+    p = {"sanitizer": "alg1", "d": 16, "alpha": 0.05, "epsilon": 1.0, "delta": 1e-6, "beta": 0.1}
+    ok = BnsProp220().run_trials(p, 100, 400, np.random.default_rng(34))
+    assert ok.mean() < 0.05
+
+
+def test_laplace_histogram_accurate_at_its_bound():
+    p = {"sanitizer": "laplace", "d": 20, "alpha": 0.05, "epsilon": 1.0, "delta": 1e-6, "beta": 0.1}
+    n = int(np.ceil(n_laplace_histogram(p["alpha"], p["epsilon"], 2 ** 20, p["beta"])))
+    ok = BnsProp220().run_trials(p, n, 1000, np.random.default_rng(35))
+    lo, _ = clopper_pearson(int(ok.sum()), ok.size, CONF)
+    assert lo >= 1 - p["beta"]
+
+
+def test_laplace_histogram_error_matches_brute_force():
+    # the maximum over the zero counts is drawn by inversion; compare with drawing all |X|
+    rng = np.random.default_rng(36)
+    X, n, B = 512, 40, 4000
+    x = rng.integers(0, 64, size=(B, n))
+    fast = laplace_histogram_error(x, X, 1.0, rng)
+    hist = np.stack([np.bincount(r, minlength=X) for r in x])
+    a = np.clip(hist + rng.laplace(0, 2.0, hist.shape), 0, n)
+    slow = np.abs(a - hist).max(axis=1) / n
+    assert stats.ks_2samp(fast, slow).pvalue > 1e-3
