@@ -180,3 +180,24 @@ def n_laplace_histogram(alpha, epsilon, domain_size, beta):
     a, eps = unit_open("alpha", alpha), positive("epsilon", epsilon)
     X, b = at_least("domain_size", domain_size, 1), unit_open("beta", beta)
     return (2.0 / (a * eps)) * np.log(X / b)
+
+
+@bound(EXACT, "BNS Thm 3.13 / Alg 5; explicit constants derived in the catalog (RECONSTRUCTED)")
+def n_alg5_points(alpha, epsilon, delta, beta):
+    """Rows sufficient for Algorithm 5 to PAC k-learn POINT_X (realizable) w.p. >= 1 - beta
+    with (eps, delta)-DP, independent of k and |X|. Algorithm 1 and A_dist each get
+    (eps/2, delta/2); the catalog's three events fail w.p. <= beta/3 each when
+    n >= max(n_alg1(alpha/8, eps/2, delta/2, beta/3),
+             (8/alpha)(ln(16/alpha) + ln(6/beta)),
+             (32/(alpha eps)) ln(6/(beta delta))):
+    the sanitizer is alpha/8-accurate; every x of mass > alpha has >= alpha n / 2 rows
+    (Thm 2.7 on POINT vs the zero concept), so it is heavy, and every heavy x has
+    >= alpha n / 4 rows; realizable labels make Q2 = 0, and A_dist releases a gap of
+    alpha n / 4 >= (8/eps) ln(6/(beta delta)) w.p. >= 1 - beta/3."""
+    a, eps = unit_open("alpha", alpha), positive("epsilon", epsilon)
+    dl, b = unit_open("delta", delta), unit_open("beta", beta)
+    b3 = b / 3
+    return np.maximum.reduce([
+        np.asarray(n_point_sanitizer(a / 8, eps / 2, dl / 2, b3)),
+        (8.0 / a) * (np.log(16.0 / a) + np.log(2.0 / b3)),
+        (16.0 / (a * eps / 2)) * np.log(1.0 / (b3 * dl / 2))])[()]

@@ -5,6 +5,9 @@ Multiple Concepts", whose sample size does not grow with k:
   split the sample into T blocks of s rows, solve every block for all k parities at once
   by Gaussian elimination over GF(2), and release the most frequent solution vector with
   A_dist (Prop 3.11, ``mechanisms.stable_choice``).
+- ``alg5_points``: Theorem 3.13, Algorithm 5. Points (realizable): sanitize the points
+  with Algorithm 1, keep the heavy ones, and release the most frequent label vector at
+  every heavy point at once with A_dist, scored by the worst heavy point.
 
 Each works on a batch of trials along the leading axis.
 """
@@ -15,6 +18,7 @@ import numpy as np
 
 from . import gf2
 from .mechanisms import stable_choice
+from .sanitizers import point_sanitizer
 
 # Fixed odd multipliers for hashing solution vectors (equality test of k-vectors across
 # blocks). Data-independent; a collision between two different vectors has probability
@@ -66,3 +70,81 @@ def alg4_parities(x: np.ndarray, Yw: np.ndarray, d: int, s: int, epsilon: float,
     pos, q1, q2 = top_two(h)
     released = stable_choice(q1, q2, epsilon, delta, rng) & (h[np.arange(B), pos] != BOTTOM)
     return released, sol.reshape(B, T, d, w)[np.arange(B), pos]
+
+
+def label_keys(vectors: np.ndarray) -> np.ndarray:
+    """Hash keys of label vectors given as packed words (..., w): equal vectors get
+    equal keys; different ones collide with probability about 2^-64."""
+    w = vectors.shape[-1]
+    return np.sum(vectors * _HASH[:w], axis=-1, dtype=np.uint64)
+
+
+def _segment_top_two(sizes, seg_start):
+    """Largest and second-largest value of ``sizes`` in each segment (segments start at
+    the indices ``seg_start`` of the 1-D array), and the index of the first largest."""
+    c1 = np.maximum.reduceat(sizes, seg_start)
+    seg = np.cumsum(np.isin(np.arange(sizes.size), seg_start)) - 1
+    is_top = sizes == c1[seg]
+    idx = np.where(is_top, np.arange(sizes.size), sizes.size)
+    top = np.minimum.reduceat(idx, seg_start)
+    rest = sizes.copy()
+    rest[top] = 0
+    return c1, np.maximum.reduceat(rest, seg_start), top
+
+
+def alg5_scores(x: np.ndarray, keys: np.ndarray, alpha: float, epsilon: float, delta: float,
+                rng: np.random.Generator):
+    """Steps 1-4 of Algorithm 5 (see ``alg5_points``): returns (q1, q2, has_heavy, heavy)
+    with q1, q2 (B,) the best and second-best quality of an assignment of label vectors
+    to the heavy points, computed from per-point counts without enumerating the
+    2^(k |Hv|) assignments."""
+    B, n = x.shape
+    trial = np.repeat(np.arange(B), n)
+    xf, kf, rowf = x.ravel(), keys.ravel(), np.tile(np.arange(n), B)
+    order = np.lexsort((kf, xf, trial))
+    t, xs, ks, rows = trial[order], xf[order], kf[order], rowf[order]
+    new_x = np.ones(t.size, dtype=bool)
+    new_x[1:] = (t[1:] != t[:-1]) | (xs[1:] != xs[:-1])
+    new_run = new_x.copy()
+    new_run[1:] |= ks[1:] != ks[:-1]
+    run_start = np.flatnonzero(new_run)
+    run_size = np.diff(np.append(run_start, t.size))
+    group_first_run = np.flatnonzero(new_x[run_start])                 # runs that open a point
+    count = np.add.reduceat(run_size, group_first_run)                 # c_x
+    c1, c2, top_run = _segment_top_two(run_size, group_first_run)      # label-vector counts at x
+    g_trial, g_x = t[run_start[group_first_run]], xs[run_start[group_first_run]]
+    g_row = rows[run_start[top_run]]
+    # Steps 1-2: sanitize the points (Alg 1), keep x with Q_x(S) >= 3 alpha / 8
+    a = point_sanitizer(count, n, epsilon / 2, delta / 2, rng)
+    heavy = a / n >= 3 * alpha / 8
+    ht, c1h, c2h = g_trial[heavy], c1[heavy].astype(float), c2[heavy].astype(float)
+    # Steps 3-4: Q1 = min_x c1(x); Q2 = max_x' min(c2(x'), min_{x != x'} c1(x))
+    inf = np.inf
+    min1 = np.full(B, inf)
+    np.minimum.at(min1, ht, c1h)
+    at_min = c1h == min1[ht]
+    n_min = np.bincount(ht[at_min], minlength=B)
+    min2 = np.full(B, inf)
+    np.minimum.at(min2, ht[~at_min], c1h[~at_min])
+    excl = np.where(at_min & (n_min[ht] == 1), min2[ht], min1[ht])    # min over the other heavy x
+    q2 = np.zeros(B)
+    np.maximum.at(q2, ht, np.minimum(c2h, excl))
+    return min1, q2, np.isfinite(min1), (ht, g_x[heavy], g_row[heavy])
+
+
+def alg5_points(x: np.ndarray, keys: np.ndarray, alpha: float, epsilon: float, delta: float,
+                rng: np.random.Generator):
+    """Algorithm 5 on a batch: x (B, n) points, keys (B, n) the rows' label vectors as
+    hash keys (``label_keys``). Algorithm 1 and A_dist each run at (eps/2, delta/2), so
+    the whole is (eps, delta)-DP by basic composition.
+
+    Returns (released, heavy): released (B,) False where A_dist output bottom (no heavy
+    point at all is not a failure: the output is then all-zero, decided from the
+    sanitized data alone); heavy = (trial, point, row) flat arrays of the heavy points,
+    with for each a row of the sample holding the released label vector v_x (the most
+    frequent one at that point)."""
+    q1, q2, has, heavy = alg5_scores(x, keys, alpha, epsilon, delta, rng)
+    released = np.ones(x.shape[0], dtype=bool)
+    if has.any():
+        released[has] = stable_choice(q1[has], q2[has], epsilon / 2, delta / 2, rng)
+    return released, heavy

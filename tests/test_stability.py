@@ -1,17 +1,18 @@
 """Stability-based selection (A_dist, Bun-Nissim-Stemmer Prop 3.11 / Alg 3) and the
-k-free learners built on it (Alg 4 for parities): privacy audits on epsilon and on
+k-free learners built on it (Alg 4 for parities, Alg 5 for points): privacy audits on epsilon and on
 delta, each with a planted bug it must catch, and accuracy where the theorems promise it.
 """
 
 import numpy as np
 import pytest
 
-from privbounds.bounds.bns import alg4_block_size, n_alg4_parities
+from privbounds.bounds.bns import alg4_block_size, n_alg4_parities, n_alg5_points
 from privbounds.simulators import gf2
 from privbounds.simulators.audit import epsilon_lower_bound
 from privbounds.simulators.bns_thm3_12 import BnsThm312
+from privbounds.simulators.bns_thm3_13 import BnsThm313, target_keys
 from privbounds.simulators.mechanisms import stable_choice
-from privbounds.simulators.stability import alg4_parities, top_two
+from privbounds.simulators.stability import alg4_parities, alg5_points, alg5_scores, label_keys, top_two
 from privbounds.simulators.stats import clopper_pearson
 
 CONF = 0.999
@@ -136,3 +137,99 @@ def test_alg4_fails_below_the_stability_margin():
     s = alg4_block_size(8)
     ok = BnsThm312().run_trials(p, s * 40, 400, np.random.default_rng(26))
     assert ok.mean() < 0.05
+
+
+# --- Algorithm 5 ---------------------------------------------------------------------------
+
+def _brute_force_q(x, keys):
+    """Q1, Q2 by enumerating every assignment of label vectors (seen ones, or an unseen
+    one of quality 0) to the points of one small database where every point is heavy."""
+    import itertools
+    pts = np.unique(x)
+    options = []
+    for p in pts:
+        ks, c = np.unique(keys[x == p], return_counts=True)
+        options.append(list(c) + [0])  # an unseen vector has quality 0
+    values = sorted((min(combo) for combo in itertools.product(*options)), reverse=True)
+    return values[0], values[1]
+
+
+def test_alg5_scores_match_brute_force():
+    rng = np.random.default_rng(40)
+    for _ in range(60):
+        m = rng.integers(1, 4)
+        x = np.repeat(np.arange(m), 100)[None]                  # every point has 100 rows: heavy
+        keys = rng.integers(1, 4, size=x.shape).astype(np.uint64)
+        keys[0, rng.random(x.shape[1]) < 0.6] = 7                # a dominant vector, sometimes
+        q1, q2, has, _ = alg5_scores(x, keys, 0.05, 1.0, 0.1, rng)
+        assert has[0] and (q1[0], q2[0]) == _brute_force_q(x[0], keys[0])
+
+
+def test_alg5_quality_has_sensitivity_one():
+    rng = np.random.default_rng(41)
+    for _ in range(200):
+        x = np.repeat(np.arange(3), 100)[None]
+        keys = rng.integers(1, 4, size=x.shape).astype(np.uint64)
+        x2, keys2 = x.copy(), keys.copy()
+        i = rng.integers(x.shape[1])
+        x2[0, i], keys2[0, i] = rng.integers(3), rng.integers(1, 5)   # change one row
+        a = alg5_scores(x, keys, 0.05, 1.0, 0.1, np.random.default_rng(0))
+        b = alg5_scores(x2, keys2, 0.05, 1.0, 0.1, np.random.default_rng(0))
+        assert abs(a[0][0] - b[0][0]) <= 1 and abs(a[1][0] - b[1][0]) <= 1
+
+
+@pytest.mark.parametrize("planted_bug", [False, True])
+def test_alg5_end_to_end_epsilon_audit(planted_bug, monkeypatch):
+    # one heavy point x0 (at least 80 rows, above the sanitizer's threshold); D' relabels one row from v1 to v2, so the gap
+    # q1 - q2 drops by 2. The gap sits at the threshold of the A_dist under test, where
+    # release is most sensitive. A_dist's share of the budget is eps/2.
+    eps, delta, reps = 1.0, 1e-6, M // 2
+    if planted_bug:
+        monkeypatch.setattr("privbounds.simulators.stability.stable_choice", buggy_choice)
+        gap = 30                                  # ~ (2/eps) ln(2/delta), its threshold at eps/2
+    else:
+        gap = 116                                 # ~ (8/eps) ln(2/delta)
+    rows = max(gap + 2, 80)
+    v1 = (rows + gap) // 2
+    keys = np.r_[np.ones(v1), np.full(rows - v1, 2)].astype(np.uint64)[None]
+    keys2 = keys.copy()
+    keys2[0, 0] = 2
+    x = np.zeros((1, rows), dtype=np.int64)
+    rng = np.random.default_rng(42)
+    hits = []
+    for k in (keys, keys2):
+        released, _ = alg5_points(np.repeat(x, reps, 0), np.repeat(k, reps, 0), 0.1, eps, delta, rng)
+        hits.append(released)
+    e = max(epsilon_lower_bound(int(ev(hits[0]).sum()), reps, int(ev(hits[1]).sum()), reps, 0.0, CONF)
+            for ev in (lambda o: o, lambda o: ~o))
+    assert (e > eps / 2) == planted_bug
+
+
+def test_alg5_accurate_at_its_bound():
+    p = {"d": 16, "k": 1024, "alpha": 0.1, "epsilon": 1.0, "delta": 1e-6, "beta": 0.1}
+    n = int(np.ceil(n_alg5_points(p["alpha"], p["epsilon"], p["delta"], p["beta"])))
+    ok = BnsThm313().run_trials(p, n, 400, np.random.default_rng(43))
+    lo, _ = clopper_pearson(int(ok.sum()), ok.size, CONF)
+    assert lo >= 1 - p["beta"]
+
+
+def test_alg5_fails_when_heavy_points_are_too_rare():
+    p = {"d": 16, "k": 64, "alpha": 0.1, "epsilon": 1.0, "delta": 1e-6, "beta": 0.1}
+    ok = BnsThm313().run_trials(p, 300, 400, np.random.default_rng(44))
+    assert ok.mean() < 0.05
+
+
+def test_target_keys_equal_hashed_label_vectors():
+    # the simulator's shortcut key (sum of column multipliers) identifies the same rows as
+    # equal that the packed label vectors do
+    rng = np.random.default_rng(45)
+    X, k = 64, 70
+    targets = rng.integers(0, 8, size=(5, k))
+    x = rng.integers(0, 12, size=(5, 50))
+    keys = target_keys(x, targets, X)
+    packed = gf2.pack(x[:, :, None] == targets[:, None, :])
+    full = label_keys(packed)
+    for b in range(5):
+        same_a = keys[b][:, None] == keys[b][None, :]
+        same_b = full[b][:, None] == full[b][None, :]
+        np.testing.assert_array_equal(same_a, same_b)
