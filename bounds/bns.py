@@ -201,3 +201,41 @@ def n_alg5_points(alpha, epsilon, delta, beta):
         np.asarray(n_point_sanitizer(a / 8, eps / 2, dl / 2, b3)),
         (8.0 / a) * (np.log(16.0 / a) + np.log(2.0 / b3)),
         (16.0 / (a * eps / 2)) * np.log(1.0 / (b3 * dl / 2))])[()]
+
+
+def alg2_budget(epsilon, k, rule, delta):
+    """Privacy budget split of Algorithm 2 (catalog's suggestion): the sanitizer gets
+    eps/2, the k exponential mechanisms share eps/2. Basic: eps0 = eps/(2k), sanitizer
+    delta; advanced: sanitizer delta/2, and eps0 such that the k mechanisms are
+    (eps/2, delta/2)-DP by advanced composition. Returns (eps_san, delta_san, eps0)."""
+    if rule == "basic":
+        return epsilon / 2, delta, per_concept_epsilon(epsilon / 2, k, "basic")
+    return epsilon / 2, delta / 2, per_concept_epsilon(epsilon / 2, k, "advanced", delta / 2)
+
+
+@bound(EXACT, "BNS Lem 3.7 / Alg 2 with Alg 1 (Cor 3.9); explicit three-event bound derived in the catalog (RECONSTRUCTED)")
+def n_alg2_points(k, rule, alpha, epsilon, delta, beta):
+    """Rows sufficient for Algorithm 2 with the point sanitizer to agnostically k-learn
+    POINT w.p. >= 1 - beta (every column within alpha of its best point concept): the
+    lemma gives 4 alpha' and 3 beta' from three events, so with alpha' = alpha/4 and
+    beta' = beta/3, n >= max of
+      E2: n_alg1(alpha'/2, eps_san, delta_san, beta')   (a point-xor-point query is off by
+          at most twice a point query),
+      E1: (50 / alpha'^2) ln(k / (alpha' beta'))       (Thm 2.8 per column, VC = 1),
+      E3: (2 / (alpha' eps0)) (ln(n + 1) + ln(k / beta')) (exponential mechanism over
+          |H| <= n + 1 representatives, failure beta'/k per column),
+    with (eps_san, delta_san, eps0) from ``alg2_budget``. Not k-free: E3 grows like k
+    (basic) or sqrt(k ln(1/delta)) (advanced)."""
+    ks = np.atleast_1d(np.asarray(k))
+    a, eps = unit_open("alpha", alpha), positive("epsilon", epsilon)
+    dl, b = unit_open("delta", delta), unit_open("beta", beta)
+    a4, b3 = a / 4, b / 3
+    out = []
+    for kk in ks:
+        e_san, d_san, eps0 = alg2_budget(float(eps), int(kk), rule, float(dl))
+        t1 = n_point_sanitizer(a4 / 2, e_san, d_san, b3)
+        t2 = (50.0 / a4 ** 2) * np.log(kk / (a4 * b3))
+        t3 = _smallest_n(lambda n: n - (2.0 / (a4 * eps0)) * (np.log(n + 1) + np.log(kk / b3)))
+        out.append(max(t1, t2, t3))
+    out = np.array(out)
+    return out if np.ndim(k) else float(out[0])

@@ -52,6 +52,11 @@ def crossing(ns, successes, trials, target: float, conf: float) -> Crossing:
     ``ns`` are the evaluated sample sizes (any order). The lower end is one above the
     last evaluated n whose upper interval end is still below target, so an unevaluated
     stretch of the grid can only widen the interval, never narrow it.
+
+    n_hat is the sample size from which the learner keeps succeeding: when the curve is
+    not monotone (a trivial output can succeed at tiny n and fail once data arrive), a
+    pass below the last clear failure does not count; ``monotone`` records that it
+    happened.
     """
     order = np.argsort(ns)
     ns = np.asarray(ns)[order]
@@ -66,7 +71,8 @@ def crossing(ns, successes, trials, target: float, conf: float) -> Crossing:
     # next grid point, which would make the interval look narrower than the data allow).
     n_low = int(ns[below[-1]]) + 1 if below.size else 1
     passing = np.nonzero(lo >= target)[0]
-    n_high = int(ns[passing[0]]) if passing.size else None
+    after = passing[ns[passing] >= n_low]
+    n_high = int(ns[after[0]]) if after.size else None
     est = np.nonzero((p >= target) & (ns >= (n_low if n_low is not None else np.inf)))[0]
     n_hat = int(ns[est[0]]) if est.size else None
     # Monotone in the sense we can test: nothing clearly passes below a clear failure.
