@@ -235,7 +235,7 @@ def n_alg2_points(k, rule, alpha, epsilon, delta, beta):
         e_san, d_san, eps0 = alg2_budget(float(eps), int(kk), rule, float(dl))
         t1 = n_point_sanitizer(a4 / 2, e_san, d_san, b3)
         t2 = (50.0 / a4 ** 2) * np.log(kk / (a4 * b3))
-        t3 = _smallest_n(lambda n: n - (2.0 / (a4 * eps0)) * (np.log(n + 1) + np.log(kk / b3)))
+        t3 = _smallest_n(lambda n, e0=eps0, kk=kk: n - (2.0 / (a4 * e0)) * (np.log(n + 1) + np.log(kk / b3)))
         out.append(max(t1, t2, t3))
     out = np.array(out)
     return out if np.ndim(k) else float(out[0])
