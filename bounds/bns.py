@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import brentq
 
-from ._meta import EXACT, at_least, bound, positive, unit_open
+from ._meta import ASYMPTOTIC, EXACT, at_least, bound, positive, unit_open
 from .sivakumar import n_expmech_learner
 
 COMPOSITION_RULES = ("basic", "advanced")
@@ -236,6 +236,61 @@ def n_alg2_points(k, rule, alpha, epsilon, delta, beta):
         t1 = n_point_sanitizer(a4 / 2, e_san, d_san, b3)
         t2 = (50.0 / a4 ** 2) * np.log(kk / (a4 * b3))
         t3 = _smallest_n(lambda n, e0=eps0, kk=kk: n - (2.0 / (a4 * e0)) * (np.log(n + 1) + np.log(kk / b3)))
+        out.append(max(t1, t2, t3))
+    out = np.array(out)
+    return out if np.ndim(k) else float(out[0])
+
+
+@bound(EXACT, "Binary-tree histogram (catalog's substitute for BNS Prop 2.21); union bound over the 2|X| nodes")
+def n_tree_sanitizer(alpha, epsilon, domain_size, beta):
+    """Rows sufficient for the tree sanitizer (Lap(2L/eps) on every dyadic node,
+    L = log2|X|) to answer every prefix query within alpha w.p. >= 1 - beta: all 2|X|
+    node noises stay below (2L/eps) ln(2|X|/beta) w.p. >= 1 - beta and a prefix sums at
+    most L of them, so n = (2 L^2 / (alpha eps)) ln(2|X| / beta). (The error is really
+    about L^2 / eps; this union bound is loose by the log factor.)"""
+    a, eps = unit_open("alpha", alpha), positive("epsilon", epsilon)
+    X, b = at_least("domain_size", domain_size, 2), unit_open("beta", beta)
+    L = np.log2(X)
+    return (2.0 * L ** 2 / (a * eps)) * np.log(2.0 * X / b)
+
+
+def log_star(x):
+    """Iterated base-2 logarithm: how many times log2 must be applied to reach <= 1."""
+    x, n = float(x), 0
+    while x > 1:
+        x, n = np.log2(x), n + 1
+    return n
+
+
+@bound(ASYMPTOTIC, "BNS Prop 2.21 (Bun-Nissim-Stemmer-Vadhan 2015), RECONSTRUCTED shape, constant 1")
+def n_thresh_sanitizer_paper(alpha, epsilon, delta, beta, domain_size):
+    """Shape of the paper's threshold sanitizer cost with the hidden constant set to 1:
+    (1 / (alpha eps)) 8^(log* |X|) log*|X| ln(1 / (alpha beta delta)). For reference
+    curves only; never a verdict."""
+    a, eps = unit_open("alpha", alpha), positive("epsilon", epsilon)
+    dl, b = unit_open("delta", delta), unit_open("beta", beta)
+    ls = np.vectorize(log_star)(domain_size)
+    return (1.0 / (a * eps)) * 8.0 ** ls * ls * np.log(1.0 / (a * b * dl))
+
+
+@bound(EXACT, "BNS Lem 3.7 / Alg 2 with the substitute tree sanitizer (Cor 3.10); explicit bound derived as for Cor 3.9")
+def n_alg2_thresholds(k, rule, alpha, epsilon, delta, beta, domain_size):
+    """Rows sufficient for Algorithm 2 with the tree sanitizer (prefix counts rounded to
+    multiples of alpha n / 8) to agnostically k-learn THRESH_X w.p. >= 1 - beta. As in
+    ``n_alg2_points`` with alpha' = alpha/4, beta' = beta/3; an interval query (the xor
+    of two thresholds) is the difference of two prefixes, so prefixes need alpha'/2, of
+    which the rounding takes alpha'/4: the tree needs accuracy alpha'/4 = alpha/16. At most
+    8/alpha + 1 representatives."""
+    ks = np.atleast_1d(np.asarray(k))
+    a, eps = unit_open("alpha", alpha), positive("epsilon", epsilon)
+    dl, b = unit_open("delta", delta), unit_open("beta", beta)
+    a4, b3 = a / 4, b / 3
+    out = []
+    for kk in ks:
+        e_san, _, eps0 = alg2_budget(float(eps), int(kk), rule, float(dl))
+        t1 = n_tree_sanitizer(a / 16, e_san, domain_size, b3)
+        t2 = (50.0 / a4 ** 2) * np.log(kk / (a4 * b3))
+        t3 = (2.0 / (a4 * eps0)) * (np.log(8.0 / a + 1) + np.log(kk / b3))
         out.append(max(t1, t2, t3))
     out = np.array(out)
     return out if np.ndim(k) else float(out[0])

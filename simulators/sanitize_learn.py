@@ -10,6 +10,9 @@ algorithm read two ways.
   labellings of POINT on U are "1 at exactly one u in U" and "0 on all of U"; the latter
   is represented by the point concept at the smallest x outside U (chosen from the
   sanitized output only).
+- ``alg2_thresholds``: THRESH with the catalog's substitute threshold sanitizer (the
+  binary-tree histogram; Cor 3.10). The labellings of THRESH on U = {u_1 < ... < u_s}
+  are the s + 1 cuts, represented by the thresholds u_1, ..., u_s and u_s + 1.
 
 Batched over trials; the sample is given as counts at its distinct points and the
 number of positive labels of every column at each of them, which is all the algorithm
@@ -22,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from .mechanisms import exponential_mechanism
-from .sanitizers import point_sanitizer
+from .sanitizers import point_sanitizer, threshold_sanitizer
 
 
 def alg2_points(support, counts, positives, n: int, eps_san: float, delta_san: float, eps0: float,
@@ -46,3 +49,31 @@ def alg2_points(support, counts, positives, n: int, eps_san: float, delta_san: f
     log_w = np.where(valid, 0.0, -np.inf)[:, None, :]
     g = exponential_mechanism(-err, eps0, rng, log_weight=log_w)
     return np.where(g < m, np.take_along_axis(support, np.minimum(g, m - 1), axis=1), x_out[:, None])
+
+
+def alg2_thresholds(hist, positives_in_bins, eps_san: float, step: float, eps0: float,
+                    rng: np.random.Generator) -> np.ndarray:
+    """Algorithm 2 on THRESH (c_t(x) = 1 iff x >= t). hist (B, |X|) counts of the rows;
+    ``positives_in_bins(edges)`` returns (B, k, S + 2) positive labels of every column in
+    the bins [0, e_0), [e_0, e_1), ..., [e_S, |X|) for edges (B, S + 1), which is all
+    Algorithm 2 reads of the labels. ``step`` rounds the sanitized prefix counts (at most
+    n / step synthetic points). Returns the chosen thresholds (B, k)."""
+    B, X = hist.shape
+    _, supp = threshold_sanitizer(hist, eps_san, step, rng)
+    s = supp.sum(axis=1)
+    S = int(s.max())
+    order = np.argsort(~supp, axis=1, kind="stable")[:, :S]           # support points, ascending
+    slot = np.arange(S + 1)[None, :]
+    last = np.take_along_axis(order, np.maximum(s - 1, 0)[:, None], axis=1)[:, 0] if S else np.zeros(B, int)
+    cand = np.full((B, S + 1), X)
+    cand[:, :S] = np.where(slot[:, :S] < s[:, None], order, X)
+    cand[np.arange(B), s] = np.where(s > 0, last + 1, X)                # "0 on all of U"
+    valid = slot <= s[:, None]
+    pos = positives_in_bins(cand)                                      # (B, k, S + 2)
+    C = np.concatenate([np.zeros((B, 1)), np.cumsum(hist, axis=1)], axis=1)
+    cnt_below = np.take_along_axis(C, cand, axis=1)                    # rows with x < candidate
+    pos_below = np.cumsum(pos, axis=-1)[:, :, : S + 1]
+    # err(t) = 2 pos_below - cnt_below + (n - positives): the last term is common to all t
+    score = -(2.0 * pos_below - cnt_below[:, None, :])
+    g = exponential_mechanism(score, eps0, rng, log_weight=np.where(valid, 0.0, -np.inf)[:, None, :])
+    return np.take_along_axis(cand, g, axis=1)

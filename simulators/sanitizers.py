@@ -13,8 +13,16 @@
   grows like ln|X|. Only its error is simulated: the maximum over the zero counts is
   drawn exactly from its distribution function instead of drawing |X| variables.
 
-Samples are handled as distinct values with their counts (``group_counts``): only the
-support of the sample is ever touched.
+- ``tree_prefix_counts`` and ``threshold_sanitizer``: the catalog's SUBSTITUTE for the
+  threshold sanitizer of Prop 2.21 (Bun, Nissim, Stemmer, Vadhan 2015, whose recursive
+  construction with 2^(O(log* |X|)) cost is impractical and invisible at these sizes):
+  the pure eps-DP binary-tree (hierarchical) histogram. Every dyadic node below the root
+  gets Lap(2L/eps), L = log2|X| (one changed row moves one count by one in each of the L
+  noisy levels, twice: L1 sensitivity 2L); a prefix count is the sum of at most L nodes.
+  Its cost grows polylogarithmically in |X|, not like 2^(log* |X|).
+
+Point samples are handled as distinct values with their counts (``group_counts``):
+only the support of the sample is ever touched.
 """
 
 from __future__ import annotations
@@ -82,3 +90,48 @@ def laplace_histogram_error(x: np.ndarray, domain_size: int, epsilon: float, rng
         t = -b * np.log(2.0 * -np.expm1(np.log(u) / np.maximum(zeros, 1)))
     t = np.where(zeros > 0, np.clip(t, 0.0, n), 0.0)
     return np.maximum(err, t) / n
+
+
+def tree_nodes(hist: np.ndarray, epsilon: float, rng: np.random.Generator) -> list:
+    """Noisy dyadic node counts of the binary tree, levels 0 (single points) to L - 1
+    (halves of X): level l is (B, |X| / 2^l), each count + Lap(2L/eps). The root (n) is
+    not released with noise: neighbouring samples share it."""
+    check_positive("epsilon", epsilon)
+    B, X = hist.shape
+    L = int(X).bit_length() - 1
+    if 2 ** L != X or L < 1:
+        raise ValueError(f"the domain size must be a power of 2 >= 2, got {X}")
+    scale = 2.0 * L / epsilon
+    out = []
+    for lev in range(L):
+        nodes = hist.reshape(B, X >> lev, 1 << lev).sum(axis=2)
+        out.append(nodes + rng.laplace(0.0, scale, size=nodes.shape))
+    return out
+
+
+def tree_prefix_counts(hist: np.ndarray, epsilon: float, rng: np.random.Generator) -> np.ndarray:
+    """Noisy prefix counts F~(m) = #{rows with x < m} + noise for m = 0..|X| from the
+    dyadic tree (``tree_nodes``): the prefix [0, m) is the union of the level-l nodes
+    (m >> l) - 1 for the bits l set in m. F~(0) = 0 and F~(|X|) = n are exact."""
+    B, X = hist.shape
+    m = np.arange(X)
+    out = np.zeros((B, X + 1))
+    out[:, X] = hist.sum(axis=1)
+    for lev, nodes in enumerate(tree_nodes(hist, epsilon, rng)):
+        use = ((m >> lev) & 1).astype(bool)
+        out[:, :X] += np.where(use, nodes[:, np.maximum((m >> lev) - 1, 0)], 0.0)
+    return out
+
+
+def threshold_sanitizer(hist: np.ndarray, epsilon: float, step: float, rng: np.random.Generator):
+    """Synthetic prefix counts from the tree: monotone (running maximum; keeps the
+    error bound because the true prefix counts are monotone), clipped to [0, n], and
+    rounded to multiples of ``step`` so that the synthetic database has at most n / step
+    distinct points. Returns (F_S (B, |X| + 1), support mask (B, |X|)): x is in the
+    synthetic database when F_S jumps between m = x and m = x + 1. Post-processing of
+    ``tree_prefix_counts``, so eps-DP."""
+    n = hist.sum(axis=1, keepdims=True)
+    F = np.maximum.accumulate(tree_prefix_counts(hist, epsilon, rng), axis=1)
+    F = np.minimum(np.maximum(F, 0.0), n)
+    F = np.round(F / step) * step
+    return F, np.diff(F, axis=1) > 0

@@ -97,3 +97,63 @@ def test_laplace_histogram_error_matches_brute_force():
     a = np.clip(hist + rng.laplace(0, 2.0, hist.shape), 0, n)
     slow = np.abs(a - hist).max(axis=1) / n
     assert stats.ks_2samp(fast, slow).pvalue > 1e-3
+
+
+# --- the substitute threshold sanitizer (binary tree) --------------------------------------
+
+@pytest.mark.parametrize("scale_factor,bug", [(1.0, False), (0.5, True)])
+def test_tree_nodes_epsilon_audit(scale_factor, bug):
+    # |X| = 4: D' moves one row from point 0 to point 3, changing four node counts by one.
+    # The event "every changed node lands on D's side" attains the privacy loss exactly:
+    # P_D = 1/16, P_D' = e^(-eps)/16.
+    from privbounds.simulators.sanitizers import tree_nodes
+    eps = 1.0
+    d = np.tile([5, 5, 5, 5], (M, 1))
+    d2 = np.tile([4, 5, 5, 6], (M, 1))
+    rng = np.random.default_rng(37)
+
+    def event(h):
+        lv0, lv1 = tree_nodes(h, eps / scale_factor, rng)
+        return (lv0[:, 0] >= 5) & (lv0[:, 3] <= 5) & (lv1[:, 0] >= 10) & (lv1[:, 1] <= 10)
+    a, b = event(d), event(d2)
+    e = epsilon_lower_bound(int(a.sum()), M, int(b.sum()), M, 0.0, CONF)
+    assert (e > eps) == bug
+    if not bug:
+        assert e > 0.8  # the event is (nearly) worst case, so the audit is tight
+
+
+def test_tree_prefix_counts_are_unbiased_sums_of_nodes():
+    from privbounds.simulators.sanitizers import tree_prefix_counts
+    rng = np.random.default_rng(38)
+    hist = rng.integers(0, 5, size=(3, 16))
+    exact = np.concatenate([np.zeros((3, 1)), np.cumsum(hist, axis=1)], axis=1)
+    np.testing.assert_allclose(tree_prefix_counts(hist, 1e9, rng), exact, atol=1e-6)  # no noise
+    noisy = tree_prefix_counts(np.tile(hist[0], (20000, 1)), 1.0, rng)
+    assert np.all(np.abs(noisy.mean(axis=0) - exact[0]) < 1.5)
+    # a prefix sums popcount(m) nodes of variance 2 (2L/eps)^2 = 128 at L = 4
+    var = noisy.var(axis=0)
+    pop = np.array([bin(m).count("1") for m in range(16)] + [0])
+    np.testing.assert_allclose(var[1:16], 128 * pop[1:16], rtol=0.06)
+
+
+def test_threshold_sanitizer_support_is_small_and_accurate():
+    from privbounds.simulators.sanitizers import threshold_sanitizer
+    rng = np.random.default_rng(39)
+    n, X = 20000, 256
+    hist = rng.multinomial(n, np.full(X, 1 / X), size=50)
+    F, supp = threshold_sanitizer(hist, 1.0, 0.01 * n, rng)
+    exact = np.concatenate([np.zeros((50, 1)), np.cumsum(hist, axis=1)], axis=1)
+    assert np.all(supp.sum(axis=1) <= 100)                       # at most n / step points
+    assert np.all(np.diff(F, axis=1) >= 0)
+    assert np.abs(F - exact).max() / n < 0.03
+
+
+def test_alg2_thresholds_accurate_at_its_bound_and_fails_below():
+    from privbounds.bounds.bns import n_alg2_thresholds
+    from privbounds.simulators.bns_cor3_10 import BnsCor310
+    p = {"d": 10, "k": 16, "rule": "advanced", "alpha": 0.1, "epsilon": 1.0, "delta": 1e-8, "beta": 0.1}
+    n = int(np.ceil(n_alg2_thresholds(16, "advanced", 0.1, 1.0, 1e-8, 0.1, 1024)))
+    ok = BnsCor310().run_trials(p, n, 200, np.random.default_rng(40))
+    lo, _ = clopper_pearson(int(ok.sum()), ok.size, CONF)
+    assert lo >= 1 - p["beta"]
+    assert BnsCor310().run_trials(p, 1000, 200, np.random.default_rng(41)).mean() < 0.05
