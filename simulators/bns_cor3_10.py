@@ -15,6 +15,8 @@ histogram), which is the distribution of the statistics it reads.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from privbounds.bounds.bns import COMPOSITION_RULES, alg2_budget
@@ -25,6 +27,20 @@ from .learners import chunks
 from .sanitize_learn import alg2_thresholds
 
 NOISE = 0.1
+
+
+def positives_in_bins(edges, C, targets, X, rng):
+    """Positive labels of every column in the bins [0, e_0), ..., [e_S, X): the rows of a
+    bin on x < t_j carry label 1 with probability NOISE, those on x >= t_j with 1 - NOISE.
+    C (B, X + 1) cumulative row counts, targets (B, k)."""
+    b = C.shape[0]
+    lo = np.concatenate([np.zeros((b, 1), int), edges], axis=1)[:, None, :]   # (b, 1, S + 2)
+    hi = np.concatenate([edges, np.full((b, 1), X)], axis=1)[:, None, :]
+    cut = np.clip(targets[:, :, None], lo, hi)                                # (b, k, S + 2)
+    Cb = C[:, None, :]
+    left = np.take_along_axis(Cb, cut, axis=2) - np.take_along_axis(Cb, lo, axis=2)
+    right = np.take_along_axis(Cb, hi, axis=2) - np.take_along_axis(Cb, cut, axis=2)
+    return rng.binomial(left, NOISE) + rng.binomial(right, 1 - NOISE)
 
 
 class BnsCor310(Simulator):
@@ -74,16 +90,7 @@ class BnsCor310(Simulator):
             C = np.concatenate([np.zeros((b, 1), np.int64), np.cumsum(hist, axis=1)], axis=1)
             targets = rng.integers(0, X + 1, size=(b, k))
 
-            def positives_in_bins(edges):
-                lo = np.concatenate([np.zeros((b, 1), int), edges], axis=1)[:, None, :]   # (b, 1, S + 2)
-                hi = np.concatenate([edges, np.full((b, 1), X)], axis=1)[:, None, :]
-                cut = np.clip(targets[:, :, None], lo, hi)                            # (b, k, S + 2)
-                Cb = C[:, None, :]
-                left = np.take_along_axis(Cb, cut, axis=2) - np.take_along_axis(Cb, lo, axis=2)
-                right = np.take_along_axis(Cb, hi, axis=2) - np.take_along_axis(Cb, cut, axis=2)
-                return rng.binomial(left, NOISE) + rng.binomial(right, 1 - NOISE)     # label 1 iff x >= t_j
-
-            h = alg2_thresholds(hist, positives_in_bins, e_san, alpha * n / 8, eps0, rng)
+            h = alg2_thresholds(hist, partial(positives_in_bins, C=C, targets=targets, X=X, rng=rng), e_san, alpha * n / 8, eps0, rng)
             excess = (1 - 2 * NOISE) * np.abs(h - targets) / X
             ok[sl] = np.all(excess <= alpha + 1e-12, axis=1)
         return ok
