@@ -294,3 +294,32 @@ def n_alg2_thresholds(k, rule, alpha, epsilon, delta, beta, domain_size):
         out.append(max(t1, t2, t3))
     out = np.array(out)
     return out if np.ndim(k) else float(out[0])
+
+
+@bound(EXACT, "BNS Ex 3.5 (Cor 3.4 with |PAR_d| = 2^d); explicit constants derived in the catalog (RECONSTRUCTED)")
+def n_parity_direct_sum(k, d, epsilon, alpha, beta):
+    """Rows sufficient for the pure eps-DP direct sum (exponential mechanism over all 2^d
+    parities per column, eps/k each) to k-learn PAR_d under the uniform distribution:
+    n >= (4k/(alpha eps))(d ln 2 + ln(2k/beta)) + (50 d/alpha^2) ln(2k/(alpha beta))."""
+    kk, dd = at_least("k", k, 1), at_least("d", d, 1)
+    eps, a, b = positive("epsilon", epsilon), unit_open("alpha", alpha), unit_open("beta", beta)
+    return (4 * kk / (a * eps)) * (dd * np.log(2) + np.log(2 * kk / b)) + (50 * dd / a ** 2) * np.log(2 * kk / (a * b))
+
+
+@bound(EXACT, "BNS Cor 3.4 (Obs 3.2 over Thm 2.22, agnostic); explicit constants derived in the catalog (RECONSTRUCTED)")
+def n_direct_sum_agnostic(h_size, k, rule, alpha, epsilon, delta, beta, vc=1):
+    """Rows sufficient for the direct sum of exponential mechanisms over a finite class C
+    (|C| = h_size) to agnostically k-learn it w.p. >= 1 - beta: per column, failure
+    beta/(2k) for each of the mechanism's utility (empirical error <= OPT_S + alpha/2
+    when n >= (4/(alpha eps0)) ln(2k|C|/beta)) and Thm 2.8's uniform convergence at
+    alpha/4 ((800 vc/alpha^2) ln(8k/(alpha beta))); eps0 = per_concept_epsilon."""
+    ks = np.atleast_1d(np.asarray(k))
+    a, b = unit_open("alpha", alpha), unit_open("beta", beta)
+    H = at_least("h_size", h_size, 2)
+    out = []
+    for kk in ks:
+        eps0 = per_concept_epsilon(epsilon, int(kk), rule, delta)
+        out.append(np.maximum((4.0 / (a * eps0)) * np.log(2 * kk * H / b),
+                              (800.0 * vc / a ** 2) * np.log(8 * kk / (a * b))))
+    out = np.array(out, dtype=float).reshape(np.shape(ks) + np.shape(out[0]))
+    return out if np.ndim(k) else out[0]

@@ -427,6 +427,140 @@ def _bns_prop2_21() -> Theorem:
                "on the data."))
 
 
+def _bns_ex3_5() -> Theorem:
+    from privbounds.simulators.bns_ex3_5 import BnsEx35
+
+    def logf(p):
+        return p["d"] * math.log(2) + math.log(2 * p["k"] / p["beta"])
+
+    claims = [
+        UpperBound(
+            "upper",
+            "Direct sum over PAR_d: n_hat <= (4k/(alpha eps))(d ln 2 + ln(2k/beta)) + "
+            "(50 d/alpha^2) ln(2k/(alpha beta))",
+            lambda p: True, ("d", "k"),
+            bound=lambda p: bns_bounds.n_parity_direct_sum(p["k"], p["d"], p["epsilon"], p["alpha"], p["beta"]),
+            bound_fn=bns_bounds.n_parity_direct_sum),
+        LowerBound(
+            "lower-thm5_4",
+            "Thm 5.4 (every pure eps-DP k-learner for PAR_d): n_hat >= (k d ln 2 + ln(1 - beta))/eps",
+            lambda p: True, ("d", "k"),
+            bound=lambda p: bns_bounds.parity_packing_lower_bound(p["k"], p["d"], p["epsilon"], p["beta"]),
+            bound_fn=bns_bounds.parity_packing_lower_bound),
+        Scaling(
+            "scaling-k",
+            f"Direct sum over PAR_{BnsEx35.D_FOR_K}: n_hat / (d ln 2 + ln(2k/beta)) grows like k "
+            "(predicted exponent 1)",
+            _is(d=BnsEx35.D_FOR_K), ("k",), variable=lambda p: p["k"], variable_name="k", predicted=1.0,
+            factor=logf, factor_name="d ln 2 + ln(2k/beta)", tolerance=UP_TO_LOGS),
+        Scaling(
+            "scaling-d",
+            f"Direct sum, k = {BnsEx35.K_FOR_D}: n_hat grows like d ln 2 + ln(2k/beta) = ln|PAR_d| + "
+            "ln(2k/beta) (predicted exponent 1)",
+            _is(k=BnsEx35.K_FOR_D), ("d",), variable=logf, variable_name="d ln 2 + ln(2k/beta)",
+            predicted=1.0, tolerance=UP_TO_LOGS),
+    ]
+    return Theorem(
+        id="bns.ex3_5", paper=PAPERS["bns"], number="Example 3.5 (with Thm 5.4)",
+        title="Parities by the pure-DP direct sum: k d / eps, sandwiched by the packing bound",
+        statement=(
+            "PAR_d can be properly k-learned with pure eps-differential privacy from "
+            "O_{alpha,beta}(k d / eps) examples by running the exponential mechanism over all 2^d "
+            "parities on each label column with budget eps/k; Theorem 5.4 shows that every pure "
+            "eps-DP k-learner for PAR_d needs (k d ln 2 + ln(1 - beta))/eps."),
+        math=("upper: (4k/(alpha eps))(d ln 2 + ln(2k/beta)) + (50 d/alpha^2) ln(2k/(alpha beta)); "
+              "lower (Thm 5.4): (k d ln 2 + ln(1 - beta))/eps."),
+        simulator=BnsEx35(), plotter="bns_ex3_5:plot", claims=claims,
+        notes=("Uniform x, noiseless labels, alpha = 0.1 (exact recovery). All 2^d errors per column "
+               "from one fast Walsh-Hadamard transform. The upper bound's (50 d/alpha^2) term is "
+               "the agnostic uniform-convergence constant and makes it loose by orders of "
+               "magnitude here."))
+
+
+def _bns_cor3_4() -> Theorem:
+    from privbounds.simulators.bns_cor3_4 import BnsCor34
+
+    def logf(p):
+        return math.log(2 * p["k"] * 2 ** p["d"] / p["beta"])
+
+    claims = [UpperBound(
+        "upper",
+        "Direct sum over POINT_X: n_hat <= max((4/(alpha eps0)) ln(2k|X|/beta), (800/alpha^2) ln(8k/(alpha beta)))",
+        lambda p: True, ("rule", "d", "k"),
+        bound=lambda p: bns_bounds.n_direct_sum_agnostic(2 ** p["d"], p["k"], p["rule"], p["alpha"], p["epsilon"],
+                                                         p["delta"], p["beta"]),
+        bound_fn=bns_bounds.n_direct_sum_agnostic)]
+    for rule, pred in (("basic", 1.0), ("advanced", 0.5)):
+        claims.append(Scaling(
+            f"scaling-k-{rule}",
+            f"Direct sum, {rule} composition, |X| = 2^10, k >= 16: n_hat / ln(2k|X|/beta) grows like k^{pred:g}",
+            lambda p, r=rule: p["rule"] == r and p["d"] == 10 and p["k"] >= 16, ("k",),
+            variable=lambda p: p["k"], variable_name="k", predicted=pred, factor=logf,
+            factor_name="ln(2k|X|/beta)", tolerance=UP_TO_LOGS))
+    claims.append(Scaling(
+        "scaling-X",
+        f"Direct sum, basic, k = {BnsCor34.K_FOR_X}: n_hat grows like ln|C| + ln(2k/beta) = ln(2k|X|/beta) "
+        "(predicted exponent 1): unlike Algorithm 2 (Cor 3.9) it pays for the domain",
+        _is(rule="basic", k=BnsCor34.K_FOR_X), ("d",), variable=logf, variable_name="ln(2k|X|/beta)",
+        predicted=1.0, tolerance=UP_TO_LOGS))
+    return Theorem(
+        id="bns.cor3_4", paper=PAPERS["bns"], number="Corollary 3.4 (Obs 3.2 over Thm 2.22)",
+        title="The direct sum for any finite class, here POINT_X: k log|C| / eps",
+        statement=(
+            "Every finite class C can be agnostically and properly k-learned by running the "
+            "exponential mechanism on each column: with pure eps-DP from "
+            "O((ln|C| + ln(k/beta))(k/(alpha eps) + 1/alpha^2)) examples, and with (eps, delta)-DP "
+            "from the same with sqrt(k ln(1/delta)) in place of k."),
+        math=("per column eps0 = eps/k (basic) or the advanced-composition share; explicit: "
+              "max((4/(alpha eps0)) ln(2k|C|/beta), (800 VC/alpha^2) ln(8k/(alpha beta)))."),
+        simulator=BnsCor34(), plotter="bns_cor3_4:plot", claims=claims,
+        notes=("On the agnostic POINT instance of bns.cor3_9 (the catalog also lists THRESH and PAR: "
+               "THRESH's direct sum is bns.obs3_2, PAR's is bns.ex3_5). The |X| - 32 point concepts "
+               "that never fire on the sample share one score and are sampled as one group."))
+
+
+def _bns_cor3_3() -> Theorem:
+    from privbounds.simulators.bns_cor3_4 import BnsCor33
+
+    claims = [
+        LowerBound(
+            "lower-thm5_1",
+            "Thm 5.1 (every pure eps-DP k-learner for a class with two concepts): "
+            "n_hat >= (k ln 2 + ln(1 - beta))/eps",
+            lambda p: True, ("d", "k"),
+            bound=lambda p: bns_bounds.packing_lower_bound(p["k"], p["epsilon"], p["beta"]),
+            bound_fn=bns_bounds.packing_lower_bound),
+        Scaling(
+            "scaling-k",
+            "Hash learner direct sum, |X| = 2^16, k >= 16: n_hat / ln(k/(alpha beta)) grows like k "
+            "(O(k/(alpha eps) ln(k/(alpha beta))), constant hidden; Thm 5.1 says slope 1 is necessary)",
+            lambda p: p["d"] == 16 and p["k"] >= 16, ("k",), variable=lambda p: p["k"], variable_name="k",
+            predicted=1.0, factor=lambda p: math.log(p["k"] / (p["alpha"] * p["beta"])),
+            factor_name="ln(k/(alpha beta))", tolerance=UP_TO_LOGS),
+        Scaling(
+            "scaling-X",
+            f"Hash learner direct sum, k = {BnsCor33.K_FOR_X}: n_hat does not depend on |X| "
+            "(predicted exponent 0, tolerance 0.05)",
+            _is(k=BnsCor33.K_FOR_X), ("d",), variable=lambda p: 2.0 ** p["d"], variable_name="|X|",
+            predicted=0.0, tolerance=0.05),
+    ]
+    return Theorem(
+        id="bns.cor3_3", paper=PAPERS["bns"], number="Corollary 3.3 (substitute inner learner)",
+        title="Points, improper, pure: about k/eps rows and no dependence on |X|",
+        statement=(
+            "POINT_X can be improperly agnostically k-learned with pure eps-DP from "
+            "O_{alpha,beta}(k/eps) examples, independent of |X|: the direct sum over an improper "
+            "pure-DP point learner of cost O_{alpha,beta}(1/eps)."),
+        math=("n = O((k/(alpha eps)) ln(k/(alpha beta))) (constant hidden: scaling claims only); "
+              "lower bound for every pure learner (Thm 5.1): (k ln 2 + ln(1 - beta))/eps."),
+        simulator=BnsCor33(), plotter="bns_cor3_4:plot_cor3_3", claims=claims,
+        notes=("SUBSTITUTE inner learner (the catalog's): per column a fresh public hash "
+               "g: X -> [M], M = ceil(2k/(alpha beta)), and the exponential mechanism (eps/k) over "
+               "the bucket hypotheses and the constant 0. The paper's learner (Beimel et al., "
+               "probabilistic representations) is imported, not specified. Agnostic POINT "
+               "instance of bns.cor3_9 over |X| = 2^16."))
+
+
 def _alg2_upper(cid, select, keys):
     return UpperBound(
         cid,
@@ -547,7 +681,7 @@ def _bns_thm2_23() -> Theorem:
 
 _BUILDERS = (_siv_thm3_3, _bns_cor2_12, _bns_obs3_2, _bns_thm5_1, _bns_prop2_20, _bns_thm3_12,
              _bns_thm3_13, _bns_cor3_9, _bns_thm2_23, _bns_prop2_21,
-             _bns_cor3_10)
+             _bns_cor3_10, _bns_ex3_5, _bns_cor3_4, _bns_cor3_3)
 _REGISTRY: dict[str, Theorem] | None = None
 
 

@@ -1,0 +1,322 @@
+"""Private Multiplicative Weights (PMW) run as a sanitizer, batched over trials.
+
+The mechanism is that of Hardt and Rothblum, "A Multiplicative Weights Mechanism for
+Privacy-Preserving Data Analysis" (FOCS 2010). Bun, Nissim, Stemmer, "Simultaneous
+Private Learning of Multiple Concepts", use it as Theorem 2.19: an (eps, delta)-DP,
+(alpha, beta)-accurate sanitizer for any finite query class C over a finite domain X
+from about log|C| sqrt(log|X|) sqrt(log(1/delta)) / (alpha^2 eps) rows (constants
+hidden there).
+
+Source of the pseudocode and of every constant: Dwork and Roth, "The Algorithmic
+Foundations of Differential Privacy" (2014), the (eps, delta) branch (delta > 0) of
+- Section 4.2.1, the MW update rule (Algorithm 5) and its convergence, Theorem 4.10;
+- Section 4.2.2, "OnlineMW via NumericSparse", Theorems 4.13 (privacy) and 4.15
+  (accuracy);
+- Section 3.6, Sparse (Theorems 3.25, 3.26) and NumericSparse (Theorems 3.27, 3.28),
+  composed with advanced composition (Theorem 3.20, Corollary 3.21).
+All logarithms are natural (Theorem 4.10's potential is a KL divergence in nats).
+The copy of the book consulted renders the algorithm boxes as images; the noise scales
+below are the ones its privacy proofs compose (Theorems 3.25, 3.27: eps_AT per
+AboveThreshold instance, the sqrt(512) : 1 split, delta/2 each) and its accuracy
+constants (Theorems 3.26, 3.28, 4.15) reproduce exactly, e.g. (2 + 32 sqrt 2) =
+2 (sqrt(512) + 1).
+
+The algorithm (one trial; every trial of a batch runs it independently):
+- Databases are probability vectors over X; x is the sample's histogram / n, the
+  synthetic x^1 is uniform. A query q answers f_q(y) = sum_{z in q} y_z.
+- MW update (Algorithm 5), learning rate eta = a / 2: given a query f and a released
+  value v, r = f if v < f(x^t) else 1 - f, and x^{t+1} is proportional to
+  x^t exp(-eta r). Kept as log-weights renormalised with log-sum-exp, so nothing
+  overflows (|log-weight| <= c eta + ln|X|, whatever n).
+- OnlineMW: for each query f_i of the stream, NumericSparse is asked
+  f'_{2i-1} = f_i(x) - f_i(x^t) and then f'_{2i} = f_i(x^t) - f_i(x). If both answers are
+  "below", f_i is answered f_i(x^t). Otherwise, with E the first numeric answer, the
+  answer is v = f_i(x^t) + E_{2i-1} (or f_i(x^t) - E_{2i}) and x^{t+1} = MW(x^t, f_i, v).
+- NumericSparse (delta > 0): eps1 = sqrt(512) / (sqrt(512) + 1) eps for the Sparse part,
+  eps2 = 2 / (sqrt(512) + 1) eps for the numeric answers;
+  sigma(e) = sqrt(32 c ln(2/delta)) Delta / e. The threshold is T + Lap(sigma(eps1)),
+  redrawn after every "above" answer; every comparison adds fresh Lap(2 sigma(eps1))
+  to the query; an "above" answer releases f' + Lap(sigma(eps2)); it halts after c
+  "above" answers.
+- As a sanitizer: the stream is the rows of ``queries`` in their fixed order, repeated
+  until one whole pass makes no update (or NumericSparse halts). Every pass but the last
+  makes an update and there are at most c of them, so at most c + 1 passes and a stream
+  of at most k = 2 |Q| (c + 1) NumericSparse queries. Output: the final x^t (synthetic
+  distribution) and its answers to every query (post-processing of released values).
+
+Parameters (``pmw_parameters``), for target max error alpha over all of ``queries``:
+- a = alpha / 3 (Theorem 4.15 guarantees error 3a), eta = a / 2;
+- cutoff c = ceil(4 ln|X| / a^2) (Theorem 4.10 bounds the updates by 4 ln|X| / a^2; the
+  book leaves c real, we round up and use this integer c in every noise scale);
+- threshold T = 2a. DEVIATION from the letter of the book, which writes
+  T = (2 + 32 sqrt 2) sqrt(c log(2/delta)) (log k + log(4c/beta)) / (eps ||x||_1), i.e. twice
+  NumericSparse's accuracy alpha_S(n) of Theorem 3.28. That expression equals 2a exactly
+  at the sample size where Theorem 4.15's condition holds with equality; its proof needs
+  T - alpha_S >= a (each update must lower the potential by a^2 / 4), which the book's
+  n-dependent T violates once n grows. T = 2a keeps the guarantee for every larger n and
+  does not depend on beta. T is data-independent, so privacy does not depend on it;
+- Delta = 1/n. Neighbouring databases here differ in ONE ROW REPLACED: each counting
+  query's fraction, hence each f'_j (x^t depends only on released values), moves by at
+  most 1/n. Unlike a histogram (two counts move), no factor 2 is needed: one stream
+  query is one counting query. The book's analysis (add/remove, ||x||_1 treated as
+  public) uses the same sensitivity 1/||x||_1;
+- threshold noise scale sigma = sqrt(32 c ln(2/delta)) / (eps1 n), query noise 2 sigma,
+  numeric noise sqrt(32 c ln(2/delta)) / (eps2 n).
+
+(eps, delta) accounting (Theorem 3.27 with Theorem 3.20), done in ``pmw_parameters``:
+Sparse is c AboveThreshold instances, each pure eps_AT-DP with
+eps_AT = eps1 / sqrt(8 c ln(2/delta)) (threshold Lap(2 Delta / eps_AT), queries
+Lap(4 Delta / eps_AT)); the <= c numeric answers are each pure
+eps_L = eps2 / sqrt(32 c ln(2/delta))-DP. Advanced composition (Theorem 3.20) with
+delta/2 each gives (S1, delta/2) and (S2, delta/2), S(k, e, d) = sqrt(2k ln(1/d)) e +
+k e (e^e - 1); the book's budget needs S1 <= eps1 and S2 <= eps2 / 2 (Corollary 3.21
+assumes eps < 1; we check the exact inequality instead and raise ValueError if it
+fails), so the total is (S1 + S2, delta) with S1 + S2 <= eps1 + eps2/2 = eps.
+``epsilon_spent`` reports S1 + S2, which is about eps/2: the book's split is loose.
+
+Accuracy (``pmw_sample_size``): Theorem 4.15 for this sanitizer. If
+    n >= (sqrt(512) + 1) sqrt(c ln(2/delta)) (ln k + ln(4c/beta)) / (eps a)      [Thm 3.28]
+then with probability >= 1 - beta/2 every "above" has f' >= T - alpha_S >= a and every
+"below" has f' < T + alpha_S <= 3a. With c = 4 ln|X| / a^2 and k = 2|Q| this is exactly
+Theorem 4.15's condition, n >= (2 + 32 sqrt 2) sqrt(ln|X| ln(2/delta))
+(ln|Q| + ln(32 ln|X| / (a^2 beta))) / (eps a^2), i.e. the book's "alpha >= ... /
+(eps alpha ||x||_1)" (the copy consulted prints alpha^2 in that denominator, a typo: the
+alpha^1 form is what Theorem 3.28 gives and what its alpha ~ ||x||^(-1/2) corollary uses).
+Theorem 3.28's alpha_S bounds only the Sparse noise; the numeric answers' Laplace
+noise, of scale sqrt(8) (sqrt(512) + 1) sqrt(c ln(2/delta)) / (eps n), is not covered by
+it in the delta > 0 case. Each update needs the sign of
+v - f(x^t) right, i.e. |Lap| < a for all <= c numeric answers, which holds with
+probability >= 1 - beta/2 when also
+    n >= sqrt(8) (sqrt(512) + 1) sqrt(c ln(2/delta)) ln(2c/beta) / (eps a).
+On both events every update lowers KL(x || x^t) by >= a^2/4 (Theorem 4.10), so there are
+<= c updates, the last pass is clean, and every query of the class is answered by the
+synthetic distribution within 3a = alpha: max error <= alpha with probability >= 1 - beta.
+``pmw_sample_size`` returns the larger of the two (``source_only=True``: the first).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+from scipy.special import logsumexp
+
+from privbounds.params import Interval, ParameterError
+
+SQRT512 = math.sqrt(512.0)  # Dwork-Roth's NumericSparse split eps1 : eps2/2 = sqrt(512) : 1
+
+
+@dataclass(frozen=True)
+class PMWParameters:
+    """Every constant of one PMW run (noise scales in fraction units, Delta = 1/n)."""
+
+    n: int
+    domain_size: int
+    n_queries: int
+    alpha: float  # target max error over the query class
+    epsilon: float
+    delta: float
+    mw_alpha: float  # a = alpha / 3: Theorem 4.15 guarantees error 3a
+    eta: float  # MW learning rate a / 2 (Algorithm 5)
+    cutoff: int  # c = ceil(4 ln|X| / a^2): NumericSparse halts after c "above" answers
+    max_passes: int  # c + 1 passes over the query class always suffice
+    stream_length: int  # k = 2 |Q| (c + 1) NumericSparse queries at most
+    threshold: float  # T = 2a
+    eps_sparse: float  # eps1 = sqrt(512) / (sqrt(512) + 1) eps
+    eps_numeric: float  # eps2 = 2 / (sqrt(512) + 1) eps (spends eps2 / 2)
+    eps_above_threshold: float  # eps_AT = eps1 / sqrt(8 c ln(2/delta)), per instance
+    threshold_scale: float  # sigma = sqrt(32 c ln(2/delta)) / (eps1 n)
+    query_scale: float  # 2 sigma
+    numeric_scale: float  # sqrt(32 c ln(2/delta)) / (eps2 n)
+    epsilon_spent: float  # advanced composition (Theorem 3.20) actually achieved, <= epsilon
+
+
+class PMWResult(NamedTuple):
+    synthetic: np.ndarray  # (B, |X|) final MW distribution x^t of every trial
+    answers: np.ndarray  # (B, Q) its answers f_q(x^t) to every query
+    updates: np.ndarray  # (B,) number of MW update rounds used
+
+
+def advanced_composition(eps0: float, k: int, delta_prime: float) -> float:
+    """Dwork-Roth Theorem 3.20: k adaptive eps0-DP mechanisms are (S, delta')-DP with
+    S = sqrt(2k ln(1/delta')) eps0 + k eps0 (e^eps0 - 1)."""
+    return math.sqrt(2 * k * math.log(1 / delta_prime)) * eps0 + k * eps0 * math.expm1(eps0)
+
+
+def pmw_parameters(n: int, domain_size: int, n_queries: int, alpha: float, epsilon: float,
+                   delta: float) -> PMWParameters:
+    """The constants of the module docstring for n rows, and the (eps, delta) accounting.
+    Raises ValueError (naming the parameter) for bad inputs, and for an epsilon too large
+    for advanced composition to fit the book's budget split."""
+    Interval("n", 1, None, "left", integer=True).validate(n)
+    Interval("domain_size", 2, None, "left", integer=True).validate(domain_size)
+    Interval("n_queries", 1, None, "left", integer=True).validate(n_queries)
+    Interval("alpha", 0, 1).validate(alpha)
+    Interval("epsilon", 0, None).validate(epsilon)
+    Interval("delta", 0, 1).validate(delta)
+    a = alpha / 3.0
+    c = math.ceil(4.0 * math.log(domain_size) / a**2)
+    log2d = math.log(2.0 / delta)
+    eps1 = SQRT512 / (SQRT512 + 1.0) * epsilon
+    eps2 = 2.0 / (SQRT512 + 1.0) * epsilon
+    root = math.sqrt(32.0 * c * log2d)  # sigma(e) = root * Delta / e
+    eps_at = eps1 / math.sqrt(8.0 * c * log2d)
+    eps_lap = eps2 / root  # one numeric answer, Lap(root Delta / eps2), sensitivity Delta
+    s_sparse = advanced_composition(eps_at, c, delta / 2)
+    s_numeric = advanced_composition(eps_lap, c, delta / 2)
+    # the book's split: Sparse gets (eps1, delta/2), the numeric answers (eps2/2, delta/2)
+    if s_sparse > eps1 * (1 + 1e-12) or s_numeric > eps2 / 2 * (1 + 1e-12):
+        raise ParameterError(
+            f"epsilon must be small enough for advanced composition (Dwork-Roth Thm 3.20) "
+            f"to fit the NumericSparse budget at delta={delta!r}, got {epsilon!r}")
+    return PMWParameters(
+        n=int(n), domain_size=int(domain_size), n_queries=int(n_queries), alpha=float(alpha),
+        epsilon=float(epsilon), delta=float(delta), mw_alpha=a, eta=a / 2.0, cutoff=c,
+        max_passes=c + 1, stream_length=2 * int(n_queries) * (c + 1), threshold=2.0 * a,
+        eps_sparse=eps1, eps_numeric=eps2, eps_above_threshold=eps_at,
+        threshold_scale=root / (eps1 * n), query_scale=2.0 * root / (eps1 * n),
+        numeric_scale=root / (eps2 * n), epsilon_spent=s_sparse + s_numeric)
+
+
+def pmw_sample_size(alpha: float, beta: float, epsilon: float, delta: float, domain_size: int,
+                    n_queries: int, *, source_only: bool = False) -> int:
+    """Smallest n at which the analysis in the module docstring guarantees max error
+    <= alpha over all n_queries queries with probability >= 1 - beta (Theorem 4.15 with
+    the sanitizer's k = 2|Q|(c + 1) and integer c). ``source_only``: only the book's
+    Theorem 3.28/4.15 condition, without the numeric-answer term it omits."""
+    Interval("beta", 0, 1).validate(beta)
+    p = pmw_parameters(1, domain_size, n_queries, alpha, epsilon, delta)
+    a, c, k = p.mw_alpha, p.cutoff, p.stream_length
+    base = (SQRT512 + 1.0) * math.sqrt(c * math.log(2.0 / delta)) / (epsilon * a)
+    n_sparse = base * (math.log(k) + math.log(4.0 * c / beta))
+    n_numeric = base * math.sqrt(8.0) * math.log(2.0 * c / beta)
+    return math.ceil(n_sparse if source_only else max(n_sparse, n_numeric))
+
+
+def check_inputs(hist, queries):
+    """Validate (hist (B, |X|) non-negative integer counts with equal row sums n >= 1,
+    queries (Q, |X|) boolean); returns (hist as int64, queries, n)."""
+    hist = np.asarray(hist)
+    queries = np.asarray(queries)
+    if hist.ndim != 2 or hist.shape[0] < 1:
+        raise ParameterError(f"hist must be a 2-D array (trials, domain size), got shape {hist.shape}")
+    if not (np.issubdtype(hist.dtype, np.integer) or np.issubdtype(hist.dtype, np.floating)):
+        raise ParameterError(f"hist must hold integer counts, got dtype {hist.dtype}")
+    if not np.all(np.isfinite(hist)) or np.any(hist < 0) or np.any(hist != np.round(hist)):
+        raise ParameterError("hist must hold non-negative integer counts")
+    hist = hist.astype(np.int64)
+    n = hist.sum(axis=1)
+    if n[0] < 1 or np.any(n != n[0]):
+        raise ParameterError(f"hist rows must all sum to the same n >= 1, got sums from {n.min()} to {n.max()}")
+    if queries.ndim != 2 or queries.shape[0] < 1:
+        raise ParameterError(f"queries must be a 2-D array (queries, domain size), got shape {queries.shape}")
+    if queries.dtype != bool:
+        raise ParameterError(f"queries must be a boolean array, got dtype {queries.dtype}")
+    if queries.shape[1] != hist.shape[1]:
+        raise ParameterError(f"queries must have {hist.shape[1]} columns (hist's domain size), got {queries.shape[1]}")
+    return hist, queries, int(n[0])
+
+
+def pmw_sanitize(hist, queries, alpha: float, epsilon: float, delta: float,
+                 rng: np.random.Generator) -> PMWResult:
+    """(epsilon, delta)-DP PMW sanitizer (module docstring), every trial independent.
+
+    hist (B, |X|): each trial's sample as counts (n rows, the same n for all trials);
+    queries (Q, |X|) boolean, shared: query q answers the fraction of rows x with
+    queries[q, x]. Returns (synthetic (B, |X|), answers (B, Q), updates (B,))."""
+    if not isinstance(rng, np.random.Generator):
+        raise ParameterError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+    hist, queries, n = check_inputs(hist, queries)
+    params = pmw_parameters(n, hist.shape[1], queries.shape[0], alpha, epsilon, delta)
+    return pmw_run(hist, queries, params, rng)
+
+
+def pmw_run(hist, queries, params: PMWParameters, rng: np.random.Generator) -> PMWResult:
+    """The batched mechanism with given constants (``pmw_sanitize`` validates first).
+
+    Vectorised over trials, queries and domain points; the Python loop runs over update
+    rounds: in one round every active trial evaluates the rest of its current pass
+    against its current x^t and AboveThreshold instance, and stops at its first "above"
+    answer (or at the end of the pass). Noise drawn for comparisons after that point is
+    discarded unused, so every comparison that is made uses fresh independent noise."""
+    hist, queries, n = check_inputs(hist, queries)
+    if (n, hist.shape[1], queries.shape[0]) != (params.n, params.domain_size, params.n_queries):
+        raise ParameterError("params must be computed for this hist's n, domain size and query count")
+    B, X = hist.shape
+    Q = queries.shape[0]
+    qf = queries.astype(float)
+    truth = (hist / n) @ qf.T  # f_q(x), (B, Q)
+    T, c, eta = params.threshold, params.cutoff, params.eta
+
+    log_w = np.full((B, X), -math.log(X))  # x^1 uniform
+    count = np.zeros(B, np.int64)  # NumericSparse "above" answers so far
+    updates = np.zeros(B, np.int64)
+    passes = np.zeros(B, np.int64)  # completed passes over the query class
+    pos = np.zeros(B, np.int64)  # next stream slot in the pass: 2i for f'_{2i-1}, 2i+1 for f'_{2i}
+    dirty = np.zeros(B, bool)  # this pass made an update
+    active = np.ones(B, bool)
+    thr = T + rng.laplace(0.0, params.threshold_scale, size=B)  # T_hat of the current instance
+    slots = np.arange(2 * Q)
+
+    def next_pass(t):
+        passes[t] += 1
+        pos[t] = 0
+        dirty[t] = False
+        active[t[passes[t] >= params.max_passes]] = False  # never reached: see docstring
+
+    while True:
+        idx = np.flatnonzero(active)
+        if idx.size == 0:
+            break
+        m = idx.size
+        fa = np.exp(log_w[idx]) @ qf.T  # f_i(x^t)
+        gap = truth[idx] - fa  # f'_{2i-1}(x) = f_i(x) - f_i(x^t)
+        fprime = np.stack((gap, -gap), axis=2).reshape(m, 2 * Q)
+        noisy = fprime + rng.laplace(0.0, params.query_scale, size=(m, 2 * Q))
+        fire = (noisy >= thr[idx, None]) & (slots >= pos[idx, None])
+        hit = fire.any(axis=1)
+
+        # The rest of the pass was all "below": stop after a clean pass, else start again.
+        ended = idx[~hit]
+        active[ended[~dirty[ended]]] = False
+        next_pass(ended[dirty[ended]])
+
+        sel = np.flatnonzero(hit)
+        if sel.size == 0:
+            continue
+        t = idx[sel]
+        j = fire[sel].argmax(axis=1)  # first "above" slot
+        i = j // 2
+        minus = (j % 2) == 1
+        count[t] += 1
+        e = fprime[sel, j] + rng.laplace(0.0, params.numeric_scale, size=t.size)  # released E_j
+        thr[t] = T + rng.laplace(0.0, params.threshold_scale, size=t.size)  # next instance
+        # f'_{2i-1} fired: f'_{2i} (same x^t) still goes to the fresh instance unless
+        # NumericSparse halted. Its numeric answer, if any, is released but ignored by
+        # OnlineMW (the f'_{2i-1} branch wins) and has no effect on the output, so it is
+        # not drawn; it does count towards the cutoff and restarts the threshold.
+        second = ~minus & (count[t] < c)
+        if second.any():
+            t2 = t[second]
+            noisy2 = -gap[sel[second], i[second]] + rng.laplace(0.0, params.query_scale, size=t2.size)
+            t3 = t2[noisy2 >= thr[t2]]
+            count[t3] += 1
+            thr[t3] = T + rng.laplace(0.0, params.threshold_scale, size=t3.size)
+        # v = f_i(x^t) + E_{2i-1} or f_i(x^t) - E_{2i}; MW: r = f_i if v < f_i(x^t) else 1 - f_i.
+        # The sign of v - f_i(x^t) is taken from E directly (no cancellation error).
+        down = np.where(minus, -e, e) < 0
+        r = np.where(down[:, None], qf[i], 1.0 - qf[i])
+        lw = log_w[t] - eta * r
+        log_w[t] = lw - logsumexp(lw, axis=1, keepdims=True)
+        updates[t] += 1
+        dirty[t] = True
+        pos[t] = 2 * (i + 1)
+        halted = count[t] >= c
+        active[t[halted]] = False
+        next_pass(t[~halted & (pos[t] >= 2 * Q)])
+
+    synthetic = np.exp(log_w)
+    synthetic /= synthetic.sum(axis=1, keepdims=True)
+    return PMWResult(synthetic, synthetic @ qf.T, updates)
