@@ -77,15 +77,20 @@ def exponent_text(v: dict) -> str:
 
 
 def save(fig, record: dict, out) -> list[Path]:
-    fig.suptitle(f"{record['id']}: {record['title']}\n({record['fidelity']} fidelity, seed "
-                 f"{record['provenance']['seed']}; bands: simultaneous 95% intervals of n_hat)",
-                 fontsize=10)
+    return save_named(fig, record["id"],
+                      f"{record['id']}: {record['title']}\n({record['fidelity']} fidelity, seed "
+                      f"{record['provenance']['seed']}; bands: simultaneous 95% intervals of n_hat)", out)
+
+
+def save_named(fig, name: str, title: str, out) -> list[Path]:
+    """Write ``<out>/figures/<name>.png`` and ``.svg`` atomically."""
+    fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     folder = Path(out) / "figures"
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for ext in ("png", "svg"):
-        path = folder / f"{record['id']}.{ext}"
+        path = folder / f"{name}.{ext}"
         tmp = path.with_name(f".{path.name}.tmp")
         fig.savefig(tmp, format=ext, dpi=120)
         tmp.replace(path)

@@ -134,6 +134,24 @@ def plot(ids=None, out=DEFAULT_OUT) -> list[Path]:
     paths = []
     for tid, rec in results.items():
         paths += get(tid).plot(rec, out)
+    paths += plot_papers({tid.split(".")[0] for tid in ids}, out)
+    return paths
+
+
+def plot_papers(papers, out=DEFAULT_OUT) -> list[Path]:
+    """The figures that span a paper (registry.PAPER_FIGURES), from every result of that
+    paper present in ``out``."""
+    import importlib
+
+    from privbounds.registry import PAPER_FIGURES
+
+    paths = []
+    for paper in sorted(papers):
+        if paper not in PAPER_FIGURES:
+            continue
+        records = {tid: load(out, tid) for tid in available(out) if tid.split(".")[0] == paper}
+        module, fn = PAPER_FIGURES[paper].split(":")
+        paths += getattr(importlib.import_module(f"privbounds.figures.{module}"), fn)(records, out)
     return paths
 
 

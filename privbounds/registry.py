@@ -25,6 +25,12 @@ PAPERS = {
 }
 
 
+# Figures drawn over several theorems of one paper ("module:function" under
+# privbounds.figures, called with every available result of that paper); the report's
+# page for the paper opens with them.
+PAPER_FIGURES = {"bns": "bns_headline:plot"}
+
+
 @dataclass
 class Theorem:
     id: str

@@ -1,6 +1,8 @@
 """``privbounds report``: a static HTML site (Jinja2) that opens without a server.
 
-``<out>/report/index.html`` lists every theorem with its verdicts; one page per theorem
+``<out>/report/index.html`` lists every theorem with its verdicts; one page per paper
+opens with the paper's headline figures (registry.PAPER_FIGURES) and lists its
+theorems; one page per theorem
 shows the statement, the figure, a verdict table per claim with intervals and trial
 counts, links to the data and the run's provenance. Figures and data are copied into
 the site so that the folder can be moved or published as it is.
@@ -74,6 +76,22 @@ def build(out: Path) -> Path:
         html = env.get_template("theorem.html").render(root="", rec=rec, figs=figs, tid=tid,
                                                        guarantees=guarantees, **common)
         write_atomic(site / page, html)
-    write_atomic(site / "index.html", env.get_template("index.html").render(root="", pages=pages, **common))
+    papers = []
+    for prefix in sorted({p["id"].split(".")[0] for p in pages}):
+        members = [p for p in pages if p["id"].split(".")[0] == prefix]
+        figs = []
+        for src in sorted((Path(out) / "figures").glob(f"paper-{prefix}-*.png")):
+            shutil.copy2(src, site / "figures" / src.name)
+            svg = src.with_suffix(".svg")
+            if svg.is_file():
+                shutil.copy2(svg, site / "figures" / svg.name)
+            figs.append({"png": f"figures/{src.name}", "svg": f"figures/{svg.name}" if svg.is_file() else None,
+                         "name": src.stem})
+        page = f"paper-{prefix}.html"
+        papers.append({"prefix": prefix, "page": page, "title": members[0]["rec"]["paper"], "n": len(members)})
+        write_atomic(site / page, env.get_template("paper.html").render(
+            root="", title=members[0]["rec"]["paper"], pages=members, figs=figs, **common))
+    write_atomic(site / "index.html", env.get_template("index.html").render(root="", pages=pages, papers=papers,
+                                                                            **common))
     shutil.copy2(TEMPLATES / "style.css", site / "style.css")
     return site / "index.html"

@@ -70,3 +70,20 @@ def test_every_point_declares_its_privacy(thm):
             assert set(priv) == {"epsilon", "delta", "accounting"} and priv["accounting"]
             if priv["epsilon"] is not None:
                 assert priv["epsilon"] > 0 and 0 <= priv["delta"] < 1
+
+
+def test_report_opens_each_paper_with_its_headline_figures(smoke_out):
+    privbounds.plot(out=smoke_out)
+    index = privbounds.report(out=smoke_out)
+    site = index.parent
+    assert 'href="paper-bns.html"' in index.read_text()
+    page = (site / "paper-bns.html").read_text()
+    for cls in ("point", "thresh", "par"):
+        assert f'src="figures/paper-bns-{cls}.png"' in page
+        assert (site / "figures" / f"paper-bns-{cls}.png").stat().st_size > 5000
+    # the headline opens the page, before the list of theorems
+    assert page.index("paper-bns-point.png") < page.index("<h2>Theorems</h2>")
+    for t in THEOREMS:
+        if t.id.startswith("bns."):
+            assert f'href="{t.id}.html"' in page
+    assert "No headline figure" in (site / "paper-siv.html").read_text()
