@@ -323,3 +323,38 @@ def n_direct_sum_agnostic(h_size, k, rule, alpha, epsilon, delta, beta, vc=1):
                               (800.0 * vc / a ** 2) * np.log(8 * kk / (a * b))))
     out = np.array(out, dtype=float).reshape(np.shape(ks) + np.shape(out[0]))
     return out if np.ndim(k) else out[0]
+
+
+@bound(EXACT, "BNS Prop 3.8 (McSherry-Talwar exponential mechanism), utility statement")
+def expmech_failure_ceiling(gap, candidates, epsilon):
+    """P[the exponential mechanism outputs a candidate scoring <= OPT - gap] <=
+    |F| e^(-eps gap / 2) (sensitivity-1 scores), capped at 1."""
+    g = at_least("gap", gap, 0)
+    F = at_least("candidates", candidates, 1)
+    eps = positive("epsilon", epsilon)
+    return np.minimum(1.0, F * np.exp(-eps * g / 2))
+
+
+@bound(EXACT, "BNS Prop 3.11 (A_dist), catalog's constants (RECONSTRUCTED)")
+def adist_failure_ceiling(gap, epsilon, delta):
+    """P[A_dist outputs bottom] <= beta whenever the gap is >= (4/eps) ln(1/(beta delta)),
+    i.e. at gap g the failure probability is at most e^(-g eps/4)/delta (capped at 1)."""
+    g = at_least("gap", gap, 0)
+    eps, dl = positive("epsilon", epsilon), unit_open("delta", delta)
+    return np.minimum(1.0, np.exp(-g * eps / 4) / dl)
+
+
+@bound(EXACT, "BNS Thm 2.8 (VC agnostic uniform convergence) with Thm 2.11's union bound; constant 50 as recalled in the catalog (RECONSTRUCTED)")
+def n_uniform_convergence(vc, k, alpha, beta):
+    """Rows sufficient for |err_S(c) - err_P(c)| <= alpha for every c in C and every one of
+    k label columns w.p. >= 1 - beta: n >= (50 VC / alpha^2) ln(k / (alpha beta))."""
+    v, kk = at_least("vc", vc, 1), at_least("k", k, 1)
+    a, b = unit_open("alpha", alpha), unit_open("beta", beta)
+    return (50.0 * v / a ** 2) * np.log(kk / (a * b))
+
+
+@bound(EXACT, "BNS Thm 2.7 (Blumer et al., realizable); constants as used across BNS papers (RECONSTRUCTED)")
+def n_vc_realizable(vc, alpha, beta):
+    """Rows sufficient for every consistent hypothesis of a class of VC dimension VC to have
+    error <= alpha w.p. >= 1 - beta: n >= (8/alpha)(VC ln(16/alpha) + ln(2/beta))."""
+    return n_nonprivate_k_learner(vc, 1, alpha, beta)

@@ -567,6 +567,189 @@ def _bns_cor3_3() -> Theorem:
                "instance of bns.cor3_9 over |X| = 2^16."))
 
 
+def _bns_thm2_16() -> Theorem:
+    from privbounds.simulators.bns_tools import BnsThm216
+
+    claims = [Ceiling(
+        "ceiling-advanced",
+        "Advanced composition: the privacy loss of k eps0-DP Laplace mechanisms exceeds "
+        "eps' = sqrt(2k ln(1/delta')) eps0 + k eps0 (e^eps0 - 1) with probability <= delta'",
+        lambda p: True, ("eps0",), ceiling=lambda p, n: p["delta_prime"],
+        bound_fn=bns_bounds.advanced_composition_epsilon)]
+    return Theorem(
+        id="bns.thm2_16", paper=PAPERS["bns"], number="Theorem 2.16 (composition; absent from the seed text)",
+        title="Composition: basic (k eps) and advanced (sqrt(k ln(1/delta')) eps)",
+        statement=(
+            "Running k mechanisms, each (eps0, delta0)-DP, is (k eps0, k delta0)-DP (basic), and for "
+            "every delta' > 0 it is (sqrt(2k ln(1/delta')) eps0 + k eps0 (e^eps0 - 1), k delta0 + "
+            "delta')-DP (advanced; Dwork, Rothblum, Vadhan 2010). The theorem was dropped by the "
+            "text extraction; the paper cites these standard statements."),
+        math="P[sum_i L_i > eps'] <= delta' for the privacy losses L_i in [-eps0, eps0] of k eps0-DP mechanisms.",
+        simulator=BnsThm216(), plotter="curves:thm2_16", claims=claims,
+        notes=("Privacy loss of the Laplace mechanism on neighbouring counts 0 and 1, "
+               "L = eps0 (|o - 1| - |o|) for o ~ Lap(1/eps0), summed over k independent runs. "
+               "delta' = 0.05 so that the probability is measurable; basic composition holds "
+               "surely (|L| <= k eps0) and is not simulated."))
+
+
+def _bns_prop3_8() -> Theorem:
+    from privbounds.simulators.bns_tools import BnsProp38
+
+    claims = [Ceiling(
+        "ceiling-utility",
+        "Exponential mechanism: P[output scores <= OPT - D] <= |F| e^(-eps D / 2)",
+        lambda p: True, ("epsilon", "candidates"),
+        ceiling=lambda p, n: bns_bounds.expmech_failure_ceiling(n, p["candidates"], p["epsilon"]),
+        bound_fn=bns_bounds.expmech_failure_ceiling)]
+    return Theorem(
+        id="bns.prop3_8", paper=PAPERS["bns"], number="Proposition 3.8 (McSherry-Talwar)",
+        title="The exponential mechanism: privacy and utility",
+        statement=(
+            "Sampling f with probability proportional to exp(eps q(D, f) / (2 Delta_q)) is eps-DP, "
+            "and outputs a solution with q <= OPT - D with probability at most "
+            "|F| exp(-eps D / (2 Delta_q))."),
+        math="P[q(output) <= OPT - D] <= |F| e^(-eps D / 2) for sensitivity 1.",
+        simulator=BnsProp38(), plotter="curves:prop3_8", claims=claims,
+        notes=("Planted scores: one candidate at 0, half the others at -D and half at -2D, "
+               "|F| = 1000. Privacy is audited in the test suite (tests/test_privacy.py)."))
+
+
+def _bns_prop3_11() -> Theorem:
+    from privbounds.simulators.bns_tools import BnsProp311
+
+    claims = [
+        Ceiling("ceiling-utility",
+                "A_dist: P[bottom] <= e^(-gap eps/4)/delta, i.e. <= beta once the gap is "
+                "(4/eps) ln(1/(beta delta))",
+                _is(part="utility"), ("epsilon", "delta"),
+                ceiling=lambda p, n: bns_bounds.adist_failure_ceiling(n, p["epsilon"], p["delta"]),
+                bound_fn=bns_bounds.adist_failure_ceiling),
+        Ceiling("ceiling-privacy",
+                "A_dist: when the gap is at most 2 (the top solution can differ on a neighbour), "
+                "P[release] <= delta",
+                _is(part="privacy"), ("epsilon", "delta"), ceiling=lambda p, n: p["delta"]),
+    ]
+    return Theorem(
+        id="bns.prop3_11", paper=PAPERS["bns"], number="Proposition 3.11 (Algorithm 3, A_dist)",
+        title="Stability-based choice A_dist",
+        statement=(
+            "A_dist releases the best solution when it beats every other by a margin of order "
+            "ln(1/(beta delta))/eps, and is (eps, delta)-DP: when the best solution can change "
+            "between neighbours it releases anything only with probability <= delta."),
+        math=("release iff (q1 - q2) + Lap(4/eps) >= (4/eps) ln(1/delta) (catalog's constants); "
+              "P[bottom | gap g] = (1/2) e^(-(g - thr) eps/4) <= e^(-g eps/4)/delta."),
+        simulator=BnsProp311(), plotter="curves:prop3_11", claims=claims,
+        notes=("The seed lost the noise scale and threshold of Algorithm 3; these are the "
+               "catalog's, which make the gap's sensitivity 2 cost eps/2. The privacy curve uses "
+               "delta = 0.1 so that the probability is measurable."))
+
+
+def _bns_thm2_7() -> Theorem:
+    from privbounds.simulators.bns_cor2_12 import BnsThm27
+
+    vc = lambda p: p["d"] if p["class"] == "par" else 1  # noqa: E731
+    claims = [
+        UpperBound("upper", "Consistent ERM: n_hat <= (8/alpha)(VC ln(16/alpha) + ln(2/beta))",
+                   lambda p: True, ("class", "d", "alpha"),
+                   bound=lambda p: bns_bounds.n_vc_realizable(vc(p), p["alpha"], p["beta"]),
+                   bound_fn=bns_bounds.n_vc_realizable),
+        Scaling("scaling-alpha",
+                "Consistent ERM (middle of the consistent interval) on THRESH_10: n_hat grows like 1/alpha "
+                "(predicted exponent 1 up to the ln(16/alpha) factor)",
+                _is(**{"class": "thresh"}), ("alpha",), variable=lambda p: 1 / p["alpha"], variable_name="1/alpha",
+                predicted=1.0, tolerance=UP_TO_LOGS),
+    ]
+    return Theorem(
+        id="bns.thm2_7", paper=PAPERS["bns"], number="Theorem 2.7 (Blumer et al.)",
+        title="VC generalization bound, realizable",
+        statement=("For a class of VC dimension VC, with O((VC ln(1/alpha) + ln(1/beta))/alpha) samples every "
+                   "hypothesis consistent with the sample has error at most alpha, w.p. >= 1 - beta."),
+        math="n >= (8/alpha)(VC ln(16/alpha) + ln(2/beta)) (constants as used across the authors' papers).",
+        simulator=BnsThm27(), plotter="simple:thm2_7", claims=claims,
+        notes=("THRESH_10: uniform D, target uniform, ERM = middle of the consistent interval (the "
+               "error of other consistent hypotheses can be larger; the theorem bounds all). "
+               "PAR_d: uniform D; any error < 1/2 means exact recovery, so n_hat does not depend on "
+               "alpha and grows like d + O(1) (rank d), well under the bound's d ln(16/alpha)/alpha."))
+
+
+def _bns_thm2_8() -> Theorem:
+    from privbounds.simulators.bns_uniform import BnsThm28
+
+    claims = [
+        UpperBound("upper", "Uniform convergence: n_hat <= (50 VC/alpha^2) ln(1/(alpha beta))",
+                   lambda p: True, ("alpha",),
+                   bound=lambda p: bns_bounds.n_uniform_convergence(1, p["k"], p["alpha"], p["beta"]),
+                   bound_fn=bns_bounds.n_uniform_convergence),
+        Scaling("scaling-alpha", "n_hat grows like 1/alpha^2 (predicted exponent 2, up to the ln(1/alpha) factor)",
+                lambda p: True, ("alpha",), variable=lambda p: 1 / p["alpha"], variable_name="1/alpha",
+                predicted=2.0, tolerance=UP_TO_LOGS),
+    ]
+    return Theorem(
+        id="bns.thm2_8", paper=PAPERS["bns"], number="Theorem 2.8 (VC uniform convergence, agnostic)",
+        title="Agnostic uniform convergence",
+        statement=("For a class of VC dimension VC, with O((VC + ln(1/beta))/alpha^2) samples from any "
+                   "distribution, every concept's empirical error is within alpha of its true error, "
+                   "w.p. >= 1 - beta."),
+        math="n >= (50 VC/alpha^2) ln(1/(alpha beta)) (constant as recalled in the catalog).",
+        simulator=BnsThm28(), plotter="simple:thm2_8", claims=claims,
+        notes="THRESH_8, uniform x, label noise 0.1; sup over all 257 thresholds, computed exactly.")
+
+
+def _bns_thm2_11() -> Theorem:
+    from privbounds.simulators.bns_uniform import BnsThm211
+
+    claims = [
+        UpperBound("upper", "All k columns: n_hat <= (50 VC/alpha^2) ln(k/(alpha beta))",
+                   lambda p: True, ("k",),
+                   bound=lambda p: bns_bounds.n_uniform_convergence(1, p["k"], p["alpha"], p["beta"]),
+                   bound_fn=bns_bounds.n_uniform_convergence),
+        Scaling("scaling-k",
+                "n_hat / ln(k/(alpha beta)) does not grow with k (predicted exponent 0): k costs only ln k",
+                lambda p: True, ("k",), variable=lambda p: p["k"], variable_name="k", predicted=0.0,
+                factor=lambda p: math.log(p["k"] / (p["alpha"] * p["beta"])), factor_name="ln(k/(alpha beta))",
+                tolerance=UP_TO_LOGS),
+    ]
+    return Theorem(
+        id="bns.thm2_11", paper=PAPERS["bns"], number="Theorem 2.11 (empirical k-learner => PAC k-learner)",
+        title="Generalization for k concepts costs only ln k",
+        statement=("An empirical k-learner is a PAC k-learner once every column's empirical errors are "
+                   "within alpha of the true ones; by a union bound over the k columns (beta/k each) that "
+                   "takes O((VC + ln(k/beta))/alpha^2) samples, so k costs only a logarithm."),
+        math="n >= (50 VC/alpha^2) ln(k/(alpha beta)); the k columns are independent label vectors.",
+        simulator=BnsThm211(), plotter="simple:thm2_11", claims=claims,
+        notes="THRESH_6, uniform x, label noise 0.1, independent uniform targets per column.")
+
+
+def _bns_thm2_22() -> Theorem:
+    from privbounds.simulators.bns_cor3_4 import BnsThm222
+
+    claims = [
+        UpperBound("upper",
+                   "Exponential-mechanism learner: n_hat <= max((4/(alpha eps)) ln(2|C|/beta), "
+                   "(800/alpha^2) ln(8/(alpha beta)))",
+                   lambda p: True, ("d", "epsilon"),
+                   bound=lambda p: bns_bounds.n_direct_sum_agnostic(2 ** p["d"], 1, "basic", p["alpha"], p["epsilon"],
+                                                                    p["delta"], p["beta"]),
+                   bound_fn=bns_bounds.n_direct_sum_agnostic),
+        Scaling("scaling-logC", "eps = 1: n_hat grows like ln(2|C|/beta) (predicted exponent 1)",
+                _is(epsilon=1.0), ("d",), variable=lambda p: math.log(2 * 2 ** p["d"] / p["beta"]),
+                variable_name="ln(2|C|/beta)", predicted=1.0, tolerance=UP_TO_LOGS),
+        Scaling("scaling-eps", "|X| = 2^10: n_hat grows like 1/eps (predicted exponent -1)",
+                _is(d=10), ("epsilon",), variable=lambda p: p["epsilon"], variable_name="epsilon",
+                predicted=-1.0, tolerance=UP_TO_LOGS),
+    ]
+    return Theorem(
+        id="bns.thm2_22", paper=PAPERS["bns"], number="Theorem 2.22 (Kasiviswanathan et al.)",
+        title="The generic private learner: O(log|C| / (alpha eps)) via the exponential mechanism",
+        statement=("Every finite class C has a proper agnostic eps-DP learner with "
+                   "O((ln|C| + ln(1/beta))(1/(alpha eps) + 1/alpha^2)) samples: the exponential "
+                   "mechanism with score minus the number of errors."),
+        math="explicit: max((4/(alpha eps)) ln(2|C|/beta), (800 VC/alpha^2) ln(8/(alpha beta))).",
+        simulator=BnsThm222(), plotter="simple:thm2_22", claims=claims,
+        notes=("The agnostic POINT instance of bns.cor3_9 with k = 1 (also the inner learner of "
+               "bns.obs3_2, bns.cor3_4 and bns.thm5_1)."))
+
+
 def _alg2_upper(cid, select, keys):
     return UpperBound(
         cid,
@@ -687,7 +870,9 @@ def _bns_thm2_23() -> Theorem:
 
 _BUILDERS = (_siv_thm3_3, _bns_cor2_12, _bns_obs3_2, _bns_thm5_1, _bns_prop2_20, _bns_thm3_12,
              _bns_thm3_13, _bns_cor3_9, _bns_thm2_23, _bns_prop2_21,
-             _bns_cor3_10, _bns_ex3_5, _bns_cor3_4, _bns_cor3_3)
+             _bns_cor3_10, _bns_ex3_5, _bns_cor3_4, _bns_cor3_3,
+             _bns_thm2_16, _bns_prop3_8, _bns_prop3_11, _bns_thm2_7, _bns_thm2_8, _bns_thm2_11,
+             _bns_thm2_22)
 _REGISTRY: dict[str, Theorem] | None = None
 
 

@@ -122,3 +122,20 @@ class BnsCor212(Simulator):
             h, _, _ = gf2.solve(gf2.bits(x, d), y)
             ok[sl] = np.all(h == targets, axis=-1)  # any other parity errs on half the cube
         return ok
+
+
+class BnsThm27(BnsCor212):
+    """Theorem 2.7 (VC bound, realizable) on its own: consistent ERM with one concept,
+    against alpha on THRESH and against d = VC on PAR_d."""
+
+    theorem_id = "bns.thm2_7"
+    _alphas = {"smoke": [0.2, 0.05], "quick": [0.4, 0.2, 0.1, 0.05, 0.025, 0.0125],
+               "full": [0.4, 0.28, 0.2, 0.14, 0.1, 0.07, 0.05, 0.035, 0.025, 0.0125]}
+    _ds = {"smoke": [4, 8], "quick": [2, 4, 6, 8, 10, 12, 14, 16], "full": [2, 4, 6, 8, 10, 12, 14, 16, 18, 20]}
+
+    def grid(self, fidelity, overrides):
+        pts = expand({"class": ["thresh"], "d": [10], "k": [1], "alpha": self._alphas[fidelity], "beta": [0.25]},
+                     overrides)
+        pts += expand({"class": ["par"], "d": self._ds[fidelity], "k": [1], "alpha": [0.1], "beta": [0.25]},
+                      overrides)
+        return pts

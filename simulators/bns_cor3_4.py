@@ -177,3 +177,19 @@ class BnsCor33(_PointDirectSum):
             excess = (1 - 2 * NOISE) * (p_bucket + p_t - 2 * p_t * t_in)
             ok[sl] = np.all(excess <= point["alpha"] + 1e-12, axis=1)
         return ok
+
+
+class BnsThm222(BnsCor34):
+    """Theorem 2.22 (the generic learner of Kasiviswanathan et al.) on its own: the
+    exponential mechanism over POINT_X with k = 1, against ln|C| and eps."""
+
+    theorem_id = "bns.thm2_22"
+    _ds = {"smoke": [8, 16], "quick": [6, 10, 14, 18, 22], "full": [6, 8, 10, 12, 14, 16, 18, 20, 22]}
+    _eps = {"smoke": [1.0, 0.25], "quick": [2.0, 1.0, 0.5, 0.25, 0.125], "full": [4.0, 2.0, 1.0, 0.5, 0.25, 0.125]}
+
+    def grid(self, fidelity, overrides):
+        base = {"k": [1], "rule": ["basic"], "alpha": [0.1], "delta": [DELTA], "beta": [0.1]}
+        pts = expand({"d": self._ds[fidelity], "epsilon": [1.0], **base}, overrides)
+        if not {"d", "epsilon"} & set(overrides):
+            pts += [p for p in expand({"d": [10], "epsilon": self._eps[fidelity], **base}, overrides) if p not in pts]
+        return pts

@@ -1,0 +1,77 @@
+"""n_hat against one parameter over the theorem's bound, for the entries whose figure is
+a single panel per group of points (Thm 2.7, 2.8, 2.11, 2.22 of Bun-Nissim-Stemmer)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from privbounds.bounds import bns
+
+from .common import PALETTE, band, bound_line, exponent_text, legend, new_figure, save, select, verdict
+
+
+def _panel(ax, record, pts, x_of, label, claim, bound, color, marker="o"):
+    xs = [x_of(p["point"]) for p in pts]
+    text = exponent_text(verdict(record, claim)) if claim else ""
+    band(ax, xs, pts, color, f"{label}{f' ({text})' if text else ''}", marker)
+    if bound is not None:
+        bound_line(ax, xs, [float(bound(p["point"])) for p in pts], color, "bound")
+
+
+def _finish(ax, xlabel, title, xlog=True):
+    if xlog:
+        ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("n_hat")
+    ax.set_title(title, fontsize=10)
+    legend(ax)
+
+
+def thm2_8(theorem, record, out):
+    fig, (ax,) = new_figure(1, width=7.5, height=6.6)
+    pts = record["points"]
+    _panel(ax, record, pts, lambda p: 1 / p["alpha"], "sup deviation <= alpha, THRESH, k = 1", "scaling-alpha",
+           lambda p: bns.n_uniform_convergence(1, p["k"], p["alpha"], p["beta"]), PALETTE[0])
+    _finish(ax, "1 / alpha", "uniform convergence over THRESH_8 (VC = 1), label noise 0.1")
+    return save(fig, record, out)
+
+
+def thm2_11(theorem, record, out):
+    fig, (ax,) = new_figure(1, width=7.5, height=6.6)
+    _panel(ax, record, record["points"], lambda p: p["k"], "all k columns within alpha", "scaling-k",
+           lambda p: bns.n_uniform_convergence(1, p["k"], p["alpha"], p["beta"]), PALETTE[0])
+    _finish(ax, "number of concepts k", "uniform convergence for k columns at once, THRESH_6, alpha = 0.1")
+    return save(fig, record, out)
+
+
+def thm2_7(theorem, record, out):
+    fig, (ax1, ax2) = new_figure(2, height=6.8)
+    pts = select(record, **{"class": "thresh"})
+    if pts:
+        _panel(ax1, record, pts, lambda p: 1 / p["alpha"], "consistent ERM, THRESH_10", "scaling-alpha",
+               lambda p: bns.n_vc_realizable(1, p["alpha"], p["beta"]), PALETTE[0])
+        _finish(ax1, "1 / alpha", "realizable, VC = 1")
+    pts = select(record, **{"class": "par"})
+    if pts:
+        _panel(ax2, record, pts, lambda p: p["d"], "consistent ERM, PAR_d (exact recovery)", None,
+               lambda p: bns.n_vc_realizable(p["d"], p["alpha"], p["beta"]), PALETTE[1], "s")
+        _finish(ax2, "d = VC(PAR_d)", "realizable, VC = d", xlog=False)
+    return save(fig, record, out)
+
+
+def thm2_22(theorem, record, out):
+    fig, (ax1, ax2) = new_figure(2, height=6.8)
+    pts = select(record, epsilon=1.0)
+    if len(pts) > 1:
+        _panel(ax1, record, pts, lambda p: 2.0 ** p["d"], "exp.-mech. learner, eps = 1", "scaling-logC",
+               lambda p: bns.n_direct_sum_agnostic(2 ** p["d"], 1, "basic", p["alpha"], p["epsilon"], p["delta"],
+                                                   p["beta"]), PALETTE[0])
+        _finish(ax1, "|C| = |X| (POINT_X)", "agnostic POINT instance of Cor 3.9, k = 1")
+    pts = select(record, d=10)
+    if len(pts) > 1:
+        _panel(ax2, record, pts, lambda p: p["epsilon"], "exp.-mech. learner, |X| = 2^10", "scaling-eps",
+               lambda p: bns.n_direct_sum_agnostic(2 ** 10, 1, "basic", p["alpha"], p["epsilon"], p["delta"],
+                                                   p["beta"]), PALETTE[1], "s")
+        _finish(ax2, "eps", "privacy")
+    return save(fig, record, out)
