@@ -3,8 +3,6 @@ a single panel per group of points (Thm 2.7, 2.8, 2.11, 2.22 of Bun-Nissim-Stemm
 
 from __future__ import annotations
 
-import numpy as np
-
 from privbounds.bounds import bns
 
 from .common import PALETTE, band, bound_line, exponent_text, legend, new_figure, save, select, verdict

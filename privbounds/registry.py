@@ -578,7 +578,7 @@ def _bns_thm2_16() -> Theorem:
         bound_fn=bns_bounds.advanced_composition_epsilon)]
     return Theorem(
         id="bns.thm2_16", paper=PAPERS["bns"], number="Theorem 2.16 (composition; absent from the seed text)",
-        title="Composition: basic (k eps) and advanced (sqrt(k ln(1/delta')) eps)",
+        title="Composition: basic (k eps) and advanced (about sqrt(k ln(1/delta)) eps)",
         statement=(
             "Running k mechanisms, each (eps0, delta0)-DP, is (k eps0, k delta0)-DP (basic), and for "
             "every delta' > 0 it is (sqrt(2k ln(1/delta')) eps0 + k eps0 (e^eps0 - 1), k delta0 + "
