@@ -73,3 +73,23 @@ def thm2_22(theorem, record, out):
                                                    p["beta"]), PALETTE[1], "s")
         _finish(ax2, "eps", "privacy")
     return save(fig, record, out)
+
+
+def thm2_19(theorem, record, out):
+    from privbounds.simulators.pmw import pmw_sample_size
+
+    sim = theorem.simulator
+    fig, (ax1, ax2) = new_figure(2, height=6.8)
+    bound = lambda p: pmw_sample_size(p["alpha"], p["beta"], p["epsilon"], p["delta"], 2 ** p["d"],  # noqa: E731
+                                      2 ** p["d"] + 1)
+    pts = select(record, d=sim.D_FOR_ALPHA)
+    if len(pts) > 1:
+        _panel(ax1, record, pts, lambda p: 1 / p["alpha"], f"PMW, thresholds over 2^{sim.D_FOR_ALPHA} points",
+               "scaling-alpha", bound, PALETTE[0])
+        _finish(ax1, "1 / alpha", "accuracy")
+    pts = select(record, alpha=sim.ALPHA_FOR_D)
+    if len(pts) > 1:
+        _panel(ax2, record, pts, lambda p: 2.0 ** p["d"], f"PMW, alpha = {sim.ALPHA_FOR_D}", None, bound,
+               PALETTE[1], "s")
+        _finish(ax2, "domain size |X| (|C| = |X| + 1 thresholds)", "domain")
+    return save(fig, record, out)

@@ -130,3 +130,16 @@ class BnsThm223(Alg2PointsSimulator):
     def grid(self, fidelity, overrides):
         return expand({"d": [10], "k": [1], "rule": ["basic"], "alpha": [0.1], "epsilon": self._eps[fidelity],
                        "delta": [DELTA], "beta": [0.1]}, overrides)
+
+
+class BnsLem37(Alg2PointsSimulator):
+    """Lemma 3.7 (Algorithm 2 with a generic sanitizer) through its point instance: the
+    explicit three-event bound against n_hat at several accuracies, both accountings."""
+
+    theorem_id = "bns.lem3_7"
+    # alpha < 0.12 = (1 - 2 eta) 0.15: above it, answering "no point" is already accurate
+    _alphas = {"smoke": [0.1, 0.05], "quick": [0.1, 0.07, 0.05, 0.035], "full": [0.1, 0.085, 0.07, 0.06, 0.05, 0.035]}
+
+    def grid(self, fidelity, overrides):
+        return expand({"d": [10], "k": [16], "rule": list(COMPOSITION_RULES), "alpha": self._alphas[fidelity],
+                       "epsilon": [1.0], "delta": [DELTA], "beta": [0.1]}, overrides)
