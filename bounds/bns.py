@@ -358,3 +358,11 @@ def n_vc_realizable(vc, alpha, beta):
     """Rows sufficient for every consistent hypothesis of a class of VC dimension VC to have
     error <= alpha w.p. >= 1 - beta: n >= (8/alpha)(VC ln(16/alpha) + ln(2/beta))."""
     return n_nonprivate_k_learner(vc, 1, alpha, beta)
+
+
+@bound(EXACT, "BNS Thm 2.24 with Lem 2.25 (m = 9n) over the Alg 5 bound of Thm 3.13 (RECONSTRUCTED)")
+def n_empirical_alg5(alpha, epsilon, delta, beta, ratio=9):
+    """Database size sufficient for the subsampled Algorithm 5 to be an empirical
+    k-learner: ratio x n_alg5_points (its rows are i.i.d. from the database's empirical
+    distribution, so its PAC guarantee on that distribution is accuracy on the database)."""
+    return ratio * n_alg5_points(alpha, epsilon, delta, beta)

@@ -49,3 +49,8 @@ def prop3_8(theorem, record, out):
 
 def prop3_11(theorem, record, out):
     return plot_ceilings(theorem, record, out, xlabel="gap q1 - q2 between the two best solutions")
+
+
+def lem2_25(theorem, record, out):
+    return plot_ceilings(theorem, record, out, xlabel="database size m (the inner learner sees n = 20 rows)",
+                         xlog=True)

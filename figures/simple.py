@@ -93,3 +93,11 @@ def thm2_19(theorem, record, out):
                PALETTE[1], "s")
         _finish(ax2, "domain size |X| (|C| = |X| + 1 thresholds)", "domain")
     return save(fig, record, out)
+
+
+def thm2_24(theorem, record, out):
+    fig, (ax,) = new_figure(1, width=7.5, height=6.6)
+    _panel(ax, record, record["points"], lambda p: p["k"], "subsampled Alg 5 (database size)", "scaling-k",
+           lambda p: bns.n_empirical_alg5(p["alpha"], p["epsilon"], p["delta"], p["beta"]), PALETTE[0])
+    _finish(ax, "number of concepts k", "empirical k-learning of POINT_16 (accuracy on the database)")
+    return save(fig, record, out)

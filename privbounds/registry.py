@@ -783,6 +783,54 @@ def _bns_thm2_19() -> Theorem:
                "uniform. The explicit bound is loose by two to three orders of magnitude."))
 
 
+def _bns_lem2_25() -> Theorem:
+    from privbounds.simulators.bns_subsample import BnsLem225, subsampled_epsilon
+
+    claims = [Ceiling(
+        "ceiling-amplified",
+        "Subsampled Laplace count: P_D[output > tau] <= e^(6 eps n/m) P_D'[output > tau] (delta = 0), "
+        "P_D' computed exactly",
+        lambda p: True, ("epsilon", "inner_n"),
+        ceiling=lambda p, m: math.exp(subsampled_epsilon(p["epsilon"], p["inner_n"], m))
+        * BnsLem225.neighbour_tail(p, m))]
+    return Theorem(
+        id="bns.lem2_25", paper=PAPERS["bns"], number="Lemma 2.25 (secrecy of the sample)",
+        title="Privacy amplification by subsampling",
+        statement=("If A is (eps, delta)-DP on n rows (eps <= 1), then running A on n rows drawn with "
+                   "replacement from m >= 2n rows is (6 eps n/m, exp(6 eps n/m)(4n/m) delta)-DP."),
+        math="eps~ = 6 eps n / m, delta~ = exp(eps~)(4n/m) delta (catalog's constants, RECONSTRUCTED).",
+        simulator=BnsLem225(), plotter="curves:lem2_25", claims=claims,
+        notes=("A: Laplace count of the rows equal to 0 among the n subsampled rows; D has m/2 such rows "
+               "and D' one fewer; tau = n/2 + 4. One event and one direction: a Monte Carlo check can "
+               "refute the lemma's inequality for this event, not prove it for all."))
+
+
+def _bns_thm2_24() -> Theorem:
+    from privbounds.simulators.bns_subsample import BnsThm224
+
+    claims = [
+        UpperBound("upper",
+                   "Subsampled Algorithm 5 as an empirical k-learner: database size n_hat <= 9 n_alg5",
+                   lambda p: True, ("k",),
+                   bound=lambda p: bns_bounds.n_empirical_alg5(p["alpha"], p["epsilon"], p["delta"], p["beta"]),
+                   bound_fn=bns_bounds.n_empirical_alg5),
+        Scaling("scaling-k", "the empirical k-learner inherits Alg 5's k-freedom (predicted exponent 0, "
+                             "tolerance 0.05)",
+                lambda p: True, ("k",), variable=lambda p: p["k"], variable_name="k", predicted=0.0,
+                tolerance=0.05),
+    ]
+    return Theorem(
+        id="bns.thm2_24", paper=PAPERS["bns"], number="Theorem 2.24 (with Lemma 2.25)",
+        title="From a private PAC k-learner to a private empirical k-learner",
+        statement=("An (eps, delta)-DP (alpha, beta)-accurate PAC k-learner on n samples gives an "
+                   "(eps, delta)-DP (alpha, beta)-accurate empirical k-learner on 9n rows: run it on n rows "
+                   "drawn with replacement from the database (eps <= 1)."),
+        math="m = 9n; privacy by Lemma 2.25: (2/3 eps, e^(2 eps/3)(4/9) delta).",
+        simulator=BnsThm224(), plotter="simple:thm2_24", claims=claims,
+        notes=("Inner learner: Algorithm 5 (bns.thm3_13) on databases drawn from that theorem's POINT "
+               "instance over 2^16 points; accuracy is measured on the database itself."))
+
+
 def _alg2_upper(cid, select, keys):
     return UpperBound(
         cid,
@@ -926,7 +974,8 @@ _BUILDERS = (_siv_thm3_3, _bns_cor2_12, _bns_obs3_2, _bns_thm5_1, _bns_prop2_20,
              _bns_thm3_13, _bns_cor3_9, _bns_thm2_23, _bns_prop2_21,
              _bns_cor3_10, _bns_ex3_5, _bns_cor3_4, _bns_cor3_3,
              _bns_thm2_16, _bns_prop3_8, _bns_prop3_11, _bns_thm2_7, _bns_thm2_8, _bns_thm2_11,
-             _bns_thm2_22, _bns_thm2_19, _bns_lem3_7)
+             _bns_thm2_22, _bns_thm2_19, _bns_lem3_7,
+             _bns_lem2_25, _bns_thm2_24)
 _REGISTRY: dict[str, Theorem] | None = None
 
 
