@@ -98,8 +98,8 @@ class BnsThm224(Simulator):
     def privacy(self, point):
         e, dl = point["epsilon"], point["delta"]
         return {"epsilon": e, "delta": dl,
-                "accounting": f"Alg 5 at (eps, delta) on m/9 subsampled rows: (2/3 eps, "
-                              f"e^(2 eps/3) (4/9) delta)-DP on the m rows by Lemma 2.25"}
+                "accounting": "Alg 5 at (eps, delta) on m/9 subsampled rows: (2/3 eps, "
+                              "e^(2 eps/3) (4/9) delta)-DP on the m rows by Lemma 2.25"}
 
     def n_range(self, point):
         return self.RATIO * 8, 1 << 18
