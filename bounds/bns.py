@@ -366,3 +366,25 @@ def n_empirical_alg5(alpha, epsilon, delta, beta, ratio=9):
     k-learner: ratio x n_alg5_points (its rows are i.i.d. from the database's empirical
     distribution, so its PAC guarantee on that distribution is accuracy on the database)."""
     return ratio * n_alg5_points(alpha, epsilon, delta, beta)
+
+
+@bound(EXACT, "BLR (BNS Thm 2.18) at toy size: Prop 3.8 over all synthetic databases of s rows (derived)")
+def n_blr_toy(alpha, epsilon, beta, n_candidates, synth_size):
+    """Rows sufficient for the exponential mechanism over n_candidates synthetic
+    databases of synth_size rows (one of which is within 1/(2 synth_size) of the data on
+    every prefix query) to release one within alpha w.p. >= 1 - beta:
+    n >= 2 ln(n_candidates / beta) / (eps (alpha - 1/(2 synth_size)))."""
+    a, eps, b = unit_open("alpha", alpha), positive("epsilon", epsilon), unit_open("beta", beta)
+    gap = a - 1.0 / (2 * synth_size)
+    if np.any(gap <= 0):
+        raise ValueError(f"alpha must exceed 1/(2 synth_size) = {1 / (2 * synth_size):g}, got {alpha!r}")
+    return 2.0 * np.log(n_candidates / b) / (eps * gap)
+
+
+@bound(ASYMPTOTIC, "BNS Thm 2.18 (Blum-Ligett-Roth), RECONSTRUCTED shape, constant 1")
+def n_blr_shape(alpha, epsilon, beta, domain_size, vc=1):
+    """Shape of the BLR sample size with the hidden constant set to 1:
+    VC log2|X| log(1/alpha) / (alpha^3 eps) + log(1/beta)/(alpha eps). Reference only."""
+    a, eps, b = unit_open("alpha", alpha), positive("epsilon", epsilon), unit_open("beta", beta)
+    X = at_least("domain_size", domain_size, 2)
+    return vc * np.log2(X) * np.log(1 / a) / (a ** 3 * eps) + np.log(1 / b) / (a * eps)

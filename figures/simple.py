@@ -101,3 +101,23 @@ def thm2_24(theorem, record, out):
            lambda p: bns.n_empirical_alg5(p["alpha"], p["epsilon"], p["delta"], p["beta"]), PALETTE[0])
     _finish(ax, "number of concepts k", "empirical k-learning of POINT_16 (accuracy on the database)")
     return save(fig, record, out)
+
+
+def thm2_18(theorem, record, out):
+    from privbounds.simulators.bns_thm2_18 import DOMAIN, SYNTH, candidate_prefixes
+
+    N = len(candidate_prefixes())
+    toy = lambda p: bns.n_blr_toy(p["alpha"], p["epsilon"], p["beta"], N, SYNTH)  # noqa: E731
+    fig, (ax1, ax2) = new_figure(2, height=6.8)
+    pts = select(record, alpha=0.2)
+    if len(pts) > 1:
+        _panel(ax1, record, pts, lambda p: p["epsilon"], "BLR (toy), alpha = 0.2", "scaling-eps", toy, PALETTE[0])
+        _finish(ax1, "eps", f"thresholds over {DOMAIN} points, synthetic size {SYNTH}")
+    pts = select(record, epsilon=1.0)
+    if len(pts) > 1:
+        _panel(ax2, record, pts, lambda p: 1 / p["alpha"], "BLR (toy), eps = 1", None, toy, PALETTE[1], "s")
+        xs = sorted(1 / p["point"]["alpha"] for p in pts)
+        bound_line(ax2, xs, [bns.n_blr_shape(1 / x, 1.0, 0.1, DOMAIN) for x in xs], "gray",
+                   "Thm 2.18 shape, constant 1 (reference only)", ":")
+        _finish(ax2, "1 / alpha", "accuracy")
+    return save(fig, record, out)

@@ -831,6 +831,35 @@ def _bns_thm2_24() -> Theorem:
                "instance over 2^16 points; accuracy is measured on the database itself."))
 
 
+def _bns_thm2_18() -> Theorem:
+    from privbounds.simulators.bns_thm2_18 import SYNTH, BnsThm218, candidate_prefixes
+
+    N = len(candidate_prefixes())
+    claims = [
+        UpperBound("upper-toy",
+                   f"BLR at toy size (|X| = 8, thresholds, {N} synthetic databases of {SYNTH} rows): "
+                   "n_hat <= 2 ln(N_s/beta)/(eps (alpha - 1/(2s)))",
+                   lambda p: True, ("alpha", "epsilon"),
+                   bound=lambda p: bns_bounds.n_blr_toy(p["alpha"], p["epsilon"], p["beta"], N, SYNTH),
+                   bound_fn=bns_bounds.n_blr_toy),
+        Scaling("scaling-eps", "alpha = 0.2: n_hat grows like 1/eps (predicted exponent -1)",
+                _is(alpha=0.2), ("epsilon",), variable=lambda p: p["epsilon"], variable_name="epsilon",
+                predicted=-1.0, tolerance=UP_TO_LOGS),
+    ]
+    return Theorem(
+        id="bns.thm2_18", paper=PAPERS["bns"], number="Theorem 2.18 (Blum-Ligett-Roth), toy size",
+        title="The BLR sanitizer (exponential mechanism over synthetic databases), at toy size",
+        statement=("Every class C over a finite X has an eps-DP (alpha, beta)-accurate sanitizer from "
+                   "O(VC log|X| log(1/alpha)/(alpha^3 eps) + log(1/beta)/(alpha eps)) rows."),
+        math=("toy: exponential mechanism over all histograms of s = 8 rows on 8 points, score "
+              "-n max_q |q(S) - q(D)|; n >= 2 ln(N_s/beta)/(eps (alpha - 1/(2s)))."),
+        simulator=BnsThm218(), plotter="simple:thm2_18", claims=claims,
+        notes=("BLR is exponential-time, so it runs only at toy size (the issue allows toy sizes or "
+               "bound-only); the paper's bound (hidden constants) is drawn as a shape only. The "
+               "synthetic size is fixed at 8 rather than growing like VC log|X|/alpha^2, so the toy "
+               "cannot reach alpha below 1/16."))
+
+
 def _alg2_upper(cid, select, keys):
     return UpperBound(
         cid,
@@ -975,7 +1004,7 @@ _BUILDERS = (_siv_thm3_3, _bns_cor2_12, _bns_obs3_2, _bns_thm5_1, _bns_prop2_20,
              _bns_cor3_10, _bns_ex3_5, _bns_cor3_4, _bns_cor3_3,
              _bns_thm2_16, _bns_prop3_8, _bns_prop3_11, _bns_thm2_7, _bns_thm2_8, _bns_thm2_11,
              _bns_thm2_22, _bns_thm2_19, _bns_lem3_7,
-             _bns_lem2_25, _bns_thm2_24)
+             _bns_lem2_25, _bns_thm2_24, _bns_thm2_18)
 _REGISTRY: dict[str, Theorem] | None = None
 
 
