@@ -121,3 +121,13 @@ def thm2_18(theorem, record, out):
                    "Thm 2.18 shape, constant 1 (reference only)", ":")
         _finish(ax2, "1 / alpha", "accuracy")
     return save(fig, record, out)
+
+
+def generic_alg2(theorem, record, out):
+    fig, (ax,) = new_figure(1, width=7.5, height=6.8)
+    for i, rule in enumerate(("basic", "advanced")):
+        pts = select(record, rule=rule)
+        if len(pts) > 1:
+            _panel(ax, record, pts, lambda p: p["k"], f"Alg 2, {rule}", f"scaling-k-{rule}", None, PALETTE[i], "os"[i])
+    _finish(ax, "number of concepts k", f"{theorem.number}: THRESH over 8 points, agnostic, alpha = 0.15")
+    return save(fig, record, out)

@@ -52,14 +52,16 @@ def alg2_points(support, counts, positives, n: int, eps_san: float, delta_san: f
 
 
 def alg2_thresholds(hist, positives_in_bins, eps_san: float, step: float, eps0: float,
-                    rng: np.random.Generator) -> np.ndarray:
+                    rng: np.random.Generator, sanitize=None) -> np.ndarray:
     """Algorithm 2 on THRESH (c_t(x) = 1 iff x >= t). hist (B, |X|) counts of the rows;
     ``positives_in_bins(edges)`` returns (B, k, S + 2) positive labels of every column in
     the bins [0, e_0), [e_0, e_1), ..., [e_S, |X|) for edges (B, S + 1), which is all
-    Algorithm 2 reads of the labels. ``step`` rounds the sanitized prefix counts (at most
-    n / step synthetic points). Returns the chosen thresholds (B, k)."""
+    Algorithm 2 reads of the labels. The sanitizer is the tree (``threshold_sanitizer``
+    at eps_san, prefix counts rounded to multiples of ``step``) unless ``sanitize`` is
+    given: a function hist -> (B, |X|) mask of the synthetic database's points (used for
+    the generic sanitizers of Thm 3.1 / Lemma 3.6). Returns the chosen thresholds (B, k)."""
     B, X = hist.shape
-    _, supp = threshold_sanitizer(hist, eps_san, step, rng)
+    supp = sanitize(hist) if sanitize is not None else threshold_sanitizer(hist, eps_san, step, rng)[1]
     s = supp.sum(axis=1)
     S = int(s.max())
     order = np.argsort(~supp, axis=1, kind="stable")[:, :S]           # support points, ascending
