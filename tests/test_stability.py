@@ -233,3 +233,30 @@ def test_target_keys_equal_hashed_label_vectors():
         same_a = keys[b][:, None] == keys[b][None, :]
         same_b = full[b][:, None] == full[b][None, :]
         np.testing.assert_array_equal(same_a, same_b)
+
+
+@pytest.mark.parametrize("planted_bug", [False, True])
+def test_alg5_end_to_end_delta_audit(planted_bug, monkeypatch):
+    # one heavy point x0 with 61 rows: on D label vector v1 leads v2 by one, on D' (one row
+    # relabelled) v2 leads; Alg 5 can release v1 on D' never, so P[release v1 | D] must be
+    # at most A_dist's share delta/2. The planted bug drops A_dist's threshold.
+    delta, reps, m = 0.1, 100_000, 30
+    if planted_bug:
+        monkeypatch.setattr("privbounds.simulators.stability.stable_choice",
+                            lambda q1, q2, e, d, rng: np.asarray(q1, float) - np.asarray(q2, float)
+                            + rng.laplace(0, 4 / e, np.shape(q1)) >= 0)
+    keys_d = np.r_[np.ones(m + 1), np.full(m, 2)].astype(np.uint64)[None]
+    keys_d2 = keys_d.copy()
+    keys_d2[0, 0] = 2
+    x = np.zeros((1, 2 * m + 1), dtype=np.int64)
+    rng = np.random.default_rng(46)
+    hits = []
+    for keys in (keys_d, keys_d2):
+        K = np.repeat(keys, reps, 0)
+        released, (ht, hx, hrow) = alg5_points(np.repeat(x, reps, 0), K, 0.1, 1.0, delta, rng)
+        v1 = np.zeros(reps, bool)
+        v1[ht] = K[ht, hrow] == 1                       # the released vector at x0 is v1
+        hits.append(int(np.sum(released & v1)))
+    assert hits[1] == 0
+    lo, _ = clopper_pearson(hits[0], reps, CONF)
+    assert (lo > delta / 2) == planted_bug
