@@ -79,6 +79,13 @@ class Simulator:
         """Refuse a parameter combination outside the theorem's hypotheses."""
         validate(self.params, {k: v for k, v in point.items() if k in self.params})
 
+    def require_small_delta(self, point: dict, why: str = "") -> None:
+        """Approximate privacy with delta >= 1/n would allow publishing a row: refuse a
+        delta that is not below 1/n for every n the search may reach."""
+        hi = self.n_range(point)[1]
+        if point["delta"] * hi >= 1:
+            raise ParameterError(f"delta must be < 1/n (n up to {hi}){why}, got {point['delta']}")
+
     # --- to implement -------------------------------------------------------------
     def grid(self, fidelity: str, overrides: dict) -> list[dict]:
         raise NotImplementedError

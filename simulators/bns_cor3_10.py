@@ -20,7 +20,7 @@ from functools import partial
 import numpy as np
 
 from privbounds.bounds.bns import COMPOSITION_RULES, alg2_budget
-from privbounds.params import Interval, Options, ParameterError
+from privbounds.params import Interval, Options
 
 from .base import Simulator, expand
 from .learners import chunks
@@ -64,9 +64,8 @@ class BnsCor310(Simulator):
 
     def check_point(self, point):
         super().check_point(point)
-        hi = self.n_range(point)[1]
-        if point["rule"] == "advanced" and point["delta"] * hi >= 1:
-            raise ParameterError(f"delta must be < 1/n (n up to {hi}), got {point['delta']}")
+        if point["rule"] == "advanced":
+            self.require_small_delta(point)
 
     def privacy(self, point):
         if point["rule"] == "basic":

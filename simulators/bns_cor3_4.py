@@ -91,9 +91,8 @@ class _PointDirectSum(Simulator):
 
     def check_point(self, point):
         super().check_point(point)
-        hi = self.n_range(point)[1]
-        if point["rule"] == "advanced" and point["delta"] * hi >= 1:
-            raise ParameterError(f"delta must be < 1/n (n up to {hi}), got {point['delta']}")
+        if point["rule"] == "advanced":
+            self.require_small_delta(point)
 
     def privacy(self, point):
         if point["rule"] == "basic":

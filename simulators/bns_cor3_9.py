@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.bounds.bns import COMPOSITION_RULES, alg2_budget
-from privbounds.params import Interval, Options, ParameterError
+from privbounds.params import Interval, Options
 
 from .base import Simulator, expand
 from .learners import chunks
@@ -77,9 +77,7 @@ class Alg2PointsSimulator(Simulator):
 
     def check_point(self, point):
         super().check_point(point)
-        lo, hi = self.n_range(point)
-        if point["delta"] * hi >= 1:
-            raise ParameterError(f"delta must be < 1/n (n up to {hi}) for Algorithm 1, got {point['delta']}")
+        self.require_small_delta(point, " for Algorithm 1")
 
     def privacy(self, point):
         e_san, d_san, eps0 = alg2_budget(point["epsilon"], point["k"], point["rule"], point["delta"])

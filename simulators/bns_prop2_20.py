@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.params import BETA, Interval, Options, ParameterError
+from privbounds.params import BETA, Interval, Options
 
 from .base import Simulator, expand
 from .instances import zipf_sample
@@ -53,9 +53,8 @@ class BnsProp220(Simulator):
 
     def check_point(self, point):
         super().check_point(point)
-        if point["sanitizer"] == "alg1" and point["delta"] * self.n_range(point)[1] >= 1:
-            raise ParameterError(f"delta must be < 1/n for Algorithm 1 (n up to "
-                                 f"{self.n_range(point)[1]}), got {point['delta']}")
+        if point["sanitizer"] == "alg1":
+            self.require_small_delta(point, " for Algorithm 1")
 
     def privacy(self, point):
         if point["sanitizer"] == "alg1":

@@ -24,7 +24,7 @@ from scipy import stats
 from privbounds.params import Interval
 
 from .base import Simulator, expand
-from .bns_thm3_13 import HEAVY_MASS, MEDIUM_MASS, N_HEAVY, N_MEDIUM, TAIL_MASS, target_keys
+from .bns_thm3_13 import HEAVY_MASS, MEDIUM_MASS, N_HEAVY, N_MEDIUM, TAIL_MASS, heavy_targets, target_keys
 from .learners import chunks
 from .stability import alg5_points
 
@@ -124,10 +124,8 @@ class BnsThm224(Simulator):
             x = np.take_along_axis(db, rng.integers(0, m, size=(b, inner)), axis=1)  # n rows with replacement
             released, (ht, hx, hrow) = alg5_points(x, target_keys(x, targets, X), alpha, point["epsilon"],
                                                    point["delta"], rng)
-            heavy_code = np.sort(ht * X + x[ht, hrow])
+            covered = heavy_targets(ht, x[ht, hrow], targets, X)
             tc = np.arange(b)[:, None] * X + targets
-            pos = np.minimum(np.searchsorted(heavy_code, tc), max(heavy_code.size - 1, 0))
-            covered = heavy_code[pos] == tc if heavy_code.size else np.zeros((b, k), bool)
             # empirical error on D of h_j: 0 if the target's point is heavy (h_j = that point),
             # else h_j = 0 errs on the rows of D at t_j
             flat = np.sort((np.arange(b)[:, None] * X + db).ravel())

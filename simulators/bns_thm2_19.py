@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.params import BETA, Interval, ParameterError
+from privbounds.params import BETA, Interval
 
 from .base import Simulator, expand
 from .learners import chunks
@@ -51,8 +51,7 @@ class BnsThm219(Simulator):
 
     def check_point(self, point):
         super().check_point(point)
-        if point["delta"] * self.n_range(point)[1] >= 1:
-            raise ParameterError(f"delta must be < 1/n (n up to {self.n_range(point)[1]}), got {point['delta']}")
+        self.require_small_delta(point)
 
     def privacy(self, point):
         return {"epsilon": point["epsilon"], "delta": point["delta"],

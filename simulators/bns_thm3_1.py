@@ -18,7 +18,7 @@ from functools import partial
 import numpy as np
 
 from privbounds.bounds.bns import COMPOSITION_RULES, alg2_budget
-from privbounds.params import Interval, Options, ParameterError
+from privbounds.params import Interval, Options
 
 from .base import Simulator, expand
 from .bns_cor3_10 import NOISE, positives_in_bins
@@ -61,9 +61,7 @@ class _GenericAlg2(Simulator):
 
     def check_point(self, point):
         super().check_point(point)
-        hi = self.n_range(point)[1]
-        if point["delta"] * hi >= 1:
-            raise ParameterError(f"delta must be < 1/n (n up to {hi}), got {point['delta']}")
+        self.require_small_delta(point)
 
     def n_range(self, point):
         return 16, 1 << 22

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.bounds.bns import alg4_block_size
-from privbounds.params import BETA, Interval, ParameterError
+from privbounds.params import BETA, Interval
 
 from . import gf2
 from .base import Simulator, expand
@@ -47,13 +47,9 @@ class BnsThm312(Simulator):
 
     def check_point(self, point):
         super().check_point(point)
-        # A_dist's privacy proof needs delta e^(eps/2) / 2 <= delta, i.e. eps <= 2 ln 2;
-        # the params already cap eps at 1. The release threshold is only meaningful when
-        # delta is small against the sample: refuse delta >= 1/n at the smallest n.
-        lo, _ = self.n_range(point)
-        if point["delta"] >= 1.0 / lo:
-            raise ParameterError(
-                f"delta must be < 1/n = {1.0 / lo:g} (the smallest sample searched), got {point['delta']}")
+        # A_dist's privacy proof needs delta e^(eps/2) / 2 <= delta, i.e. eps <= 2 ln 2 (the
+        # params cap eps at 1); approximate privacy needs delta < 1/n
+        self.require_small_delta(point)
 
     def privacy(self, point):
         return {"epsilon": point["epsilon"], "delta": point["delta"],

@@ -45,6 +45,19 @@ def target_keys(x, targets, domain_size):
     return np.where(uniq[pos] == rows, sums[pos], np.uint64(0)).reshape(x.shape)
 
 
+def heavy_targets(trial, point, targets, domain_size):
+    """Which targets (B, k) are among the heavy points (flat ``trial``, ``point`` arrays)
+    whose released label vector has a 1 at the target's column: with realizable labels,
+    a heavy x has a 1 at column j exactly when x = t_j, so h_j is the point t_j itself."""
+    B = targets.shape[0]
+    heavy_code = np.sort(trial * domain_size + point)
+    tc = np.arange(B)[:, None] * domain_size + targets
+    if not heavy_code.size:
+        return np.zeros(targets.shape, bool)
+    pos = np.minimum(np.searchsorted(heavy_code, tc), heavy_code.size - 1)
+    return heavy_code[pos] == tc
+
+
 class BnsThm313(Simulator):
     theorem_id = "bns.thm3_13"
     version = "1"
@@ -66,8 +79,7 @@ class BnsThm313(Simulator):
     def check_point(self, point):
         super().check_point(point)
         # A_dist runs at eps/2, and its delta bound needs eps/2 <= 2 ln 2 (params: eps <= 2)
-        if point["delta"] * self.n_range(point)[1] >= 1:
-            raise ParameterError(f"delta must be < 1/n (n up to {self.n_range(point)[1]}), got {point['delta']}")
+        self.require_small_delta(point)
         if 2 ** point["d"] < 4 * (N_HEAVY + N_MEDIUM):
             raise ParameterError(f"d must leave room for the {N_HEAVY + N_MEDIUM} support points, got {point['d']}")
 
@@ -101,11 +113,7 @@ class BnsThm313(Simulator):
             released, (ht, hx, hrow) = alg5_points(x, keys, alpha, point["epsilon"], point["delta"], rng)
             # h_j = the heavy x whose released label vector (that of row hrow) has a 1 at j;
             # the row's label j is 1[x_row = t_j], so that x is t_j itself, if t_j is heavy
-            x_row = x[ht, hrow]
-            heavy_code = np.sort(ht * X + x_row)
-            tc = np.arange(b)[:, None] * X + targets
-            pos = np.minimum(np.searchsorted(heavy_code, tc), max(heavy_code.size - 1, 0))
-            covered = heavy_code[pos] == tc if heavy_code.size else np.zeros((b, k), bool)
+            covered = heavy_targets(ht, x[ht, hrow], targets, X)
             mass = np.full((b, k), TAIL_MASS / X)       # exact P(t_j)
             for i in range(m):
                 mass += np.where(targets == support[:, i:i + 1], masses[i], 0.0)
