@@ -24,7 +24,7 @@ from scipy import stats
 from privbounds.params import Interval
 
 from .base import Simulator, expand
-from .bns_thm3_13 import HEAVY_MASS, MEDIUM_MASS, N_HEAVY, N_MEDIUM, TAIL_MASS, heavy_targets, target_keys
+from .bns_thm3_13 import HEAVY_MASS, draw_instance, heavy_targets, target_keys
 from .learners import chunks
 from .stability import alg5_points
 
@@ -107,20 +107,10 @@ class BnsThm224(Simulator):
     def run_trials(self, point, n, trials, rng):
         m, k, X, alpha = int(n), point["k"], 2 ** point["d"], point["alpha"]
         inner = m // self.RATIO
-        support_n = N_HEAVY + N_MEDIUM
-        masses = np.r_[np.full(N_HEAVY, HEAVY_MASS), np.full(N_MEDIUM, MEDIUM_MASS)]
         ok = np.empty(trials, dtype=bool)
         for sl in chunks(trials, 4 * (m + k)):
             b = sl.stop - sl.start
-            start = rng.integers(0, X, size=(b, 1))
-            step = 2 * rng.integers(0, X // 2, size=(b, 1)) + 1
-            support = (start + step * np.arange(support_n)) % X
-            comp = rng.choice(support_n + 1, size=(b, m), p=np.r_[masses, TAIL_MASS])
-            db = np.where(comp < support_n, np.take_along_axis(support, np.minimum(comp, support_n - 1), axis=1),
-                          rng.integers(0, X, size=(b, m)))                           # the database D
-            targets = np.where(rng.random((b, k)) < 0.5,
-                               np.take_along_axis(support, rng.integers(0, support_n, size=(b, k)), axis=1),
-                               rng.integers(0, X, size=(b, k)))
+            _, db, targets = draw_instance(X, m, k, b, rng)                           # the database D
             x = np.take_along_axis(db, rng.integers(0, m, size=(b, inner)), axis=1)  # n rows with replacement
             released, (ht, hx, hrow) = alg5_points(x, target_keys(x, targets, X), alpha, point["epsilon"],
                                                    point["delta"], rng)

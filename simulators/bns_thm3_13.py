@@ -26,6 +26,25 @@ from .stability import alg5_points
 HEAVY_MASS, N_HEAVY = 0.15, 4
 MEDIUM_MASS, N_MEDIUM = 0.025, 8
 TAIL_MASS = 1.0 - HEAVY_MASS * N_HEAVY - MEDIUM_MASS * N_MEDIUM
+MASSES = np.r_[np.full(N_HEAVY, HEAVY_MASS), np.full(N_MEDIUM, MEDIUM_MASS)]
+
+
+def draw_instance(domain_size, n, k, b, rng):
+    """b trials of the instance: (support (b, m), rows x (b, n), targets (b, k)). The m
+    support points are a random arithmetic progression with odd step (odd steps are
+    invertible modulo 2^d, so the points are distinct); rows come from the mixture; a
+    target is a support point w.p. 1/2, else a uniform point of X."""
+    X, m = domain_size, MASSES.size
+    start = rng.integers(0, X, size=(b, 1))
+    step = 2 * rng.integers(0, X // 2, size=(b, 1)) + 1
+    support = (start + step * np.arange(m)) % X
+    comp = rng.choice(m + 1, size=(b, n), p=np.r_[MASSES, TAIL_MASS])
+    tail = rng.integers(0, X, size=(b, n))
+    x = np.where(comp < m, np.take_along_axis(support, np.minimum(comp, m - 1), axis=1), tail)
+    on_support = rng.random((b, k)) < 0.5
+    targets = np.where(on_support, np.take_along_axis(support, rng.integers(0, m, size=(b, k)), axis=1),
+                       rng.integers(0, X, size=(b, k)))
+    return support, x, targets
 
 
 def target_keys(x, targets, domain_size):
@@ -92,31 +111,18 @@ class BnsThm313(Simulator):
 
     def run_trials(self, point, n, trials, rng):
         X, k, alpha = 2 ** point["d"], point["k"], point["alpha"]
-        m = N_HEAVY + N_MEDIUM
-        masses = np.r_[np.full(N_HEAVY, HEAVY_MASS), np.full(N_MEDIUM, MEDIUM_MASS)]
         ok = np.empty(trials, dtype=bool)
         for sl in chunks(trials, 4 * (n + k)):
             b = sl.stop - sl.start
-            # m distinct support points: a random arithmetic progression with odd step
-            # (odd steps are invertible modulo 2^d, so the points are distinct)
-            start = rng.integers(0, X, size=(b, 1))
-            step = 2 * rng.integers(0, X // 2, size=(b, 1)) + 1
-            support = (start + step * np.arange(m)) % X
-            comp = rng.choice(m + 1, size=(b, n), p=np.r_[masses, TAIL_MASS])
-            tail = rng.integers(0, X, size=(b, n))
-            x = np.where(comp < m, np.take_along_axis(support, np.minimum(comp, m - 1), axis=1), tail)
-            on_support = rng.random((b, k)) < 0.5
-            targets = np.where(on_support,
-                               np.take_along_axis(support, rng.integers(0, m, size=(b, k)), axis=1),
-                               rng.integers(0, X, size=(b, k)))
+            support, x, targets = draw_instance(X, n, k, b, rng)
             keys = target_keys(x, targets, X)
             released, (ht, hx, hrow) = alg5_points(x, keys, alpha, point["epsilon"], point["delta"], rng)
             # h_j = the heavy x whose released label vector (that of row hrow) has a 1 at j;
             # the row's label j is 1[x_row = t_j], so that x is t_j itself, if t_j is heavy
             covered = heavy_targets(ht, x[ht, hrow], targets, X)
             mass = np.full((b, k), TAIL_MASS / X)       # exact P(t_j)
-            for i in range(m):
-                mass += np.where(targets == support[:, i:i + 1], masses[i], 0.0)
+            for i in range(MASSES.size):
+                mass += np.where(targets == support[:, i:i + 1], MASSES[i], 0.0)
             err = np.where(covered, 0.0, mass)   # uncovered: h_j = 0 errs exactly on t_j
             ok[sl] = released & np.all(err <= alpha + 1e-12, axis=1)
         return ok
