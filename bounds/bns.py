@@ -388,3 +388,194 @@ def n_blr_shape(alpha, epsilon, beta, domain_size, vc=1):
     a, eps, b = unit_open("alpha", alpha), positive("epsilon", epsilon), unit_open("beta", beta)
     X = at_least("domain_size", domain_size, 2)
     return vc * np.log2(X) * np.log(1 / a) / (a ** 3 * eps) + np.log(1 / b) / (a * eps)
+
+
+# --- Section 5 (packing) ---
+
+@bound(EXACT, "BNS Rem 5.2; explicit constant from the packing argument with a Markov step (RECONSTRUCTED)")
+def packing_accuracy_lower_bound(k, alpha, epsilon, beta):
+    """No eps-DP k-learner is (alpha, beta)-accurate for a class with two concepts that
+    differ at x0 and agree at x1 unless n >= (k ln 2 + ln(1/2 - beta)) / (4 alpha eps).
+
+    Proof (catalog's reconstruction): P(x0) = 2 alpha, P(x1) = 1 - 2 alpha, so an
+    alpha-accurate h_j must be right at x0. By Markov the number of x0 rows is <= 4 alpha n
+    w.p. >= 1/2, so some fixed pattern of row positions with <= 4 alpha n x0-rows has
+    success >= 1/2 - beta averaged over the 2^k label vectors; their databases differ in
+    <= 4 alpha n rows, and packing gives 1 >= 2^k e^(-4 alpha eps n)(1/2 - beta).
+    Needs beta < 1/2 and alpha <= 1/2. For small k the expression is negative; the bound
+    is then vacuous and returned as 0 (a negative bound would also invert tightness
+    intervals)."""
+    kk = at_least("k", k, 1)
+    a = unit_open("alpha", alpha)
+    if np.any(a > 0.5):
+        raise ValueError(f"alpha must be <= 1/2, got {alpha!r}")
+    eps = positive("epsilon", epsilon)
+    b = unit_open("beta", beta)
+    if np.any(b >= 0.5):
+        raise ValueError(f"beta must be < 1/2, got {beta!r}")
+    return np.maximum((kk * np.log(2) + np.log(0.5 - b)) / (4 * a * eps), 0.0)
+
+
+@bound(EXACT, "BNS Lem 5.3: rounding to the nearest parity is exact below a 1/4 fraction of errors")
+def parity_rounding_failure_ceiling(corrupted, d, level=1e-3):
+    """Probability that rounding a truth table to its nearest parity misses the target
+    parity when ``corrupted`` of the 2^d points are wrong: 0 when corrupted < 2^d / 4
+    (the target's correlation 1 - 2f exceeds every other parity's, at most 2f), so any
+    small ``level`` is a ceiling there; no guarantee (1) from 2^d / 4 on, where a tie
+    (exactly 1/4) or a worst-case corruption can move the nearest parity."""
+    m = at_least("corrupted", corrupted, 0)
+    dd = at_least("d", d, 1)
+    lv = unit_open("level", level)
+    return np.where(4 * m < 2.0 ** dd, lv, 1.0)
+
+
+# --- Section 4 (fingerprinting lower bounds) ---------------------------------------
+# Conventions of the attack experiments: the code's security is xi = 1/(6 e^eps n)
+# (catalog, Cor 4.6 and Cor 4.10), the learner is (eps, delta)-DP, fails with
+# probability beta, and the database holds N rows of which n carry codewords.
+
+
+def fp_security(n, epsilon):
+    """xi = 1 / (6 e^eps n): the code security at which n e^eps xi = 1/6."""
+    return 1.0 / (6.0 * np.exp(positive("epsilon", epsilon)) * at_least("n", n, 1))
+
+
+@bound(EXACT, "Boneh-Shaw code Gamma_0(n, d) as reconstructed in the catalog (Lemma 4.5)")
+def bs_code_length(n, xi):
+    """k = (n - 1) ceil(2 n^2 ln(2n / xi)): n - 1 column types of d columns each."""
+    nn = at_least("n", n, 2)
+    x = unit_open("xi", xi)
+    return (nn - 1) * np.ceil(2 * nn * nn * np.log(2 * nn / x))
+
+
+@bound(EXACT, "Tardos (2008) code for full collusion as reconstructed in the catalog (Prop 4.9)")
+def tardos_code_length(n, xi):
+    """k = 100 n^2 ceil(ln(n / xi))."""
+    nn = at_least("n", n, 2)
+    x = unit_open("xi", xi)
+    return 100 * nn * nn * np.ceil(np.log(nn / x))
+
+
+def bs_condition(n, epsilon, delta, beta, xi):
+    """Our exact condition for the Boneh-Shaw reduction (Thm 4.3 with THRESH): no
+    (eps, delta)-DP learner accurate with probability >= 1 - beta on the attack databases
+    exists when 1 - xi - n (e^eps xi + delta) > 2 e^eps beta.
+
+    Why (see bns_fp_thresh): on the full coalition no column is marked, so the tracer
+    accuses somebody except with probability xi; a middle user i (2..n-1) is protected
+    by the secret permutation alone, so P[accuse i | D_-i] <= xi for any pirate; users 1
+    and n are protected only against feasible words, P[accuse i | D_-i] <= xi + beta.
+    Summing the DP inequality P[accuse i | D] <= e^eps P[accuse i | D_-i] + delta over i
+    gives 1 - xi <= n (e^eps xi + delta) + 2 e^eps beta."""
+    return 1 - xi - n * (np.exp(epsilon) * xi + delta) > 2 * np.exp(epsilon) * beta
+
+
+def tardos_condition(n, epsilon, delta, beta, xi):
+    """Thm 4.3 / 4.7 with a code whose soundness holds against every word (Tardos):
+    impossible when (1 - beta - xi) / n > e^eps xi + delta (catalog's reconstruction)."""
+    return (1 - beta - xi) / n > np.exp(epsilon) * xi + delta
+
+
+def _most_users(k, length, condition, epsilon, delta, beta):
+    """max{n >= 2 : length(n, xi_n) <= k and condition(n, ..., xi_n)} with
+    xi_n = fp_security(n, eps), elementwise over k; 1 when no code fits."""
+    def one(kk):
+        at_least("k", kk, 1)
+        best, n = 1, 2
+        while length(n, fp_security(n, epsilon)) <= kk:
+            if condition(n, epsilon, delta, beta, fp_security(n, epsilon)):
+                best = n
+            n += 1
+        return best
+    out = np.array([one(int(kk)) for kk in np.atleast_1d(k)], float)
+    return out if np.ndim(k) else float(out[0])
+
+
+@bound(EXACT, "BNS Cor 4.6 via Thm 4.3 and Rem 4.4 with the Boneh-Shaw code (our exact condition)")
+def n_lb_thresh_users(k, epsilon, delta, beta):
+    """n_LB(k): the most users of a Boneh-Shaw code of length <= k, at security
+    xi = 1/(6 e^eps n), for which bs_condition holds."""
+    return _most_users(k, bs_code_length, bs_condition, epsilon, delta, beta)
+
+
+@bound(EXACT, "BNS Thm 4.3 with the padding of Rem 4.4 (our rounding)")
+def rows_lb_thresh(k, alpha, epsilon, delta, beta):
+    """Every (eps, delta)-DP alpha-accurate empirical k-learner for THRESH (|X| > n_LB)
+    fails on some database of N rows when alpha N < n_LB(k) / 2, so it needs
+    N >= n_LB(k) / (2 alpha) rows. (The catalog states n_LB / (3 alpha), a safe
+    rounding of the same condition; below 2 users the bound is vacuous.)"""
+    n = n_lb_thresh_users(k, epsilon, delta, beta)
+    return np.where(np.asarray(n) >= 2, np.asarray(n) / (2 * unit_open("alpha", alpha)), 0.0)
+
+
+@bound(ASYMPTOTIC, "BNS Cor 4.6, the catalog's asymptotic form")
+def n_lb_thresh_asymptotic(k):
+    """n_LB(k) ~ (3k / (4 ln k))^(1/3)."""
+    kk = at_least("k", k, 3)
+    return (3 * kk / (4 * np.log(kk))) ** (1 / 3)
+
+
+@bound(EXACT, "BNS Cor 4.10 via Thm 4.7 with the Tardos code (catalog's condition)")
+def n_lb_agnostic_users(k, epsilon, delta, beta):
+    """n_LB(k): the most users of a Tardos code of length <= k at xi = 1/(6 e^eps n)
+    for which tardos_condition holds."""
+    return _most_users(k, tardos_code_length, tardos_condition, epsilon, delta, beta)
+
+
+@bound(EXACT, "BNS Thm 4.7 with the padding of Rem 4.8")
+def rows_lb_agnostic(k, alpha, epsilon, delta, beta):
+    """Every (eps, delta)-DP agnostic alpha-accurate empirical k-learner (any class
+    with two concepts that differ at x0 and agree at x1) fails on some database of N
+    rows when alpha N < n_LB(k), so it needs N >= n_LB(k) / alpha rows."""
+    n = n_lb_agnostic_users(k, epsilon, delta, beta)
+    return np.where(np.asarray(n) >= 2, np.asarray(n) / unit_open("alpha", alpha), 0.0)
+
+
+@bound(ASYMPTOTIC, "BNS Cor 4.10, the catalog's asymptotic form")
+def n_lb_agnostic_asymptotic(k):
+    """n_LB(k) ~ sqrt(k / (100 ln k))."""
+    kk = at_least("k", k, 3)
+    return np.sqrt(kk / (100 * np.log(kk)))
+
+
+def dp_trace_ceiling(epsilon, delta, xi):
+    """P[the tracer accuses user i on D] <= e^eps xi + delta for an (eps, delta)-DP
+    pirate, when user i is accused with probability <= xi once their row is replaced."""
+    return np.exp(epsilon) * xi + delta
+
+
+def thresh_accuracy_ceiling(n, epsilon, delta, xi):
+    """Average over J in {1, n} of P[alpha-accurate on D_-J] for any (eps, delta)-DP
+    learner when alpha N < n / 2 (rearranging the sum in bs_condition):
+    <= 1 - (1 - xi - n (e^eps xi + delta)) / (2 e^eps)."""
+    return 1 - (1 - xi - n * (np.exp(epsilon) * xi + delta)) / (2 * np.exp(epsilon))
+
+
+def agnostic_accuracy_ceiling(n, epsilon, delta, xi):
+    """P[alpha-accurate on D] <= xi + n (e^eps xi + delta) for any (eps, delta)-DP agnostic
+    learner when alpha N < n: accuracy makes the word feasible, the tracer then accuses
+    somebody except with probability xi, and user i is accused with probability at most
+    e^eps xi + delta."""
+    return xi + n * (np.exp(epsilon) * xi + delta)
+
+
+@bound(EXACT, "BNS Thm 4.3 with the padding of Rem 4.4, for a given Boneh-Shaw code")
+def rows_lb_code(users, alpha, epsilon, delta, beta):
+    """With a Boneh-Shaw code of ``users`` users at xi = 1/(6 e^eps users) for which
+    bs_condition holds, an (eps, delta)-DP learner alpha-accurate with probability
+    1 - beta on the attack databases needs N >= users / (2 alpha) rows; 0 (no bound)
+    when the condition fails."""
+    xi = fp_security(users, epsilon)
+    ok = bs_condition(users, epsilon, delta, beta, xi)
+    return np.where(ok, np.asarray(users, float) / (2 * unit_open("alpha", alpha)), 0.0)
+
+
+@bound(EXACT, "BNS Thm 4.7 with the padding of Rem 4.8, for a given Tardos code")
+def rows_lb_tardos_code(users, alpha, epsilon, delta, beta):
+    """With a Tardos code of ``users`` users at xi = 1/(6 e^eps users) for which
+    tardos_condition holds, an (eps, delta)-DP agnostic learner alpha-accurate with
+    probability 1 - beta on the attack databases needs N >= users / alpha rows; 0 (no
+    bound) when the condition fails."""
+    xi = fp_security(users, epsilon)
+    ok = tardos_condition(users, epsilon, delta, beta, xi)
+    return np.where(ok, np.asarray(users, float) / unit_open("alpha", alpha), 0.0)

@@ -173,32 +173,53 @@ def _bns_obs3_2() -> Theorem:
 
 
 def _bns_thm5_1() -> Theorem:
-    from privbounds.simulators.bns_thm5_1 import BnsThm51
+    from privbounds.simulators.bns_cor3_4 import n_buckets
+    from privbounds.simulators.bns_thm5_1 import ALPHA, BnsThm51
 
+    keys = ("learner", "class", "d", "k")
     claims = [
         LowerBound(
             "lower-nhat",
-            "Every pure-DP k-learner we have: n_hat >= (k ln 2 + ln(1 - beta))/eps",
-            _is(experiment="search"), ("d", "k"),
+            "Every pure-DP k-learner we have (direct sums on POINT and THRESH, the hash learner, "
+            "Algorithm 2 over the tree sanitizer): n_hat >= (k ln 2 + ln(1 - beta))/eps",
+            _is(experiment="search"), keys,
             bound=lambda p: bns_bounds.packing_lower_bound(p["k"], p["epsilon"], p["beta"]),
             bound_fn=bns_bounds.packing_lower_bound),
         Ceiling(
             "ceiling-success",
             "Every pure-DP k-learner we have: success probability p(n) <= e^(eps n)/2^k on the "
             "packing instance",
-            _is(experiment="curve"), ("d", "k"),
+            _is(experiment="curve"), keys,
             ceiling=lambda p, n: bns_bounds.packing_success_ceiling(n, p["k"], p["epsilon"]),
             bound_fn=bns_bounds.packing_success_ceiling),
     ]
-    for d in (1, 4):
-        claims.append(Scaling(
-            f"scaling-k-d{d}",
-            f"Direct sum (basic composition) on POINT_{d}: n_hat / (ln|X| + ln(2k/beta)) grows "
-            "like k (the packing bound says linear growth is necessary)",
-            _is(experiment="search", d=d), ("k",), variable=lambda p: p["k"], variable_name="k",
-            predicted=1.0,
-            factor=lambda p: float(bns_bounds.direct_sum_log_factor(2 ** p["d"], p["k"], p["beta"])),
-            factor_name="ln|X| + ln(2k/beta)", tolerance=UP_TO_LOGS))
+    for cls, name, size in (("point", "POINT", lambda d: 2 ** d), ("thresh", "THRESH", lambda d: 2 ** d + 1)):
+        for d in (1, 4):
+            claims.append(Scaling(
+                f"scaling-k-d{d}" if cls == "point" else f"scaling-k-thresh-d{d}",
+                f"Direct sum (basic composition) on {name}_{d}: n_hat / (ln|H| + ln(2k/beta)) grows "
+                "like k (the packing bound says linear growth is necessary)",
+                _is(experiment="search", d=d, learner="directsum-basic", **{"class": cls}), ("k",),
+                variable=lambda p: p["k"], variable_name="k", predicted=1.0,
+                factor=lambda p, size=size: float(bns_bounds.direct_sum_log_factor(size(p["d"]), p["k"], p["beta"])),
+                factor_name="ln|H| + ln(2k/beta)", tolerance=UP_TO_LOGS))
+    claims.append(Scaling(
+        "scaling-k-hash",
+        "Hash-learner direct sum (Cor 3.3) on POINT: n_hat / (ln(M + 1) + ln(2k/beta)) grows like k, "
+        "M = ceil(2k/(alpha beta)) buckets",
+        _is(experiment="search", learner="hash-directsum"), ("k",),
+        variable=lambda p: p["k"], variable_name="k", predicted=1.0,
+        factor=lambda p: float(bns_bounds.direct_sum_log_factor(n_buckets(ALPHA, p["beta"], p["k"]) + 1,
+                                                                p["k"], p["beta"])),
+        factor_name="ln(M + 1) + ln(2k/beta)", tolerance=UP_TO_LOGS))
+    claims.append(Scaling(
+        "scaling-k-alg2",
+        "Algorithm 2 over the tree sanitizer on THRESH_4, k >= 8 (where the k-free sanitizer cost "
+        "no longer dominates): n_hat / (ln(8/alpha + 2) + ln(2k/beta)) grows like k",
+        lambda p: p.get("experiment") == "search" and p["learner"] == "alg2-tree-basic" and p["k"] >= 8,
+        ("k",), variable=lambda p: p["k"], variable_name="k", predicted=1.0,
+        factor=lambda p: float(bns_bounds.direct_sum_log_factor(8 / ALPHA + 2, p["k"], p["beta"])),
+        factor_name="ln(8/alpha + 2) + ln(2k/beta)", tolerance=UP_TO_LOGS))
     return Theorem(
         id="bns.thm5_1", paper=PAPERS["bns"], number="Theorem 5.1",
         title="Packing lower bound for pure-DP k-learning",
@@ -210,9 +231,143 @@ def _bns_thm5_1() -> Theorem:
               "p(n) <= e^(eps n) / 2^k."),
         simulator=BnsThm51(), plotter="bns_thm5_1:plot", claims=claims,
         notes=("Instance: the proof's own. n copies of (x0, b) with b uniform in {0,1}^k under the "
-               "point mass at x0. Learners: the basic-composition direct sum of the exponential "
-               "mechanism over POINT_1 (the two-concept class) and POINT_4. Curves use eps = 0.25 "
-               "so that the ceiling stays below 1 over a useful range of n."))
+               "point mass at x0 (x0 = 0 for POINT_d, the middle of the domain for THRESH_d). "
+               "Learners, every pure eps-DP one we have: the basic-composition direct sum of the "
+               "exponential mechanism over POINT_1 (the two-concept class), POINT_4, THRESH_1 and "
+               "THRESH_4; the hash-learner direct sum of Cor 3.3 (improper, catalog's substitute) "
+               "on POINT_4; Algorithm 2 over the binary-tree sanitizer with basic composition "
+               "(Cor 3.10's pure reading) on THRESH_4. The (eps, delta)-DP learners (Algorithm 1 "
+               "inside Algorithm 2, Algorithm 5) are not covered by the theorem. Curves use "
+               "eps = 0.25 so that the ceiling stays below 1 over a useful range of n."))
+
+
+def _bns_rem5_2() -> Theorem:
+    from privbounds.simulators.bns_packing import BnsRem52
+
+    def logf(p):
+        return float(bns_bounds.direct_sum_log_factor(2 ** p["d"], p["k"], p["beta"]))
+
+    claims = [
+        LowerBound(
+            "lower-nhat",
+            "Direct sum (basic composition) on POINT_4 under P(x0) = 2 alpha, P(x1) = 1 - 2 alpha: "
+            "n_hat >= (k ln 2 + ln(1/2 - beta))/(4 alpha eps)",
+            lambda p: True, ("alpha", "k"),
+            bound=lambda p: bns_bounds.packing_accuracy_lower_bound(p["k"], p["alpha"], p["epsilon"], p["beta"]),
+            bound_fn=bns_bounds.packing_accuracy_lower_bound),
+        Scaling(
+            "scaling-alpha",
+            f"Direct sum, k = {BnsRem52.K_FOR_ALPHA}: n_hat grows like 1/alpha (predicted exponent -1 "
+            "in alpha), as the bound does",
+            _is(k=BnsRem52.K_FOR_ALPHA), ("alpha",), variable=lambda p: p["alpha"], variable_name="alpha",
+            predicted=-1.0, tolerance=UP_TO_LOGS),
+    ]
+    for a in (0.05, 0.1, 0.2):
+        claims.append(Scaling(
+            f"scaling-k-alpha{a:g}",
+            f"Direct sum, alpha = {a:g}: n_hat / (ln|X| + ln(2k/beta)) grows like k",
+            _is(alpha=a), ("k",), variable=lambda p: p["k"], variable_name="k", predicted=1.0,
+            factor=logf, factor_name="ln|X| + ln(2k/beta)", tolerance=UP_TO_LOGS))
+    return Theorem(
+        id="bns.rem5_2", paper=PAPERS["bns"], number="Remark 5.2",
+        title="Packing with accuracy: k/(alpha eps) for pure-DP k-learning",
+        statement=(
+            "If the class has two concepts that differ at a point x0 and agree at a point x1, the "
+            "packing bound of Theorem 5.1 improves to Omega(k/(alpha eps)): put mass 2 alpha on x0 "
+            "and the rest on x1, so that only about 2 alpha n rows carry the label vector."),
+        math=("n >= (k ln 2 - ln(1/(1/2 - beta)))/(4 alpha eps) for alpha <= 1/2, beta < 1/2 "
+              "(explicit constant RECONSTRUCTED: Markov puts <= 4 alpha n rows on x0 w.p. >= 1/2)."),
+        simulator=BnsRem52(), plotter="bns_packing:plot_rem5_2", claims=claims,
+        notes=("Instance: POINT_4 with x0 = 0, x1 = 1, P(x0) = 2 alpha; column j is labelled by c_x0 "
+               "(v_j = 1) or by a point concept outside {x0, x1} (v_j = 0), v uniform. Learner: the "
+               "exponential mechanism over POINT_4 per column, eps/k each (grouped sampler). Errors "
+               "under P are exact; alpha < 1/3 so that success is h_j(x0) = v_j and h_j(x1) = 0. "
+               "The bound is negative (vacuous) at k = 1 for beta = 0.1."))
+
+
+def _bns_lem5_3() -> Theorem:
+    from privbounds.simulators.bns_lem5_3 import BnsLem53
+
+    level = 1e-3
+    claims = [
+        Ceiling(
+            "ceiling-rounding",
+            f"Rounding to the nearest parity never fails below a 1/4 fraction of corrupted points: "
+            f"failure probability <= {level:g} (the lemma: 0) for m < 2^d/4, random and worst-case "
+            "corruption",
+            _is(experiment="curve"), ("corruption", "d"),
+            ceiling=lambda p, n: bns_bounds.parity_rounding_failure_ceiling(n, p["d"], level),
+            bound_fn=bns_bounds.parity_rounding_failure_ceiling),
+    ]
+    for learner, what in (("histogram", "improper noisy-sign histogram (alpha = 0.2 < 1/4)"),
+                          ("histogram-rounded", "the same, rounded to parities (proper, exact)")):
+        claims.append(LowerBound(
+            f"lower-thm5_4-{learner}",
+            f"Thm 5.4 via Lem 5.3 for the {what}: n_hat >= (k d ln 2 + ln(1 - beta))/eps",
+            _is(experiment="search", learner=learner), ("k",),
+            bound=lambda p: bns_bounds.parity_packing_lower_bound(p["k"], p["d"], p["epsilon"], p["beta"]),
+            bound_fn=bns_bounds.parity_packing_lower_bound))
+    return Theorem(
+        id="bns.lem5_3", paper=PAPERS["bns"], number="Lemma 5.3",
+        title="Improper to proper parity learning by rounding to the nearest parity",
+        statement=(
+            "Under the uniform distribution, rounding each hypothesis of an improper parity "
+            "k-learner with accuracy alpha < 1/4 to its nearest parity gives a proper learner with "
+            "the same sample size and privacy that recovers every target exactly, because two "
+            "distinct parities disagree on exactly half of the cube."),
+        math=("err(round(h), c) <= err(round(h), h) + err(h, c) <= 2 err(h, c) < 1/2 => round(h) = c; "
+              "round(h) = argmax_a W(a), W the Walsh-Hadamard transform of (-1)^h."),
+        simulator=BnsLem53(), plotter="bns_packing:plot_lem5_3", claims=claims,
+        notes=("Curves: a target parity flipped on exactly m points (the curve's n is m), uniform over "
+               "the cube (random) or over its disagreement set with another parity (worst case); the "
+               "recorded event is that rounding FAILS. At m = 2^d/4 the worst case ties (ties go to "
+               "the smaller index, so it fails about half the time); random corruption only fails "
+               "close to m = 2^d/2. Searches: an improper pure-DP learner (Lap(2k/eps) on each signed "
+               "count, h(x) = sign) and its rounding; the privacy of the rounded learner is that of "
+               "the improper one (post-processing)."))
+
+
+def _bns_thm5_4() -> Theorem:
+    from privbounds.simulators.bns_packing import BnsThm54
+
+    def logf(p):
+        return p["d"] * math.log(2) + math.log(2 * p["k"] / p["beta"])
+
+    claims = [
+        LowerBound(
+            "lower-nhat",
+            "Pure direct sum of Ex 3.5 (every pure eps-DP k-learner for PAR_d): n_hat >= "
+            "(k d ln 2 + ln(1 - beta))/eps",
+            lambda p: True, ("d", "k"),
+            bound=lambda p: bns_bounds.parity_packing_lower_bound(p["k"], p["d"], p["epsilon"], p["beta"]),
+            bound_fn=bns_bounds.parity_packing_lower_bound),
+    ]
+    for d in (4, 6, 8):
+        claims.append(Scaling(
+            f"scaling-k-d{d}",
+            f"Direct sum over PAR_{d}: n_hat / (d ln 2 + ln(2k/beta)) grows like k (predicted exponent 1; "
+            "the bound grows like k d)",
+            _is(d=d), ("k",), variable=lambda p: p["k"], variable_name="k", predicted=1.0,
+            factor=logf, factor_name="d ln 2 + ln(2k/beta)", tolerance=UP_TO_LOGS))
+    claims.append(Scaling(
+        "scaling-d",
+        f"Direct sum, k = {BnsThm54.K_FOR_D}, d = 2..10: n_hat grows like d ln 2 + ln(2k/beta) "
+        "(predicted exponent 1; the bound's k d ln 2 is its d ln 2 part)",
+        _is(k=BnsThm54.K_FOR_D), ("d",), variable=logf, variable_name="d ln 2 + ln(2k/beta)",
+        predicted=1.0, tolerance=UP_TO_LOGS))
+    return Theorem(
+        id="bns.thm5_4", paper=PAPERS["bns"], number="Theorem 5.4 (with Lemma 5.3)",
+        title="Pure-DP parity k-learning needs k d / eps: the direct sum is optimal",
+        statement=(
+            "Every pure eps-DP k-learner for PAR_d under the uniform distribution (alpha < 1/4, "
+            "proper or improper, by Lemma 5.3) needs Omega(k d / eps) samples, so the direct sum of "
+            "Example 3.5 is optimal; approximate privacy escapes it (Thm 3.12, no k)."),
+        math=("n >= (k d ln 2 + ln(1 - beta))/eps: 2^(kd) target vectors with disjoint exact-recovery "
+              "events, databases at distance <= n, 1 >= 2^(kd) e^(-eps n)(1 - beta)."),
+        simulator=BnsThm54(), plotter="bns_packing:plot_thm5_4", claims=claims,
+        notes=("Learner and trials are bns.ex3_5's (exponential mechanism over all 2^d parities per "
+               "column, eps/k each, errors from one Walsh-Hadamard transform), here on d in {4, 6, 8} "
+               "times k in {1, ..., 64}, plus d = 2..10 at k = 4 for the growth in d."))
 
 
 def _bns_cor2_12() -> Theorem:
@@ -1056,13 +1211,343 @@ def _bns_thm2_23() -> Theorem:
                "varied; basic accounting (eps/2 for the sanitizer, eps/2 for the mechanism)."))
 
 
-_BUILDERS = (_siv_thm3_3, _bns_cor2_12, _bns_obs3_2, _bns_thm5_1, _bns_prop2_20, _bns_thm3_12,
+def _fp_xi(p):
+    return float(bns_bounds.fp_security(p["users"], p["epsilon"]))
+
+
+_PRIVATE = lambda p: p["learner"] != "erm"  # noqa: E731
+
+
+def _bns_thm4_3() -> Theorem:
+    from privbounds.simulators.bns_fp_thresh import BnsThm43
+
+    def ev(name, private=None):
+        return lambda p: p["event"] == name and (private is None or _PRIVATE(p) == private)
+
+    claims = [
+        Ceiling("ceiling-completeness",
+                "Every learner, database D (all users coded; no column is marked): P[the tracer "
+                "accuses nobody] <= xi",
+                ev("bottom"), ("users", "learner"), ceiling=lambda p, n: _fp_xi(p)),
+        Ceiling("ceiling-soundness",
+                "Every learner, database D_-i* (the middle user's row replaced by junk): P[the tracer "
+                "accuses i*] <= xi, for any word (the secret permutation hides types i*-1 and i*)",
+                ev("framed-middle"), ("users", "learner"), ceiling=lambda p, n: _fp_xi(p)),
+        Ceiling("ceiling-dp-trace",
+                "Private learners, database D: P[the tracer accuses i*] <= e^eps xi + delta (DP against "
+                "D_-i*, where soundness caps it at xi)",
+                ev("accused-middle", True), ("users", "learner"),
+                ceiling=lambda p, n: float(bns_bounds.dp_trace_ceiling(p["epsilon"], p["delta"], _fp_xi(p))),
+                bound_fn=bns_bounds.dp_trace_ceiling),
+        Ceiling("ceiling-dp-accuracy",
+                "Private learners at alpha N < n/2 (Thm 4.3 as a probability bound): P[alpha-accurate on "
+                "D_-J, J uniform in {1, n}] <= 1 - (1 - xi - n(e^eps xi + delta)) / (2 e^eps)",
+                ev("accurate", True), ("users", "learner"),
+                ceiling=lambda p, n: (float(bns_bounds.thresh_accuracy_ceiling(
+                    p["users"], p["epsilon"], p["delta"], _fp_xi(p))) if p["alpha"] * n < p["users"] / 2 else 1.0),
+                bound_fn=bns_bounds.thresh_accuracy_ceiling),
+        Ceiling("ceiling-attack-erm",
+                "Non-private ERM is caught: P[the tracer does not accuse i* on D] <= 1 - (e^eps xi + delta), "
+                "i.e. i* is accused more often than any (eps, delta)-DP learner allows",
+                ev("unaccused-middle", False), ("users", "learner"),
+                ceiling=lambda p, n: 1 - float(bns_bounds.dp_trace_ceiling(p["epsilon"], p["delta"], _fp_xi(p)))),
+    ]
+    return Theorem(
+        id="bns.thm4_3", paper=PAPERS["bns"], number="Theorem 4.3 (with Lemma 4.5's Boneh-Shaw code)",
+        title="A compatible fingerprinting code rules out private empirical k-learners",
+        statement=(
+            "If an (n, k)-fingerprinting code with security xi is compatible with C, no (eps, delta)-DP "
+            "empirical k-learner for C that is alpha-accurate (alpha < 1/2) with probability 1 - beta "
+            "works on databases of n rows, when xi and delta are small compared with 1/n."),
+        math=("Boneh-Shaw code, xi = 1/(6 e^eps n), i* = floor(n/2): P[accuse i* | D] <= e^eps xi + delta "
+              "for DP learners; P[accurate on D_-J] <= 1 - (1 - xi - n(e^eps xi + delta))/(2 e^eps) when "
+              "alpha N < n/2 (our exact condition; see notes)."),
+        simulator=BnsThm43(), plotter="bns_fp:thm4_3", claims=claims,
+        notes=("The attack of the proof against the non-private ERM, the advanced-composition direct sum "
+               "of exponential mechanisms (Obs 3.2) and Algorithm 2 over the tree sanitizer with advanced "
+               "accounting (Cor 3.10's learner; on the 4-user code only at quick fidelity, it draws every "
+               "column), with the database padded to N rows by junk rows (Rem 4.4); curves over N. Our condition differs from the catalog's (1 - beta - xi)/n > "
+               "e^eps xi + delta: the Boneh-Shaw tracer is sound for users 1 and n only against feasible "
+               "words, so beta enters on the soundness side, through those two users only: the argument "
+               "needs 1 - xi - n(e^eps xi + delta) > 2 e^eps beta. The figure shows the epsilon the attack "
+               "certifies (lower 95% confidence bound from P[accused] <= e^eps P[framed] + delta)."))
+
+
+def _bns_rem4_4() -> Theorem:
+    from privbounds.simulators.bns_fp_thresh import BnsRem44
+
+    bound = lambda p: float(bns_bounds.rows_lb_code(p["users"], p["alpha"], p["epsilon"], p["delta"], p["beta"]))  # noqa: E731
+    claims = [LowerBound("lower-rows",
+                         "Direct sum (advanced composition) on the attack databases: N* >= n / (2 alpha)",
+                         lambda p: True, ("users", "alpha"), bound=bound, bound_fn=bns_bounds.rows_lb_code)]
+    return Theorem(
+        id="bns.rem4_4", paper=PAPERS["bns"], number="Remark 4.4",
+        title="Padding: the fingerprinting lower bound grows like 1/alpha",
+        statement=(
+            "If some element is labelled 0 by every concept, pad the attack database with copies of that "
+            "junk row: an accurate learner still yields a feasible pirate word while its allowed mistakes "
+            "alpha N are fewer than half the n coded rows, so the lower bound grows by a factor 1/alpha."),
+        math="N* >= n / (2 alpha) under the condition of bns.thm4_3 (catalog: n / (3 alpha)).",
+        simulator=BnsRem44(), plotter="bns_fp:rem4_4", claims=claims,
+        notes=("N*: rows at which the direct sum is accurate on D_-J, J uniform in {1, n} (at most what every "
+               "attack database needs). N* is flat in alpha: once alpha N >= n only the all-ones threshold errs "
+               "by more, and avoiding it costs ~2 ln(k(n + 2)/beta)/eps0 rows."))
+
+
+def _bns_cor4_6() -> Theorem:
+    from privbounds.simulators.bns_fp_thresh import BnsCor46
+
+    claims = [
+        LowerBound("lower-rows",
+                   "Direct sum (advanced composition) on the attack databases of the largest Boneh-Shaw code "
+                   "of length <= k: N*(k) >= n_LB(k) / (2 alpha)",
+                   lambda p: True, ("k", "users"),
+                   bound=lambda p: float(bns_bounds.rows_lb_thresh(p["k"], p["alpha"], p["epsilon"], p["delta"],
+                                                                 p["beta"])),
+                   bound_fn=bns_bounds.rows_lb_thresh),
+        Scaling("scaling-k-learner",
+                "The learner's own growth (Obs 3.2, advanced composition): N*(k) / (ln|H| + ln(2k/beta)) "
+                "grows like sqrt(k), above the lower bound's k^(1/3): the gap the paper leaves open",
+                lambda p: True, ("k",), variable=lambda p: p["k"], variable_name="k", predicted=0.5,
+                factor=lambda p: float(bns_bounds.direct_sum_log_factor(p["users"] + 2, p["k"], p["beta"])),
+                factor_name="ln|H| + ln(2k/beta)", tolerance=UP_TO_LOGS),
+    ]
+    return Theorem(
+        id="bns.cor4_6", paper=PAPERS["bns"], number="Corollary 4.6",
+        title="Private k-learning of thresholds needs about k^(1/3) / alpha rows",
+        statement=(
+            "Every (even improper) (eps, delta)-DP alpha-accurate empirical k-learner for THRESH_X needs "
+            "about k^(1/3)/alpha rows (when |X| is larger than that); non-privately O(1) rows suffice."),
+        math=("N >= n_LB(k) / (2 alpha), n_LB(k) = max{n : (n - 1) ceil(2 n^2 ln(12 e^eps n^2)) <= k and "
+              "1 - xi - n(e^eps xi + delta) > 2 e^eps beta}; n_LB(k) ~ (3k / (4 ln k))^(1/3)."),
+        simulator=BnsCor46(), plotter="bns_fp:cor4_6", claims=claims,
+        notes=("Each k gets the Boneh-Shaw code of n_LB(k) users (xi = 1/(6 e^eps n)); columns beyond the "
+               "code's length are constant 0. The bound function's own log-log slope tends to 1/3 (tested "
+               "in tests/test_fp_attacks.py)."))
+
+
+def _bns_lem4_5() -> Theorem:
+    from privbounds.simulators.bns_codes import BnsLem45
+    from privbounds.simulators.fingerprint import block_length
+
+    claims = [
+        Ceiling("ceiling-completeness",
+                "Boneh-Shaw code: P[feasible pirate word and Trace = bottom] <= xi, for every "
+                "pirate strategy and coalition size",
+                _is(event="completeness", part="code"), ("users", "strategy"), ceiling=lambda p, n: p["xi"]),
+        Ceiling("ceiling-soundness",
+                "Boneh-Shaw code: P[Trace accuses a user outside the coalition] <= xi",
+                _is(event="soundness", part="code"), ("users", "strategy"), ceiling=lambda p, n: p["xi"]),
+        Ceiling("ceiling-soundness-truncated",
+                "Boneh-Shaw code with shorter blocks d' = d/2^j (same tracer), coalitions of n/2: "
+                "P[an innocent is accused] <= xi at every length (step 3's Hoeffding bound does not "
+                "involve d)",
+                _is(event="soundness", part="length"), ("users", "strategy"), ceiling=lambda p, n: p["xi"]),
+    ]
+    lengths = "; ".join(f"n = {u}: d = {block_length(u, 0.1)}, k = {(u - 1) * block_length(u, 0.1)}"
+                        for u in (4, 8, 16))
+    return Theorem(
+        id="bns.lem4_5", paper=PAPERS["bns"], number="Lemma 4.5 (Boneh-Shaw code)",
+        title="The Boneh-Shaw fingerprinting code is compatible with THRESH",
+        statement=(
+            "For an ordered domain with at least n + 1 elements there is an (n, k) fingerprinting "
+            "code with security xi, of length k = O(n^3 log(n/xi)), whose every column is the "
+            "labelling of n fixed points by a threshold."),
+        math=("d = ceil(2 n^2 ln(2n/xi)), k = (n - 1) d; completeness P[c' in F(C_S) and "
+              "Trace(c') = bottom] <= xi and soundness P[Trace(c') not in S] <= xi (catalog's "
+              "reconstruction of Gamma_0(n, d))."),
+        simulator=BnsLem45(), plotter="bns_codes:lem4_5", claims=claims,
+        notes=(f"Code lengths at xi = 0.1: {lengths}. Curve variable: the coalition size |S| in "
+               "{1, 2, n/2, n}, a uniformly random coalition of that size per trial (part = code), or the "
+               "code length k = (n - 1) d' for truncated blocks d' = d/256 .. d with |S| = n/2 (part = "
+               "length; 'traced' = someone guilty accused, plotted without a claim). Pirates: majority, "
+               "minority, a random member's bit, interleaving (contiguous segments copied from one "
+               "member each), all ones, all zeros, each under the marking assumption. The tracer reads "
+               "only the block weights w(B_m), which are sampled exactly (binomial per type; a "
+               "multivariate hypergeometric table for the positional interleaving pirate)."))
+
+
+def _bns_prop4_9() -> Theorem:
+    from privbounds.simulators.bns_codes import BnsProp49
+    from privbounds.simulators.tardos import code_length, threshold
+
+    code = _is(part="code")
+    claims = [
+        Ceiling("ceiling-completeness",
+                "Tardos code: P[feasible pirate word and Trace = bottom] <= xi at the proposition's "
+                "length, for every pirate strategy and coalition size",
+                lambda p: code(p) and p.get("event") == "completeness", ("users", "strategy"),
+                ceiling=lambda p, n: p["xi"]),
+        Ceiling("ceiling-soundness",
+                "Tardos code: P[Trace accuses a user outside the coalition] <= xi at the proposition's "
+                "length",
+                lambda p: code(p) and p.get("event") == "soundness", ("users", "strategy"),
+                ceiling=lambda p, n: p["xi"]),
+        Ceiling("ceiling-soundness-truncated",
+                "Tardos code truncated to a fraction of its length (same threshold Z), full collusion: "
+                "P[an innocent is accused] <= xi at every length (the proof's bound on an innocent's "
+                "score only weakens as the code grows)",
+                lambda p: p.get("part") == "length" and p.get("event") == "soundness", ("users", "strategy"),
+                ceiling=lambda p, n: p["xi"]),
+    ]
+    lengths = "; ".join(f"n = {u}: k = {code_length(u, 0.1)}, Z = {threshold(u, 0.1):g}" for u in (4, 8))
+    return Theorem(
+        id="bns.prop4_9", paper=PAPERS["bns"], number="Proposition 4.9 (Tardos code)",
+        title="Tardos' fingerprinting code: length O(n^2 log(n/xi))",
+        statement=(
+            "There is an (n, k) fingerprinting code with security xi against coalitions of any "
+            "size with length k = O(n^2 log(n/xi)); its columns are arbitrary bit vectors, so it "
+            "serves the agnostic lower bounds."),
+        math=("k = 100 n^2 ceil(ln(n/xi)); p_j = sin^2 r_j, r_j ~ U[t', pi/2 - t'], sin^2 t' = 1/(300 n); "
+              "score_i = sum_{j: c'_j = 1} U_ij; accuse argmax if > Z = 20 n ceil(ln(n/xi)) "
+              "(catalog's reconstruction of Tardos 2008)."),
+        simulator=BnsProp49(), plotter="bns_codes:prop4_9", claims=claims,
+        notes=(f"Code lengths at xi = 0.1: {lengths}. Curve variable: the coalition size |S| in "
+               "{1, 2, n/2, n} (part = code), or the code length k, a fraction 1/8 .. 1 of the "
+               "proposition's length with full collusion (part = length; 'traced' = someone guilty "
+               "accused, plotted without a claim). Pirates as in bns.lem4_5; every pirate word is "
+               "checked for feasibility. The exact Tardos code and tracer, not the Tardos-Skoric "
+               "variant."))
+
+
+def _agnostic_attack_claims(accuracy_limit, accuracy_text):
+    """Ceiling claims shared by the agnostic attacks (Thm 4.7 on POINT, Prop 4.11 on PAR)."""
+    def ev(name, private=None):
+        return lambda p: p["event"] == name and (private is None or _PRIVATE(p) == private)
+
+    dp_traced = lambda p: p["users"] * float(bns_bounds.dp_trace_ceiling(p["epsilon"], p["delta"], _fp_xi(p)))  # noqa: E731
+    return [
+        Ceiling("ceiling-completeness",
+                "Every learner, database D: P[the word is feasible and the tracer accuses nobody] <= xi",
+                ev("complete-fail"), ("users", "learner"), ceiling=lambda p, n: _fp_xi(p)),
+        Ceiling("ceiling-soundness",
+                "Every learner, database D_-I (a uniform user's row replaced): P[the tracer accuses I] <= xi "
+                "(Tardos' tracer is sound against every word)",
+                ev("framed"), ("users", "learner"), ceiling=lambda p, n: _fp_xi(p)),
+        Ceiling("ceiling-dp-trace",
+                "Private learners, database D: P[the tracer accuses somebody] <= n (e^eps xi + delta)",
+                ev("traced", True), ("users", "learner"), ceiling=lambda p, n: dp_traced(p),
+                bound_fn=bns_bounds.dp_trace_ceiling),
+        Ceiling("ceiling-dp-accuracy",
+                f"Private learners while {accuracy_text}: P[agnostic alpha-accurate on D] <= xi + n (e^eps xi + "
+                "delta) (the theorem as a probability bound)",
+                ev("accurate", True), ("users", "learner"),
+                ceiling=lambda p, n: (float(bns_bounds.agnostic_accuracy_ceiling(p["users"], p["epsilon"], p["delta"],
+                                                                                 _fp_xi(p)))
+                                      if accuracy_limit(p, n) else 1.0),
+                bound_fn=bns_bounds.agnostic_accuracy_ceiling),
+        Ceiling("ceiling-attack-erm",
+                "Non-private ERM is caught: P[the tracer accuses nobody on D] <= 1 - n (e^eps xi + delta), i.e. it is "
+                "traced more often than any (eps, delta)-DP learner may be",
+                ev("bottom", False), ("users", "learner"), ceiling=lambda p, n: 1 - dp_traced(p)),
+    ]
+
+
+def _bns_thm4_7() -> Theorem:
+    from privbounds.simulators.bns_fp_agnostic import BnsThm47
+
+    return Theorem(
+        id="bns.thm4_7", paper=PAPERS["bns"], number="Theorem 4.7 (with Prop 4.9's Tardos code)",
+        title="Agnostic lower bound from any fingerprinting code",
+        statement=(
+            "In the agnostic model compatibility is not needed: any (n, k)-fingerprinting code with security "
+            "xi rules out (eps, delta)-DP agnostic empirical k-learners on n rows for every class with two "
+            "distinct concepts."),
+        math=("Impossible when (1 - beta - xi)/n > e^eps xi + delta; xi = 1/(6 e^eps n). As probability bounds: "
+              "P[traced on D] <= n(e^eps xi + delta); P[accurate on D] <= xi + n(e^eps xi + delta) while alpha N < n."),
+        simulator=BnsThm47(), plotter="bns_fp:thm4_7",
+        claims=_agnostic_attack_claims(lambda p, n: p["alpha"] * n < p["users"], "alpha N < n"),
+        notes=("POINT_X with |X| = 2^10: coded rows at x0, junk rows (x1, 0...0) for users outside the coalition "
+               "and for the padding of Rem 4.8; curves over the rows N. Learners: non-private ERM and the "
+               "advanced-composition direct sum of exponential mechanisms (Obs 3.2). The figure shows the epsilon "
+               "the attack certifies from P[accuse I | D] <= e^eps P[accuse I | D_-I] + delta (I uniform)."))
+
+
+def _bns_rem4_8() -> Theorem:
+    from privbounds.simulators.bns_fp_agnostic import BnsRem48
+
+    claims = [LowerBound("lower-rows",
+                         "Direct sum (advanced composition) on the agnostic attack databases of a 4-user Tardos "
+                         "code: N* >= n / alpha",
+                         lambda p: True, ("alpha",),
+                         bound=lambda p: float(bns_bounds.rows_lb_tardos_code(p["users"], p["alpha"], p["epsilon"],
+                                                                             p["delta"], p["beta"])),
+                         bound_fn=bns_bounds.rows_lb_tardos_code)]
+    return Theorem(
+        id="bns.rem4_8", paper=PAPERS["bns"], number="Remark 4.8",
+        title="Agnostic padding: the lower bound grows like 1/alpha",
+        statement=(
+            "If the two concepts also agree on some x1, pad the attack database with junk rows (x1, 0...0): "
+            "the agnostic lower bound becomes Omega(n / alpha)."),
+        math="N* >= n / alpha: while alpha N < n an accurate hypothesis must copy a marked column's bit.",
+        simulator=BnsRem48(), plotter="bns_fp:rem4_8", claims=claims,
+        notes=("N* is flat in alpha: once alpha N >= n only point(x1) errs by more, and avoiding it costs "
+               "~2 ln(k |X| / beta)/eps0 rows. Only the bound grows like 1/alpha."))
+
+
+def _bns_cor4_10() -> Theorem:
+    from privbounds.simulators.bns_fp_agnostic import BnsCor410
+
+    claims = [
+        LowerBound("lower-rows",
+                   "Direct sum (advanced composition) on the agnostic attack databases of the largest Tardos code "
+                   "of length <= k: N*(k) >= n_LB(k) / alpha",
+                   lambda p: True, ("k", "users"),
+                   bound=lambda p: float(bns_bounds.rows_lb_agnostic(p["k"], p["alpha"], p["epsilon"], p["delta"],
+                                                                    p["beta"])),
+                   bound_fn=bns_bounds.rows_lb_agnostic),
+        Scaling("scaling-k-learner",
+                "The learner's growth (Obs 3.2, advanced composition): N*(k) / (ln|X| + ln(2k/beta)) grows like "
+                "sqrt(k), the lower bound's own rate up to logarithms",
+                lambda p: True, ("k",), variable=lambda p: p["k"], variable_name="k", predicted=0.5,
+                factor=lambda p: float(bns_bounds.direct_sum_log_factor(2 ** 10, p["k"], p["beta"])),
+                factor_name="ln|X| + ln(2k/beta)", tolerance=UP_TO_LOGS),
+    ]
+    return Theorem(
+        id="bns.cor4_10", paper=PAPERS["bns"], number="Corollary 4.10",
+        title="Private agnostic k-learning needs about sqrt(k) rows",
+        statement=(
+            "For every class with at least two concepts, (eps, delta)-DP agnostic k-learning needs about "
+            "sqrt(k) rows (sqrt(k)/alpha with padding); for POINT this matches the upper bound of Cor 3.9 up to "
+            "logarithms and separates private PAC learning (k-free, Thm 3.13) from private agnostic learning."),
+        math=("N >= n_LB(k) / alpha, n_LB(k) = max{n : 100 n^2 ceil(ln(6 e^eps n^2)) <= k and "
+              "(1 - beta - xi)/n > e^eps xi + delta}; n_LB(k) ~ sqrt(k / (100 ln k))."),
+        simulator=BnsCor410(), plotter="bns_fp:cor4_10", claims=claims,
+        notes=("Each k: the Tardos code of n_LB(k) users, xi = 1/(6 e^eps n); columns beyond its length are "
+               "constant 0."))
+
+
+def _bns_prop4_11() -> Theorem:
+    from privbounds.simulators.bns_fp_agnostic import BnsProp411
+
+    return Theorem(
+        id="bns.prop4_11", paper=PAPERS["bns"], number="Proposition 4.11",
+        title="Agnostic k-learning of parities under the uniform distribution",
+        statement=(
+            "The fingerprinting argument also rules out (eps, delta)-DP agnostic k-learning of parities under "
+            "the uniform distribution with too few samples: with one user per point of {0,1}^d, Omega(2^d) "
+            "rows (n/9 samples for a PAC learner, via Thm 2.24), i.e. about sqrt(k) with Tardos' code."),
+        math=("Rows = the n = 2^d points of the cube; pirate bit [h_j is 1 on >= 1/4 of the cube]; alpha < 1/4. "
+              "P[traced] <= n(e^eps xi + delta), P[accurate] <= xi + n(e^eps xi + delta) for DP learners."),
+        simulator=BnsProp411(), plotter="bns_fp:prop4_11",
+        claims=_agnostic_attack_claims(lambda p, n: True, "alpha < 1/4 (no padding)"),
+        notes=("The catalog marks this the least certain reconstruction (the statement's parameters were lost); we "
+               "take n = 2^d users, a user outside the coalition keeping its point with all labels 0, and "
+               "alpha = 0.2. Quick fidelity runs d = 2 (4 users, k = 9,600); full adds d = 3 (8 users, k = 44,800). "
+               "Learners: ERM (best parity per column) and the advanced-composition direct sum of exponential "
+               "mechanisms over PAR_d."))
+
+
+_BUILDERS = (_siv_thm3_3, _bns_cor2_12, _bns_obs3_2, _bns_thm5_1, _bns_rem5_2, _bns_lem5_3, _bns_thm5_4,
+             _bns_prop2_20, _bns_thm3_12,
              _bns_thm3_13, _bns_cor3_9, _bns_thm2_23, _bns_prop2_21,
              _bns_cor3_10, _bns_ex3_5, _bns_cor3_4, _bns_cor3_3,
              _bns_thm2_16, _bns_prop3_8, _bns_prop3_11, _bns_thm2_7, _bns_thm2_8, _bns_thm2_11,
              _bns_thm2_22, _bns_thm2_19, _bns_lem3_7,
              _bns_lem2_25, _bns_thm2_24, _bns_thm2_18,
-             _bns_thm3_1, _bns_lem3_6)
+             _bns_thm3_1, _bns_lem3_6, _bns_thm4_3, _bns_rem4_4, _bns_cor4_6,
+             _bns_thm4_7, _bns_rem4_8, _bns_cor4_10, _bns_prop4_11,
+             _bns_lem4_5, _bns_prop4_9)
 _REGISTRY: dict[str, Theorem] | None = None
 
 

@@ -12,12 +12,21 @@ Private Learning of Multiple Concepts", Section 4 (first step of issue 5).
   Block length d = ceil(2 n^2 ln(2n/xi)), so k = (n - 1) d = O(n^3 log(n/xi)).
 
 Coalitions and pirates. Under the marking assumption a pirate must copy every column on
-which its coalition agrees (a "marked" type: all members on the same side of m). Every
-strategy here decides each unmarked column from that column's coalition bits alone
-(majority, minority, a random member's bit, all ones, all zeros), so it cannot tell two
+which its coalition agrees (a "marked" type: all members on the same side of m). Most
+strategies here decide each unmarked column from that column's coalition bits alone
+(majority, minority, a random member's bit, all ones, all zeros), so they cannot tell two
 columns of one type apart and the secret permutation changes nothing: the block weight
-of an unmarked type is Binomial(d, p) with the strategy's p, drawn directly. Everything
-is batched over trials.
+of an unmarked type is Binomial(d, p) with the strategy's p, drawn directly.
+
+The "interleaving" pirate is positional: it cuts the k positions it sees into |S|
+contiguous segments, one per member in increasing user order, and copies each member's
+bits on its segment (always feasible, since it copies real codewords). Because the
+secret permutation is uniform, the (types x segments) table of how many type-m columns
+fall into each segment is a multivariate hypergeometric contingency table with row sums
+d and column sums the segment lengths; it is sampled exactly, type by type, as a chain
+of univariate hypergeometric draws from the remaining segment capacities. Then
+w(B_m) = number of type-m columns lying in segments of members i <= m. Everything is
+batched over trials.
 """
 
 from __future__ import annotations
@@ -26,7 +35,7 @@ import numpy as np
 
 from privbounds.params import ParameterError
 
-STRATEGIES = ("majority", "minority", "random", "ones", "zeros")
+STRATEGIES = ("majority", "minority", "random", "interleaving", "ones", "zeros")
 BOTTOM = -1
 
 
@@ -58,6 +67,8 @@ def pirate_block_weights(coalition: np.ndarray, d: int, strategy: str, rng: np.r
     if strategy not in STRATEGIES:
         raise ParameterError(f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
     T, n = coalition.shape
+    if strategy == "interleaving":
+        return _interleaving_weights(coalition, d, rng)
     size = coalition.sum(axis=1, keepdims=True)
     ones = np.cumsum(coalition, axis=1)[:, : n - 1]          # members i <= m hold bit 1 in type m
     frac = ones / size
@@ -67,6 +78,37 @@ def pirate_block_weights(coalition: np.ndarray, d: int, strategy: str, rng: np.r
     marked = (ones == 0) | (ones == size)
     p = np.where(marked, (ones == size).astype(float), p)    # marking assumption: copy the agreed bit
     return rng.binomial(d, p)
+
+
+def segment_lengths(k: int, size: np.ndarray, n: int) -> np.ndarray:
+    """Lengths (trials, n) of the |S| contiguous segments of k positions (position j
+    belongs to segment floor(j |S| / k)); segments r >= |S| have length 0."""
+    size = np.asarray(size)[:, None]
+    r = np.arange(n + 1)[None, :]
+    edge = -(-r * k // size)                                  # ceil(r k / |S|): first position of segment r
+    edge = np.minimum(edge, k)
+    return np.diff(edge, axis=1)
+
+
+def _interleaving_weights(coalition: np.ndarray, d: int, rng: np.random.Generator) -> np.ndarray:
+    T, n = coalition.shape
+    size = coalition.sum(axis=1)
+    k = (n - 1) * d
+    order = np.argsort(~coalition, axis=1, kind="stable") + 1    # segment r is copied from user order[:, r]
+    rem = segment_lengths(k, size, n)                            # free positions left in each segment
+    weights = np.zeros((T, n - 1), dtype=np.int64)
+    # Exact multivariate hypergeometric table, type by type; within a type the draw is a
+    # chain of univariate hypergeometrics (segment r against segments r+1..n-1).
+    for m in range(1, n):
+        left = np.full(T, d, dtype=np.int64)
+        after = rem.sum(axis=1)
+        for r in range(n):
+            after = after - rem[:, r]
+            x = rng.hypergeometric(rem[:, r], after, left) if r < n - 1 else left
+            rem[:, r] -= x
+            left = left - x
+            weights[:, m - 1] += np.where(order[:, r] <= m, x, 0)   # member i <= m holds 1 on type m
+    return weights
 
 
 def trace(weights: np.ndarray, d: int, xi: float) -> np.ndarray:
@@ -90,12 +132,17 @@ def trace(weights: np.ndarray, d: int, xi: float) -> np.ndarray:
     return out
 
 
-def accusations(n: int, size: int, xi: float, strategy: str, trials: int, rng: np.random.Generator):
+def accusations(n: int, size: int, xi: float, strategy: str, trials: int, rng: np.random.Generator,
+                d: int | None = None):
     """Run ``trials`` random coalitions against the code: (accused (trials,), guilty
     (trials,) whether the accused is a coalition member, innocent (trials,) whether an
-    innocent user was accused)."""
+    innocent user was accused). ``d`` overrides the block length (a truncated code; the
+    tracer is unchanged)."""
     _check(n, xi, size)
-    d = block_length(n, xi)
+    if d is None:
+        d = block_length(n, xi)
+    elif int(d) != d or d < 1:
+        raise ParameterError(f"d (block length) must be an integer >= 1, got {d!r}")
     coalition = random_coalitions(n, size, trials, rng)
     accused = trace(pirate_block_weights(coalition, d, strategy, rng), d, xi)
     idx = np.clip(accused - 1, 0, n - 1)

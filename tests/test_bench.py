@@ -228,3 +228,39 @@ def test_run_jobs2_vs_jobs1(benchmark, tmp_path, fidelity):
             (outs[2] / "results" / f"{tid}.csv").read_bytes()
         assert records[1][tid]["points"] == records[2][tid]["points"]  # n_hat and intervals
     assert ratio > 0.5, f"jobs=2 took {1 / ratio:.1f}x as long as jobs=1"
+
+
+# --- 4. Tardos code: tracing against drawing the code -----------------------------------
+# (BNS Prop 4.9, simulators/tardos.py.) Codewords traced per second -- generate the code,
+# forge a word (majority pirate, coalition of n/2), trace it -- against the raw rate of
+# drawing the code alone (generate only), for n = 8, xi = 0.1 (k = 32,000 columns), on the
+# same batch size. The ratio (traced rate / drawn rate) says how much the pirate and the
+# tracer add on top of the unavoidable n x k Bernoulli draws. Goal: >= 0.4x (tracing at
+# most ~1.5x the cost of drawing).
+
+def _tardos_batch(trials: int, trace: bool, seed: int = 0):
+    from privbounds.simulators import tardos as td
+
+    rng = np.random.default_rng(seed)
+    n, xi = 8, 0.1
+    p, cb = td.generate(n, td.code_length(n, xi), trials, rng)
+    if not trace:
+        return cb.shape[0]
+    coalition = np.argsort(rng.random((trials, n)), axis=1) < n // 2
+    accused = td.trace(cb, p, td.pirate(cb, coalition, "majority", rng), xi)
+    return accused
+
+
+@pytest.mark.benchmark
+def test_tardos_trace_vs_generate(benchmark):
+    trials = 28
+    t_trace, t_gen, accused = _paired(benchmark, lambda: _tardos_batch(trials, True),
+                                      lambda: _tardos_batch(trials, False), rounds=5, warmup=1)
+    assert (accused != -1).all()                     # the work was real: every word traced
+    traced, drawn = trials / t_trace, trials / t_gen
+    ratio = traced / drawn
+    _report(benchmark, "ratio", ratio, ">= 0.4x",
+            f"Tardos n=8 k=32000: {traced:.0f} codewords traced/s vs {drawn:.0f} codes drawn/s: "
+            f"ratio {ratio:.2f}x (goal >= 0.4x)",
+            traced_per_second=traced, drawn_per_second=drawn)
+    assert ratio > 0.05, f"tracing took {1 / ratio:.1f}x as long as drawing the code"

@@ -4,6 +4,7 @@ parameter constraint refuses bad values by name, every claim gets a verdict."""
 import json
 
 import pytest
+from markupsafe import escape
 
 import privbounds
 from privbounds.params import ParameterError
@@ -51,7 +52,7 @@ def test_report_builds(smoke_out):
     for t in THEOREMS:
         assert f'href="{t.id}.html"' in html
         page = (index.parent / f"{t.id}.html").read_text()
-        assert t.title in page and "Provenance" in page
+        assert str(escape(t.title)) in page and "Provenance" in page  # as Jinja escapes it
 
 
 def test_plot_and_report_default_to_the_theorems_that_have_results(tmp_path):
