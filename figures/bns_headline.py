@@ -62,6 +62,18 @@ SERIES = {
 }
 MARKERS = "os^vDP*X"
 
+# Lower bounds drawn as solid grey lines over the whole k range (eps = 1, beta = 0.1,
+# alpha = 0.1): who they bind is in the label. The fingerprinting bounds are for PAC
+# learners, so they are divided by Thm 2.24's factor 9.
+LOWER = {
+    "POINT": [("Thm 5.1 packing, pure DP only", lambda k: bns.packing_lower_bound(k, 1.0, 0.1), "-"),
+              ("Cor 4.10 / 9, agnostic (eps, delta)-DP PAC",
+               lambda k: bns.rows_lb_agnostic(k, 0.1, 1.0, 1e-7, 0.1) / 9, ":")],
+    "THRESH": [("Thm 5.1 packing, pure DP only", lambda k: bns.packing_lower_bound(k, 1.0, 0.1), "-"),
+               ("Cor 4.6 / 9, (eps, delta)-DP PAC", lambda k: bns.rows_lb_thresh(k, 0.1, 1.0, 1e-7, 0.1) / 9, ":")],
+    "PAR": [("Thm 5.4 packing (d = 8), pure DP only", lambda k: bns.parity_packing_lower_bound(k, 8, 1.0, 0.1), "-")],
+}
+
 
 def theorem_ids() -> set[str]:
     return {tid for series in SERIES.values() for tid, *_ in series}
@@ -98,6 +110,12 @@ def plot(records: dict, out) -> list:
             plt.close(fig)
             continue
         ax.plot([], [], "--", color="gray", label="dashed: each learner's bound (same colour)")
+        ks = np.unique(np.round(np.geomspace(1, max(ax.get_xlim()[1], 2), 80)))
+        for label, fn, style in LOWER[cls]:
+            y = np.asarray(fn(ks), float)
+            keep = y >= 1                      # below one row a lower bound says nothing
+            if keep.any():
+                ax.plot(ks[keep], y[keep], style, color="0.35", linewidth=1.6, label=f"lower bound: {label}")
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("number of concepts k")
