@@ -464,16 +464,27 @@ def bs_condition(n, epsilon, delta, beta, xi):
     Why (see bns_fp_thresh): on the full coalition no column is marked, so the tracer
     accuses somebody except with probability xi; a middle user i (2..n-1) is protected
     by the secret permutation alone, so P[accuse i | D_-i] <= xi for any pirate; users 1
-    and n are protected only against feasible words, P[accuse i | D_-i] <= xi + beta.
+    and n are protected only against feasible words, P[accuse i | D_-i] <= xi + beta,
+    when alpha N < (n - 1)/2 (the pirate rounds over its coalition's n - 1 points).
     Summing the DP inequality P[accuse i | D] <= e^eps P[accuse i | D_-i] + delta over i
     gives 1 - xi <= n (e^eps xi + delta) + 2 e^eps beta."""
     return 1 - xi - n * (np.exp(epsilon) * xi + delta) > 2 * np.exp(epsilon) * beta
 
 
+def tardos_completeness(n, xi):
+    """Tardos (2008): an innocent is accused with probability <= eps1 = xi / n (here, so
+    that a union bound over the n users gives xi), and no colluder of a coalition of c
+    is accused with probability <= eps2 = eps1^(c/4). With c = n, eps2 <= xi only for
+    n >= 4; below that the completeness guarantee is eps2 = (xi/n)^(n/4) > xi."""
+    nn = np.asarray(n, float)
+    return np.maximum(xi, (xi / nn) ** (nn / 4))
+
+
 def tardos_condition(n, epsilon, delta, beta, xi):
     """Thm 4.3 / 4.7 with a code whose soundness holds against every word (Tardos):
-    impossible when (1 - beta - xi) / n > e^eps xi + delta (catalog's reconstruction)."""
-    return (1 - beta - xi) / n > np.exp(epsilon) * xi + delta
+    impossible when (1 - beta - eps2) / n > e^eps xi + delta, eps2 =
+    tardos_completeness(n, xi) (the catalog writes xi for eps2, true for n >= 4)."""
+    return (1 - beta - tardos_completeness(n, xi)) / n > np.exp(epsilon) * xi + delta
 
 
 def _most_users(k, length, condition, epsilon, delta, beta):
@@ -501,11 +512,12 @@ def n_lb_thresh_users(k, epsilon, delta, beta):
 @bound(EXACT, "BNS Thm 4.3 with the padding of Rem 4.4 (our rounding)")
 def rows_lb_thresh(k, alpha, epsilon, delta, beta):
     """Every (eps, delta)-DP alpha-accurate empirical k-learner for THRESH (|X| > n_LB)
-    fails on some database of N rows when alpha N < n_LB(k) / 2, so it needs
-    N >= n_LB(k) / (2 alpha) rows. (The catalog states n_LB / (3 alpha), a safe
-    rounding of the same condition; below 2 users the bound is vacuous.)"""
-    n = n_lb_thresh_users(k, epsilon, delta, beta)
-    return np.where(np.asarray(n) >= 2, np.asarray(n) / (2 * unit_open("alpha", alpha)), 0.0)
+    fails on some database of N rows when alpha N < (n_LB(k) - 1) / 2, so it needs
+    N >= (n_LB(k) - 1) / (2 alpha) rows. (The catalog states n_LB / (3 alpha); our
+    pirate rounds over the n - 1 points of its coalition, see bns_fp_thresh. Below 2
+    users the bound is vacuous.)"""
+    n = np.asarray(n_lb_thresh_users(k, epsilon, delta, beta))
+    return np.where(n >= 2, (n - 1) / (2 * unit_open("alpha", alpha)), 0.0)
 
 
 @bound(ASYMPTOTIC, "BNS Cor 4.6, the catalog's asymptotic form")
@@ -546,28 +558,28 @@ def dp_trace_ceiling(epsilon, delta, xi):
 
 def thresh_accuracy_ceiling(n, epsilon, delta, xi):
     """Average over J in {1, n} of P[alpha-accurate on D_-J] for any (eps, delta)-DP
-    learner when alpha N < n / 2 (rearranging the sum in bs_condition):
+    learner when alpha N < (n - 1) / 2 (rearranging the sum in bs_condition):
     <= 1 - (1 - xi - n (e^eps xi + delta)) / (2 e^eps)."""
     return 1 - (1 - xi - n * (np.exp(epsilon) * xi + delta)) / (2 * np.exp(epsilon))
 
 
 def agnostic_accuracy_ceiling(n, epsilon, delta, xi):
-    """P[alpha-accurate on D] <= xi + n (e^eps xi + delta) for any (eps, delta)-DP agnostic
-    learner when alpha N < n: accuracy makes the word feasible, the tracer then accuses
-    somebody except with probability xi, and user i is accused with probability at most
-    e^eps xi + delta."""
-    return xi + n * (np.exp(epsilon) * xi + delta)
+    """P[alpha-accurate on D] <= eps2 + n (e^eps xi + delta) for any (eps, delta)-DP
+    agnostic learner when alpha N < n: accuracy makes the word feasible, the tracer then
+    accuses somebody except with probability eps2 = tardos_completeness(n, xi), and user
+    i is accused with probability at most e^eps xi + delta."""
+    return tardos_completeness(n, xi) + n * (np.exp(epsilon) * xi + delta)
 
 
 @bound(EXACT, "BNS Thm 4.3 with the padding of Rem 4.4, for a given Boneh-Shaw code")
 def rows_lb_code(users, alpha, epsilon, delta, beta):
     """With a Boneh-Shaw code of ``users`` users at xi = 1/(6 e^eps users) for which
     bs_condition holds, an (eps, delta)-DP learner alpha-accurate with probability
-    1 - beta on the attack databases needs N >= users / (2 alpha) rows; 0 (no bound)
-    when the condition fails."""
+    1 - beta on the attack databases needs N >= (users - 1) / (2 alpha) rows; 0 (no
+    bound) when the condition fails."""
     xi = fp_security(users, epsilon)
     ok = bs_condition(users, epsilon, delta, beta, xi)
-    return np.where(ok, np.asarray(users, float) / (2 * unit_open("alpha", alpha)), 0.0)
+    return np.where(ok, (np.asarray(users, float) - 1) / (2 * unit_open("alpha", alpha)), 0.0)
 
 
 @bound(EXACT, "BNS Thm 4.7 with the padding of Rem 4.8, for a given Tardos code")

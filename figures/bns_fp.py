@@ -30,23 +30,26 @@ def certified_epsilon(accused, framed, trials_a, trials_f, delta, conf=0.95):
     """Lower confidence bound on epsilon from P[accused | D] <= e^eps P[framed | D_-i] + delta:
     ln((lower end of P[accused] - delta) / upper end of P[framed]), the two ends at
     (1 + conf) / 2 each (so jointly at least conf); 0 when nothing is certified."""
-    lo, _ = clopper_pearson(accused, trials_a, 2 * conf - 1)
-    _, hi = clopper_pearson(framed, trials_f, 2 * conf - 1)
+    # a two-sided interval at conf puts each one-sided end at (1 + conf) / 2
+    lo, _ = clopper_pearson(accused, trials_a, conf)
+    _, hi = clopper_pearson(framed, trials_f, conf)
     with np.errstate(divide="ignore", invalid="ignore"):
         eps = np.log(np.maximum(lo - delta, 0) / hi)
     return np.maximum(np.nan_to_num(eps, nan=0.0, neginf=0.0), 0.0)
 
 
 def certified_table(rows, pairs, keys):
-    """Certified epsilon per (keys..., n), maximised over the (accused, framed) event pairs."""
+    """Certified epsilon per (keys..., n), maximised over the (accused, framed) event pairs
+    (each pair at 1 - 0.05 / len(pairs), so the maximum holds at 95%)."""
     out = {}
+    conf = 1 - 0.05 / len(pairs)
     for acc, fr in pairs:
         a = rows[rows["event"] == acc].set_index([*keys, "n"])
         f = rows[rows["event"] == fr].set_index([*keys, "n"])
         common = a.index.intersection(f.index)
         for idx in common:
             e = float(certified_epsilon(a.loc[idx, "successes"], f.loc[idx, "successes"], a.loc[idx, "trials"],
-                                        f.loc[idx, "trials"], float(a.loc[idx, "delta"])))
+                                        f.loc[idx, "trials"], float(a.loc[idx, "delta"]), conf))
             out[idx] = max(out.get(idx, 0.0), e)
     return out
 
@@ -57,27 +60,32 @@ def _rate(ax, rows, event, color, label, style="o-"):
         return
     lo, hi = clopper_pearson(g["successes"].to_numpy(), g["trials"].to_numpy(), 0.95)
     ax.fill_between(g["n"], lo, hi, color=color, alpha=0.2, linewidth=0)
-    ax.plot(g["n"], g["p_hat"], style, color=color, markersize=3, label=label)
+    ax.plot(g["n"], g["p_hat"], style, color=color, markersize=4, label=label)
 
 
 def attack(theorem, record, out, pairs, ceilings, limit, limit_label, trace_event=None,
-           xlabel="rows N of the attack database"):
+           xlabel="rows N of the attack database", by_users=True):
     """Three panels over N: accuracy of each learner, the tracer's rates with the DP
     ceiling (on ``trace_event``, default the first pair's "accused" event), and the
     certified epsilon. ``limit(users, alpha)`` is where accuracy stops forcing a
     feasible word (None: everywhere)."""
     trace_event = trace_event or pairs[0][0]
     rows = load_rows(out, record["id"])
-    fig, (ax1, ax2, ax3) = new_figure(3, height=7.0)
-    cert = certified_table(rows, pairs, ["users", "learner"])
-    for i, ((users, learner), g) in enumerate(rows.groupby(["users", "learner"])):
+    keys = ["users", "learner"] if by_users else ["learner"]   # by_users=False: one curve over n per learner
+    groups = rows.groupby(keys).ngroups
+    # the middle panel's legend has two entries per curve: leave it room below the axes
+    fig, (ax1, ax2, ax3) = new_figure(3, height=4.6 + 0.45 * groups)
+    cert = certified_table(rows, pairs, keys)
+    for i, (key, g) in enumerate(rows.groupby(keys)):
+        users, learner = key if by_users else (int(g["users"].iloc[0]), key[0] if isinstance(key, tuple) else key)
         color = PALETTE[i % len(PALETTE)]
-        name = f"{learner}, n = {users}"
+        name = f"{learner}, n = {users}" if by_users else learner
         _rate(ax1, g, "accurate", color, name)
         _rate(ax2, g, trace_event, color, f"P[{trace_event}], {name}")
         _rate(ax2, g, pairs[0][1], color, f"P[{pairs[0][1]}], {name}", "x:")
-        xs = sorted(n for (u, lrn, n) in cert if u == users and lrn == learner)
-        ax3.plot(xs, [cert[(users, learner, n)] for n in xs], "o-", color=color, markersize=3, label=name)
+        mine = {idx[-1]: e for idx, e in cert.items() if idx[:-1] == ((users, learner) if by_users else (learner,))}
+        xs = sorted(mine)
+        ax3.plot(xs, [mine[n] for n in xs], "o-", color=color, markersize=5, label=name)
         alpha, eps = float(g["alpha"].iloc[0]), float(g["epsilon"].iloc[0])
         if limit is not None:
             ax1.axvline(limit(users, alpha), color=color, linestyle=":", linewidth=1)
@@ -111,7 +119,7 @@ def thm4_3(theorem, record, out):
     return attack(theorem, record, out, [("accused-middle", "framed-middle"), ("accused-first", "framed-first")],
                   lambda r: float(bns.dp_trace_ceiling(r["epsilon"], r["delta"],
                                                        bns.fp_security(r["users"], r["epsilon"]))),
-                  lambda users, alpha: users / (2 * alpha), "alpha N = n/2")
+                  lambda users, alpha: (users - 1) / (2 * alpha), "alpha N = (n - 1)/2")
 
 
 def search_curves(ax, record, out, key, bound):
@@ -193,7 +201,7 @@ def prop4_11(theorem, record, out):
     return attack(theorem, record, out, [("accused", "framed")],
                   lambda r: r["users"] * float(bns.dp_trace_ceiling(r["epsilon"], r["delta"],
                                                                    bns.fp_security(r["users"], r["epsilon"]))),
-                  None, "", trace_event="traced", xlabel="users n = 2^d = rows")
+                  None, "", trace_event="traced", xlabel="users n = 2^d = rows", by_users=False)
 
 
 def rem4_8(theorem, record, out):

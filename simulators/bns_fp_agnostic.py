@@ -44,7 +44,7 @@ from privbounds.bounds import bns as bounds
 from privbounds.params import BETA, DELTA, EPSILON, Interval, Options, ParameterError
 
 from . import tardos
-from .base import Simulator
+from .base import Simulator, expand
 from .mechanisms import exponential_mechanism_probs
 
 LEARNERS = ("erm", "directsum-advanced")
@@ -252,10 +252,17 @@ class _AgnosticAttack(Simulator):
         return out
 
 
-def _code_point(cls, users, learner, event, alpha, eps=1.0):
-    k = tardos.code_length(users, float(bounds.fp_security(users, eps)))
-    return {"class": cls, "users": users, "k": k, "learner": learner, "event": event,
-            "epsilon": eps, "delta": 1e-7, "alpha": alpha, "beta": 0.1}
+def _base(cls, alpha):
+    return {"class": [cls], "epsilon": [1.0], "delta": [1e-7], "alpha": [alpha], "beta": [0.1]}
+
+
+def with_code_length(pts: list[dict], overrides: dict) -> list[dict]:
+    """Give each point the length of its Tardos code (users, xi = 1/(6 e^eps users)),
+    unless the user set k (check_point then refuses a k shorter than the code)."""
+    for p in pts:
+        if "k" not in overrides:
+            p["k"] = tardos.code_length(p["users"], float(bounds.fp_security(p["users"], p["epsilon"])))
+    return pts
 
 
 class BnsThm47(_AgnosticAttack):
@@ -265,10 +272,8 @@ class BnsThm47(_AgnosticAttack):
     _users = {"smoke": [2], "quick": [3], "full": [2, 3, 4]}
 
     def grid(self, fidelity, overrides):
-        alpha = overrides.get("alpha", [0.1])[0]
-        return [_code_point("point", users, learner, event, alpha)
-                for users in overrides.get("users", self._users[fidelity])
-                for learner in LEARNERS for event in EVENTS]
+        return with_code_length(expand({"users": self._users[fidelity], "k": [0], "learner": list(LEARNERS),
+                                        "event": list(EVENTS), **_base("point", 0.1)}, overrides), overrides)
 
     def curve(self, point):
         users = point["users"]
@@ -287,8 +292,9 @@ class BnsRem48(_AgnosticAttack):
     _alphas = {"smoke": [0.1], "quick": [0.05, 0.1, 0.2], "full": [0.025, 0.05, 0.1, 0.2, 0.4]}
 
     def grid(self, fidelity, overrides):
-        return [_code_point("point", 4, "directsum-advanced", "accurate", a)
-                for a in overrides.get("alpha", self._alphas[fidelity])]
+        axes = {"users": [4], "k": [0], "learner": ["directsum-advanced"], "event": ["accurate"],
+                **_base("point", 0.1), "alpha": self._alphas[fidelity]}
+        return with_code_length(expand(axes, overrides), overrides)
 
     def n_range(self, point):
         return point["users"], 1 << 20
@@ -305,11 +311,14 @@ class BnsCor410(_AgnosticAttack):
            "full": [1 << e for e in range(11, 21)]}
 
     def grid(self, fidelity, overrides):
+        if "users" in overrides:
+            raise ParameterError("users cannot be set for bns.cor4_10: each k gets the largest code that fits (n_LB(k))")
         pts = []
-        for k in overrides.get("k", self._ks[fidelity]):
-            users = int(bounds.n_lb_agnostic_users(k, 1.0, 1e-7, 0.1))
-            if users >= 2:
-                pts.append(_code_point("point", users, "directsum-advanced", "accurate", 0.1) | {"k": k})
+        for p in expand({"k": self._ks[fidelity], "users": [0], "learner": ["directsum-advanced"],
+                         "event": ["accurate"], **_base("point", 0.1)}, overrides):
+            p["users"] = int(bounds.n_lb_agnostic_users(p["k"], p["epsilon"], p["delta"], p["beta"]))
+            if p["users"] >= 2:
+                pts.append(p)
         if not pts:
             raise ParameterError("k must reach the length of a 2-user Tardos code (2000 at eps = 1)")
         return pts
@@ -329,8 +338,8 @@ class BnsProp411(_AgnosticAttack):
     _users = {"smoke": [4], "quick": [4], "full": [4, 8]}
 
     def grid(self, fidelity, overrides):
-        return [_code_point("parity", u, learner, event, 0.2) for u in overrides.get("users", self._users[fidelity])
-                for learner in LEARNERS for event in EVENTS]
+        return with_code_length(expand({"users": self._users[fidelity], "k": [0], "learner": list(LEARNERS),
+                                        "event": list(EVENTS), **_base("parity", 0.2)}, overrides), overrides)
 
     def curve(self, point):
         return [point["users"]]

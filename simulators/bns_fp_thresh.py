@@ -10,7 +10,10 @@ for the users of the coalition S, and the junk row (u_0, 0...0) for everything e
 (users outside S and the N - n padding rows; u_0 = n + 1 is labelled 0 by every
 threshold). Columns beyond the code's length (when a k-grid value exceeds it) are
 constant 0. The learner returns one threshold h_j per column; the pirate bit is
-c'_j = [h_j is 1 on at least half of u_1..u_n]; the Boneh-Shaw tracer reads c'.
+c'_j = [h_j is 1 on at least half of the coalition's points u_i, i in S]; the
+Boneh-Shaw tracer reads c'. (Averaging over all of u_1..u_n, as the catalog writes,
+lets an accurate hypothesis be 1 on the absent user's point for free, so a 0-marked
+column could get bit 1; over S, alpha N < |S|/2 errors cannot flip a marked column.)
 
 Databases and events (engine "n" is N, the rows):
 - D: S = all users. No column is marked, so every word is feasible and the tracer
@@ -18,8 +21,8 @@ Databases and events (engine "n" is N, the rows):
 - D_-i: S = all users but i, whose row is junk. For a middle user (2..n-1) the pirate
   cannot tell types i-1 and i apart, so P[accuse i | D_-i] <= xi for ANY word
   (soundness from the secret permutation). Users 1 and n are protected only against
-  feasible words, which an alpha-accurate learner produces when alpha N < n/2.
-- i* = floor(n/2): the user an accurate learner gets accused for (its word's weight
+  feasible words, which an alpha-accurate learner produces when alpha N < (n - 1)/2.
+- i* = ceil(n/2): the user an accurate learner gets accused for (its word's weight
   jumps from 0 to d between types i* - 1 and i*); fixed before any trial.
 Events: "accurate" (all k hypotheses alpha-accurate on D_-J, J uniform in {1, n});
 "bottom" (trace = nobody on D); for the suspect i = i* ("middle") or i = 1 ("first"):
@@ -60,7 +63,9 @@ EVENTS = ("accurate", "bottom", "accused-middle", "framed-middle", "unaccused-mi
 
 
 def middle_user(users: int) -> int:
-    return users // 2
+    """ceil(n/2): where an accurate learner's word jumps from 0 to d (types m >= n/2 get
+    bit 1); a middle user (2..n-1) for every n >= 3."""
+    return (users + 1) // 2
 
 
 def column_hypotheses(users: int, members: np.ndarray, junk: int, rows: int, alpha: float, learner: str,
@@ -75,7 +80,9 @@ def column_hypotheses(users: int, members: np.ndarray, junk: int, rows: int, alp
     m = np.arange(users)
     errs = np.abs(cum[np.minimum(t, users)][None, :] - cum[m][:, None]) + junk * (t == users + 1)
     acc = errs <= alpha * rows
-    bit = 2 * np.minimum(t, users) >= users
+    # the pirate averages h_t over the coalition's points only (it knows S): a point it
+    # does not hold could be labelled 1 for free and break feasibility
+    bit = 2 * cum[np.minimum(t, users)] >= members.sum()
     if learner == "erm":
         probs = np.zeros(errs.shape)
         probs[m, np.argmin(errs, axis=1)] = 1.0                 # the smallest consistent threshold
@@ -130,13 +137,14 @@ def alg2_word(users: int, members: np.ndarray, junk: int, rows: int, alpha: floa
     h = alg2_thresholds(hist, positives_in_bins, e_san, alpha * rows / 8, eps0, rng)      # (trials, k)
     errs = np.abs(cm[np.minimum(h, X)] - cm[targets][None, :]) + junk * (h == 0)
     accurate = (errs <= alpha * rows).all(axis=1)
-    bit = 2 * np.clip(users + 1 - h, 0, users) >= users
+    M = int(members.sum())
+    bit = 2 * (M - cm[np.minimum(h, X)]) >= M                                        # members with x >= h
     weights = bit[:, : (users - 1) * d].reshape(trials, users - 1, d).sum(axis=2)     # types m = 1..users-1
     return weights, accurate
 
 
 class _ThreshAttack(Simulator):
-    version = "1"
+    version = "2"
     params = {
         "users": Interval("users", 3, 24, "both", integer=True),
         "k": Interval("k", 1, 1 << 22, "both", integer=True),
@@ -253,6 +261,15 @@ def _base():
     return {"epsilon": [1.0], "delta": [1e-7], "alpha": [0.1], "beta": [0.1]}
 
 
+def with_code_length(pts: list[dict], overrides: dict) -> list[dict]:
+    """Give each point the length of its Boneh-Shaw code (users, xi = 1/(6 e^eps users)),
+    unless the user set k (check_point then refuses a k shorter than the code)."""
+    for p in pts:
+        if "k" not in overrides:
+            p["k"] = int(bounds.bs_code_length(p["users"], float(bounds.fp_security(p["users"], p["epsilon"]))))
+    return pts
+
+
 class BnsThm43(_ThreshAttack):
     """The attack as curves over the database size N at two fixed codes."""
 
@@ -262,14 +279,13 @@ class BnsThm43(_ThreshAttack):
     def grid(self, fidelity, overrides):
         pts = []
         for users in overrides.get("users", self._users[fidelity]):
-            eps = overrides.get("epsilon", [1.0])[0]
-            k = int(bounds.bs_code_length(users, float(bounds.fp_security(users, eps))))
             # Algorithm 2 draws every column (O(k) per trial): only on the smaller codes
             learners = ["directsum-advanced", "erm"] + (["alg2-tree-advanced"] if users <= 6 else [])
-            pts += expand({"users": [users], "k": [k], "learner": learners,
-                           "event": list(EVENTS), **_base()},
-                          {kk: v for kk, v in overrides.items() if kk not in ("users", "k")})
-        return pts
+            # with every user coded the tracer always accuses somebody: "bottom" is not measured
+            events = [e for e in EVENTS if e != "bottom"]
+            pts += expand({"users": [users], "k": [0], "learner": learners, "event": events, **_base()},
+                          {kk: v for kk, v in overrides.items() if kk != "users"})
+        return with_code_length(pts, overrides)
 
     def curve(self, point):
         users = point["users"]
@@ -294,14 +310,9 @@ class BnsRem44(_ThreshAttack):
     _alphas = {"smoke": [0.1], "quick": [0.05, 0.1, 0.2], "full": [0.025, 0.05, 0.1, 0.2, 0.4]}
 
     def grid(self, fidelity, overrides):
-        pts = []
-        for users in overrides.get("users", [4, 8] if fidelity != "smoke" else [4]):
-            eps = overrides.get("epsilon", [1.0])[0]
-            k = int(bounds.bs_code_length(users, float(bounds.fp_security(users, eps))))
-            pts += expand({"users": [users], "k": [k], "learner": ["directsum-advanced"], "event": ["accurate"],
-                           "epsilon": [1.0], "delta": [1e-7], "alpha": self._alphas[fidelity], "beta": [0.1]},
-                          {kk: v for kk, v in overrides.items() if kk not in ("users", "k")})
-        return pts
+        pts = expand({"users": [4, 8] if fidelity != "smoke" else [4], "k": [0], "learner": ["directsum-advanced"],
+                      "event": ["accurate"], **_base(), "alpha": self._alphas[fidelity]}, overrides)
+        return with_code_length(pts, overrides)
 
     def trials_factor(self, point):
         return 1
@@ -315,17 +326,14 @@ class BnsCor46(_ThreshAttack):
            "full": [1 << e for e in range(6, 19)]}
 
     def grid(self, fidelity, overrides):
+        if "users" in overrides:
+            raise ParameterError("users cannot be set for bns.cor4_6: each k gets the largest code that fits (n_LB(k))")
         pts = []
-        over = {kk: v for kk, v in overrides.items() if kk not in ("k", "users")}
-        eps = overrides.get("epsilon", [1.0])[0]
-        delta = overrides.get("delta", [1e-7])[0]
-        beta = overrides.get("beta", [0.1])[0]
-        for k in overrides.get("k", self._ks[fidelity]):
-            users = int(bounds.n_lb_thresh_users(k, eps, delta, beta))
-            if users < 3:   # a middle user is needed for the attack
-                continue
-            pts += expand({"users": [users], "k": [k], "learner": ["directsum-advanced"], "event": ["accurate"],
-                           "epsilon": [1.0], "delta": [1e-7], "alpha": [0.1], "beta": [0.1]}, over)
+        for p in expand({"k": self._ks[fidelity], "users": [0], "learner": ["directsum-advanced"],
+                         "event": ["accurate"], **_base()}, overrides):
+            p["users"] = int(bounds.n_lb_thresh_users(p["k"], p["epsilon"], p["delta"], p["beta"]))
+            if p["users"] >= 3:    # a middle user is needed for the attack
+                pts.append(p)
         if not pts:
             raise ParameterError("k must reach the length of a 3-user code (206 at eps = 1)")
         return pts

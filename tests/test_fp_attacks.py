@@ -64,7 +64,7 @@ def test_condition_fails_for_large_beta():
     # 1 - xi - n(e xi + delta) is about 5/6 < 2 e beta once beta > 0.153
     xi = bns.fp_security(8, 1.0)
     assert bns.bs_condition(8, 1.0, 1e-7, 0.1, xi) and not bns.bs_condition(8, 1.0, 1e-7, 0.2, xi)
-    assert bns.rows_lb_code(8, 0.1, 1.0, 1e-7, 0.2) == 0 and bns.rows_lb_code(8, 0.1, 1.0, 1e-7, 0.1) == 40
+    assert bns.rows_lb_code(8, 0.1, 1.0, 1e-7, 0.2) == 0 and bns.rows_lb_code(8, 0.1, 1.0, 1e-7, 0.1) == 35
     assert bns.rows_lb_tardos_code(4, 0.1, 1.0, 1e-7, 0.1) == 40
 
 
@@ -240,3 +240,42 @@ def test_alg2_learner_is_accurate_with_enough_rows():
     p = _point(sim, users=4, learner="alg2-tree-advanced", event="accurate")
     assert sim.run_trials(p, 1 << 16, 100, rng).mean() > 0.95
     assert sim.run_trials(p, 16, 100, rng).mean() == 0
+
+
+def test_tardos_completeness_is_weaker_than_xi_below_four_users():
+    for n in (2, 3):
+        xi = float(bns.fp_security(n, 1.0))
+        assert bns.tardos_completeness(n, xi) == pytest.approx((xi / n) ** (n / 4)) and (xi / n) ** (n / 4) > xi
+    for n in (4, 8):
+        assert bns.tardos_completeness(n, 0.01) == 0.01
+
+
+@pytest.mark.parametrize("users", [4, 5, 8])
+def test_accurate_words_are_feasible_on_both_end_neighbours(users):
+    """Rounding over the coalition's points: while alpha N < (n - 1)/2 every accurate
+    threshold copies a marked column's bit (type 1 on D_-1 is all 0, type n - 1 on D_-n
+    all 1). Rounding over all n points would not (the absent user's point is free)."""
+    alpha = 0.1
+    rows = int(np.ceil((users - 1) / (2 * alpha))) - 1
+    for absent, m, marked in ((1, 1, 0), (users, users - 1, 1)):
+        members = np.ones(users, bool)
+        members[absent - 1] = False
+        probs, cat = column_hypotheses(users, members, rows - users + 1, rows, alpha, "erm", None)
+        accurate = cat[m] >= 2
+        assert accurate.any() and np.all(cat[m][accurate] % 2 == marked)
+
+
+@pytest.mark.parametrize("users", [3, 5, 7, 8])
+def test_erm_is_accused_at_the_middle_user_for_odd_and_even_n(users):
+    sim, rng = BnsThm43(), np.random.default_rng(10)
+    p = sim.points("quick", {"users": [users], "learner": ["erm"], "event": ["accused-middle"]})[0]
+    assert sim.run_trials(p, users, 50, rng).all()
+    assert 2 <= middle_user(users) <= users - 1
+
+
+def test_overrides_reach_every_point():
+    for sim in (BnsThm43(), BnsRem44(), BnsCor46(), BnsThm47(), BnsRem48(), BnsCor410(), BnsProp411()):
+        pts = sim.points("quick", {"epsilon": [0.5], "delta": [1e-8]})
+        assert pts and all(p["epsilon"] == 0.5 and p["delta"] == 1e-8 for p in pts), sim.theorem_id
+    with pytest.raises(ParameterError, match="users cannot be set"):
+        BnsCor46().points("quick", {"users": [4]})
