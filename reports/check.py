@@ -92,6 +92,9 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
                            f"{len(data['theorems'])} in the file)"])
 
     if not path.is_file():
+        if baseline is None and fid == "smoke":
+            raise ParameterError("smoke results have no committed baseline (there are quick and full ones); "
+                                 "run at --fidelity quick to check")
         raise ParameterError(f"no baseline at {path}; create one with 'privbounds check --update'")
     base = json.loads(path.read_text())
     if base.get("fidelity") != fid:
@@ -123,9 +126,13 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
         lines.append(f"{tid:<12} not checked: no results in {out}")
     status = "FAILED" if regs else "ok"
     lines += [f"REGRESSION {r}" for r in regs]
+    # a partial run is checked as far as it goes; say plainly how far that is
+    unchecked = len(set(base["theorems"]) - set(current))
     lines.append(f"check {status}: {len(current)} theorems, "
                  f"{sum(len(c) for c in current.values())} claims, {len(regs)} regressions "
-                 f"(baseline {path.name})")
+                 f"(baseline {path.name})"
+                 + (f"; {unchecked} baseline theorems have no results in {out} and were not checked"
+                    if unchecked else ""))
     return Outcome(1 if regs else 0, lines, regs)
 
 

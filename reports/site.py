@@ -90,8 +90,22 @@ def build(out: Path) -> Path:
         page = f"paper-{prefix}.html"
         papers.append({"prefix": prefix, "page": page, "title": members[0]["rec"]["paper"], "n": len(members)})
         write_atomic(site / page, env.get_template("paper.html").render(
-            root="", title=members[0]["rec"]["paper"], pages=members, figs=figs, **common))
+            root="", title=members[0]["rec"]["paper"], pages=members, figs=figs,
+            headline_ids=_headline_ids(prefix), **common))
     write_atomic(site / "index.html", env.get_template("index.html").render(root="", pages=pages, papers=papers,
                                                                             **common))
     shutil.copy2(TEMPLATES / "style.css", site / "style.css")
     return site / "index.html"
+
+
+def _headline_ids(prefix: str) -> list[str]:
+    """The theorems whose results a paper's headline figures draw (for the hint shown
+    when those figures are missing)."""
+    import importlib
+
+    from privbounds.registry import PAPER_FIGURES
+
+    if prefix not in PAPER_FIGURES:
+        return []
+    module = importlib.import_module(f"privbounds.figures.{PAPER_FIGURES[prefix].split(':')[0]}")
+    return sorted(getattr(module, "theorem_ids", set)())
