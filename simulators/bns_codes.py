@@ -75,8 +75,9 @@ class _CodeCheck(Simulator):
     def privacy(self, point):
         return {"epsilon": None, "delta": None, "accounting": self.accounting}
 
-    def curve(self, point):
-        return coalition_sizes(point["users"])
+    def check_point(self, point):
+        super().check_point(point)
+        _traced_only_on_length(point)
 
     @staticmethod
     def _event(point, accused, innocent):
@@ -112,9 +113,6 @@ class BnsLem45(_CodeCheck):
             axes = {"users": [4, 8, 16], "xi": [0.1], "strategy": list(bs.STRATEGIES)}
         return _two_parts(axes, axes, overrides)
 
-    def check_point(self, point):
-        super().check_point(point)
-        _traced_only_on_length(point)
 
     def curve(self, point):
         if point["part"] == "code":
@@ -159,9 +157,6 @@ class BnsProp49(_CodeCheck):
         length = {**code, "strategy": [s for s in self.length_strategies if s in strategies]}
         return _two_parts(code, length, overrides)
 
-    def check_point(self, point):
-        super().check_point(point)
-        _traced_only_on_length(point)
 
     def curve(self, point):
         if point["part"] == "code":

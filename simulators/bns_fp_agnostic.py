@@ -44,7 +44,8 @@ from privbounds.bounds import bns as bounds
 from privbounds.params import BETA, DELTA, EPSILON, Interval, Options, ParameterError
 
 from . import tardos
-from .base import Simulator, expand
+from .base import expand
+from .fp_attack import FingerprintAttack
 from .mechanisms import exponential_mechanism_probs
 
 LEARNERS = ("erm", "directsum-advanced")
@@ -133,7 +134,7 @@ def _draw(law, patterns, rng):
     return np.minimum((u >= cum).sum(axis=-1), 3)
 
 
-class _AgnosticAttack(Simulator):
+class _AgnosticAttack(FingerprintAttack):
     version = "1"
     params = {
         "class": Options("class", ("point", "parity")),
@@ -147,16 +148,12 @@ class _AgnosticAttack(Simulator):
         "beta": BETA,
     }
 
-    @staticmethod
-    def xi(point) -> float:
-        return float(bounds.fp_security(point["users"], point["epsilon"]))
+    code_name = "Tardos"
+    code_length = staticmethod(tardos.code_length)
+    lower_bound_users = staticmethod(bounds.n_lb_agnostic_users)
 
     def check_point(self, point):
         super().check_point(point)
-        length = tardos.code_length(point["users"], self.xi(point))
-        if point["k"] < length:
-            raise ParameterError(f"k must be >= the Tardos code length {length} for {point['users']} users, "
-                                 f"got {point['k']}")
         if point["class"] == "parity":
             d = int(np.log2(point["users"]))
             if 2 ** d != point["users"] or d > 3:
@@ -164,16 +161,6 @@ class _AgnosticAttack(Simulator):
                                      f"2^users label patterns), got {point['users']}")
             if point["alpha"] >= 0.25:
                 raise ParameterError(f"alpha must be < 1/4 for the parity reduction, got {point['alpha']}")
-        if point["learner"] != "erm":
-            if point["delta"] == 0:
-                raise ParameterError("delta must be in (0, 1) for advanced composition, got 0")
-            self.require_small_delta(point, " (approximate DP)")
-
-    def privacy(self, point):
-        if point["learner"] == "erm":
-            return {"epsilon": None, "delta": None, "accounting": "non-private ERM (the attack's target)"}
-        return {"epsilon": point["epsilon"], "delta": point["delta"],
-                "accounting": "advanced composition (Dwork-Roth Thm 3.20) of k exponential mechanisms"}
 
     def trials_factor(self, point):
         return 2
@@ -209,9 +196,15 @@ class _AgnosticAttack(Simulator):
                                                                           point["delta"])
         length = tardos.code_length(users, xi)
         event = point["event"]
-        out = np.empty(trials, dtype=bool)
         if event == "accurate" and point["class"] == "point":
             return self._accurate_point(point, rows, eps0, length, trials, rng)
+        # the learner's per-column laws do not depend on the trial: compute them once
+        if point["class"] == "parity":
+            plaw = parity_law(int(np.log2(users)), alpha, learner, eps0)
+        else:   # by the number of coded rows m (users on D, users - 1 on D_-I)
+            plaws = {m: _point_law_counts(np.arange(users + 1), m, rows - m, rows, alpha, learner, eps0)
+                     for m in (users, users - 1)}
+        out = np.empty(trials, dtype=bool)
         step = max(1, int(4e6 // (users * length)))
         for a in range(0, trials, step):
             b = min(trials, a + step)
@@ -225,7 +218,7 @@ class _AgnosticAttack(Simulator):
                 patterns = np.zeros((T, length), dtype=np.int64)
                 for i in range(users):      # label bit of user i + 1 (0 for a user outside S)
                     patterns |= (cb[:, i, :] & members[:, i, None]).astype(np.int64) << i
-                cat = _draw(parity_law(int(np.log2(users)), alpha, learner, eps0), patterns, rng)
+                cat = _draw(plaw, patterns, rng)
             else:
                 # only the number of ones among the members matters; the rest are junk rows
                 w = (cb & members[:, :, None]).sum(axis=1)
@@ -233,12 +226,10 @@ class _AgnosticAttack(Simulator):
                 size = members.sum(axis=1)
                 for m in np.unique(size):
                     sel = size == m
-                    law = _point_law_counts(np.arange(users + 1), int(m), rows - int(m), rows, alpha, learner, eps0)
-                    cat[sel] = _draw(law, w[sel], rng)
+                    cat[sel] = _draw(plaws[int(m)], w[sel], rng)
             word = (cat % 2).astype(bool)
             if event == "accurate":
-                law0 = parity_law(int(np.log2(users)), alpha, learner, eps0)
-                out[a:b] = (cat >= 2).all(axis=1) & self._extra_ok(law0, k - length, T, rng)
+                out[a:b] = (cat >= 2).all(axis=1) & self._extra_ok(plaw, k - length, T, rng)
                 continue
             accused = tardos.trace(cb, p, word, xi)
             if event == "bottom":
@@ -256,15 +247,6 @@ def _base(cls, alpha):
     return {"class": [cls], "epsilon": [1.0], "delta": [1e-7], "alpha": [alpha], "beta": [0.1]}
 
 
-def with_code_length(pts: list[dict], overrides: dict) -> list[dict]:
-    """Give each point the length of its Tardos code (users, xi = 1/(6 e^eps users)),
-    unless the user set k (check_point then refuses a k shorter than the code)."""
-    for p in pts:
-        if "k" not in overrides:
-            p["k"] = tardos.code_length(p["users"], float(bounds.fp_security(p["users"], p["epsilon"])))
-    return pts
-
-
 class BnsThm47(_AgnosticAttack):
     """The attack on POINT_X as curves over the rows N at fixed codes."""
 
@@ -272,7 +254,7 @@ class BnsThm47(_AgnosticAttack):
     _users = {"smoke": [2], "quick": [3], "full": [2, 3, 4]}
 
     def grid(self, fidelity, overrides):
-        return with_code_length(expand({"users": self._users[fidelity], "k": [0], "learner": list(LEARNERS),
+        return self.with_code_length(expand({"users": self._users[fidelity], "k": [0], "learner": list(LEARNERS),
                                         "event": list(EVENTS), **_base("point", 0.1)}, overrides), overrides)
 
     def curve(self, point):
@@ -294,7 +276,7 @@ class BnsRem48(_AgnosticAttack):
     def grid(self, fidelity, overrides):
         axes = {"users": [4], "k": [0], "learner": ["directsum-advanced"], "event": ["accurate"],
                 **_base("point", 0.1), "alpha": self._alphas[fidelity]}
-        return with_code_length(expand(axes, overrides), overrides)
+        return self.with_code_length(expand(axes, overrides), overrides)
 
     def n_range(self, point):
         return point["users"], 1 << 20
@@ -311,17 +293,8 @@ class BnsCor410(_AgnosticAttack):
            "full": [1 << e for e in range(11, 21)]}
 
     def grid(self, fidelity, overrides):
-        if "users" in overrides:
-            raise ParameterError("users cannot be set for bns.cor4_10: each k gets the largest code that fits (n_LB(k))")
-        pts = []
-        for p in expand({"k": self._ks[fidelity], "users": [0], "learner": ["directsum-advanced"],
-                         "event": ["accurate"], **_base("point", 0.1)}, overrides):
-            p["users"] = int(bounds.n_lb_agnostic_users(p["k"], p["epsilon"], p["delta"], p["beta"]))
-            if p["users"] >= 2:
-                pts.append(p)
-        if not pts:
-            raise ParameterError("k must reach the length of a 2-user Tardos code (2000 at eps = 1)")
-        return pts
+        return self.grid_over_k(self._ks[fidelity], {"learner": ["directsum-advanced"], "event": ["accurate"],
+                                                     **_base("point", 0.1)}, overrides)
 
     def n_range(self, point):
         return point["users"], 1 << 21
@@ -338,7 +311,7 @@ class BnsProp411(_AgnosticAttack):
     _users = {"smoke": [4], "quick": [4], "full": [4, 8]}
 
     def grid(self, fidelity, overrides):
-        return with_code_length(expand({"users": self._users[fidelity], "k": [0], "learner": list(LEARNERS),
+        return self.with_code_length(expand({"users": self._users[fidelity], "k": [0], "learner": list(LEARNERS),
                                         "event": list(EVENTS), **_base("parity", 0.2)}, overrides), overrides)
 
     def curve(self, point):

@@ -50,10 +50,11 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.bounds import bns as bounds
-from privbounds.params import BETA, DELTA, EPSILON, Interval, Options, ParameterError
+from privbounds.params import BETA, DELTA, EPSILON, Interval, Options
 
-from .base import Simulator, expand
+from .base import expand
 from .fingerprint import BOTTOM, block_length, trace
+from .fp_attack import FingerprintAttack
 from .mechanisms import exponential_mechanism_probs
 from .sanitize_learn import alg2_thresholds
 
@@ -143,7 +144,7 @@ def alg2_word(users: int, members: np.ndarray, junk: int, rows: int, alpha: floa
     return weights, accurate
 
 
-class _ThreshAttack(Simulator):
+class _ThreshAttack(FingerprintAttack):
     version = "2"
     params = {
         "users": Interval("users", 3, 24, "both", integer=True),
@@ -156,37 +157,20 @@ class _ThreshAttack(Simulator):
         "beta": BETA,
     }
 
-    def check_point(self, point):
-        super().check_point(point)
-        users, k = point["users"], point["k"]
-        length = int(bounds.bs_code_length(users, self.xi(point)))
-        if k < length:
-            raise ParameterError(f"k must be >= the code length {length} for {users} users, got {k}")
-        if point["learner"] in ("directsum-advanced", "alg2-tree-advanced") and point["delta"] == 0:
-            raise ParameterError("delta must be in (0, 1) for advanced composition, got 0")
-        if point["learner"] != "erm":
-            self.require_small_delta(point, " (approximate DP)")
-
-    @staticmethod
-    def xi(point) -> float:
-        return float(bounds.fp_security(point["users"], point["epsilon"]))
+    code_name = "Boneh-Shaw"
+    min_users = 3          # a middle user (2..n-1) is needed
+    code_length = staticmethod(bounds.bs_code_length)
+    lower_bound_users = staticmethod(bounds.n_lb_thresh_users)
 
     def n_range(self, point):
         return point["users"], 1 << 21
 
     def privacy(self, point):
-        rule = point["learner"].removeprefix("directsum-")
-        if point["learner"] == "erm":
-            return {"epsilon": None, "delta": None, "accounting": "non-private ERM (the attack's target)"}
         if point["learner"] == "alg2-tree-advanced":
             return {"epsilon": point["epsilon"], "delta": point["delta"] / 2,
                     "accounting": "Algorithm 2: tree sanitizer at eps/2 (pure); k exponential mechanisms "
                                   "(eps/2, delta/2)-DP by advanced composition"}
-        if rule == "basic":
-            return {"epsilon": point["epsilon"], "delta": 0.0,
-                    "accounting": "basic composition of k exponential mechanisms, eps / k each"}
-        return {"epsilon": point["epsilon"], "delta": point["delta"],
-                "accounting": "advanced composition (Dwork-Roth Thm 3.20) of k exponential mechanisms"}
+        return super().privacy(point)
 
     def eps0(self, point):
         if point["learner"] in ("erm", "alg2-tree-advanced"):
@@ -261,15 +245,6 @@ def _base():
     return {"epsilon": [1.0], "delta": [1e-7], "alpha": [0.1], "beta": [0.1]}
 
 
-def with_code_length(pts: list[dict], overrides: dict) -> list[dict]:
-    """Give each point the length of its Boneh-Shaw code (users, xi = 1/(6 e^eps users)),
-    unless the user set k (check_point then refuses a k shorter than the code)."""
-    for p in pts:
-        if "k" not in overrides:
-            p["k"] = int(bounds.bs_code_length(p["users"], float(bounds.fp_security(p["users"], p["epsilon"]))))
-    return pts
-
-
 class BnsThm43(_ThreshAttack):
     """The attack as curves over the database size N at two fixed codes."""
 
@@ -285,7 +260,7 @@ class BnsThm43(_ThreshAttack):
             events = [e for e in EVENTS if e != "bottom"]
             pts += expand({"users": [users], "k": [0], "learner": learners, "event": events, **_base()},
                           {kk: v for kk, v in overrides.items() if kk != "users"})
-        return with_code_length(pts, overrides)
+        return self.with_code_length(pts, overrides)
 
     def curve(self, point):
         users = point["users"]
@@ -312,7 +287,7 @@ class BnsRem44(_ThreshAttack):
     def grid(self, fidelity, overrides):
         pts = expand({"users": [4, 8] if fidelity != "smoke" else [4], "k": [0], "learner": ["directsum-advanced"],
                       "event": ["accurate"], **_base(), "alpha": self._alphas[fidelity]}, overrides)
-        return with_code_length(pts, overrides)
+        return self.with_code_length(pts, overrides)
 
     def trials_factor(self, point):
         return 1
@@ -326,14 +301,5 @@ class BnsCor46(_ThreshAttack):
            "full": [1 << e for e in range(6, 19)]}
 
     def grid(self, fidelity, overrides):
-        if "users" in overrides:
-            raise ParameterError("users cannot be set for bns.cor4_6: each k gets the largest code that fits (n_LB(k))")
-        pts = []
-        for p in expand({"k": self._ks[fidelity], "users": [0], "learner": ["directsum-advanced"],
-                         "event": ["accurate"], **_base()}, overrides):
-            p["users"] = int(bounds.n_lb_thresh_users(p["k"], p["epsilon"], p["delta"], p["beta"]))
-            if p["users"] >= 3:    # a middle user is needed for the attack
-                pts.append(p)
-        if not pts:
-            raise ParameterError("k must reach the length of a 3-user code (206 at eps = 1)")
-        return pts
+        return self.grid_over_k(self._ks[fidelity], {"learner": ["directsum-advanced"], "event": ["accurate"],
+                                                     **_base()}, overrides)

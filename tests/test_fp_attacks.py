@@ -200,7 +200,7 @@ def test_same_seed_same_numbers(sim):
 # --- refusals ------------------------------------------------------------------------
 
 def test_refusals():
-    with pytest.raises(ParameterError, match="k must be >= the code length"):
+    with pytest.raises(ParameterError, match="k must be >= the Boneh-Shaw code length"):
         BnsThm43().check_point({**BnsThm43().points("quick")[0], "k": 100})
     with pytest.raises(ParameterError, match="users"):
         BnsRem44().points("quick", {"users": [2]})
