@@ -402,9 +402,7 @@ def packing_accuracy_lower_bound(k, alpha, epsilon, beta):
     w.p. >= 1/2, so some fixed pattern of row positions with <= 4 alpha n x0-rows has
     success >= 1/2 - beta averaged over the 2^k label vectors; their databases differ in
     <= 4 alpha n rows, and packing gives 1 >= 2^k e^(-4 alpha eps n)(1/2 - beta).
-    Needs beta < 1/2 and alpha <= 1/2. For small k the expression is negative; the bound
-    is then vacuous and returned as 0 (a negative bound would also invert tightness
-    intervals)."""
+    Negative (vacuous) for small k; needs beta < 1/2 and alpha <= 1/2."""
     kk = at_least("k", k, 1)
     a = unit_open("alpha", alpha)
     if np.any(a > 0.5):
@@ -413,7 +411,7 @@ def packing_accuracy_lower_bound(k, alpha, epsilon, beta):
     b = unit_open("beta", beta)
     if np.any(b >= 0.5):
         raise ValueError(f"beta must be < 1/2, got {beta!r}")
-    return np.maximum((kk * np.log(2) + np.log(0.5 - b)) / (4 * a * eps), 0.0)
+    return (kk * np.log(2) + np.log(0.5 - b)) / (4 * a * eps)
 
 
 @bound(EXACT, "BNS Lem 5.3: rounding to the nearest parity is exact below a 1/4 fraction of errors")

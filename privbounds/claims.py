@@ -77,6 +77,10 @@ class BoundClaim(Claim):
             if "n_hat" not in r or not self.select(p):
                 continue
             B = float(self.bound(p))
+            if not self.upper:
+                # a negative lower bound (vacuous: small k in a packing bound) says no more than
+                # 0; taking it as 0 keeps the tightness interval B/hi .. B/lo in order
+                B = max(B, 0.0)
             lo, hi, nh = r["n_low"], r["n_high"], r["n_hat"]
             if self.upper:
                 good, bad = hi is not None and hi <= B, lo is not None and lo > B
