@@ -32,9 +32,9 @@ def slow(session):
 
 @nox.session(python=PY)
 def bench(session):
-    """Speed ratios measured in one run (see tests/test_bench.py)."""
+    """Speed ratios measured in one run (see tests/core/test_bench.py)."""
     _install(session)
-    session.run("pytest", "-m", "benchmark", "--benchmark-enable", "-s", "tests/test_bench.py",
+    session.run("pytest", "-m", "benchmark", "--benchmark-enable", "-s", "tests/core/test_bench.py",
                 *session.posargs)
 
 

@@ -1,0 +1,18 @@
+"""Figures: a shared style (common.py), generic plotters (simple.py, curves.py) and one
+subpackage per paper for its special figures. Importing this package loads no plotting
+library; a plotter module is imported when it draws."""
+
+from __future__ import annotations
+
+import importlib
+
+
+def call(spec: str, *args):
+    """Call a plotter named "module:function" under privbounds.figures."""
+    module, fn = spec.split(":")
+    return getattr(importlib.import_module(f"{__name__}.{module}"), fn)(*args)
+
+
+def draw(theorem, record: dict, out) -> list:
+    """The figure of one theorem, from its result record: PNG and SVG paths."""
+    return call(theorem.plotter, theorem, record, out)

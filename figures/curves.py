@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import PALETTE, legend, new_figure, save_named
+from privbounds.figures.common import PALETTE, legend, new_figure, save_named
 
 
 def plot_ceilings(theorem, record, out, xlabel="n", xlog=False, claims=None):

@@ -4,8 +4,17 @@ a single panel per group of points (Thm 2.7, 2.8, 2.11, 2.22 of Bun-Nissim-Stemm
 from __future__ import annotations
 
 from privbounds.bounds import bns
-
-from .common import PALETTE, band, bound_line, exponent_text, legend, new_figure, save, select, verdict
+from privbounds.figures.common import (
+    PALETTE,
+    band,
+    bound_line,
+    exponent_text,
+    legend,
+    new_figure,
+    save,
+    select,
+    verdict,
+)
 
 
 def _panel(ax, record, pts, x_of, label, claim, bound, color, marker="o"):
@@ -104,7 +113,7 @@ def thm2_24(theorem, record, out):
 
 
 def thm2_18(theorem, record, out):
-    from privbounds.simulators.bns_thm2_18 import DOMAIN, SYNTH, candidate_prefixes
+    from privbounds.simulators.bns.thm2_18 import DOMAIN, SYNTH, candidate_prefixes
 
     N = len(candidate_prefixes())
     toy = lambda p: bns.n_blr_toy(p["alpha"], p["epsilon"], p["beta"], N, SYNTH)  # noqa: E731

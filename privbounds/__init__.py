@@ -7,12 +7,22 @@ Notebook API::
     privbounds.get("bns.thm5_1")           # one entry: statement, claims, simulator
     privbounds.run(["siv.thm3_3"], fidelity="smoke", jobs=2, seed=0, out="privbounds-out")
     privbounds.plot(out="privbounds-out"); privbounds.report(out="privbounds-out")
+
+The names are loaded on first use (PEP 562), so that ``import privbounds.bounds.bns``
+loads the bound functions alone, without the engine, pandas or matplotlib.
 """
 
-from privbounds.api import check, plot, report, reproduce, run
-from privbounds.registry import get, theorems
+import importlib
 
 # The figure-drawing function is ``plot``: ``privbounds.figures`` is the subpackage of
 # plotters (the design card's figures/ folder) and a function of that name would be
 # shadowed by it.
-__all__ = ["theorems", "get", "run", "plot", "report", "check", "reproduce"]
+_API = {"run": "api", "plot": "api", "report": "api", "check": "api", "reproduce": "api",
+        "show": "api", "theorems": "registry", "get": "registry"}
+__all__ = list(_API)
+
+
+def __getattr__(name):
+    if name in _API:
+        return getattr(importlib.import_module(f"{__name__}.{_API[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

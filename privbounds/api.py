@@ -17,8 +17,8 @@ from privbounds.claims import evaluate_claims
 from privbounds.params import ParameterError
 from privbounds.registry import get, theorems
 from privbounds.results import DEFAULT_OUT, available, check_writable, load, save
-from privbounds.simulators.base import FIDELITIES
-from privbounds.simulators.engine import BACKENDS, run_points
+from privbounds.simulators.engine.runner import BACKENDS, run_points
+from privbounds.simulators.engine.simulator import FIDELITIES
 
 METHODS = (
     "Success: the theorem's accuracy goal, with errors computed exactly from the "
@@ -139,19 +139,18 @@ def plot(ids=None, out=DEFAULT_OUT) -> list[Path]:
 
 
 def plot_papers(papers, out=DEFAULT_OUT) -> list[Path]:
-    """The figures that span a paper (registry.PAPER_FIGURES), from every result of that
+    """The figures that span a paper (the paper's ``figures``), from every result of that
     paper present in ``out``."""
-    import importlib
-
-    from privbounds.registry import PAPER_FIGURES
+    from privbounds.figures import call
+    from privbounds.registry import papers as known
 
     paths = []
     for paper in sorted(papers):
-        if paper not in PAPER_FIGURES:
+        spec = known()[paper].figures
+        if spec is None:
             continue
         records = {tid: load(out, tid) for tid in available(out) if tid.split(".")[0] == paper}
-        module, fn = PAPER_FIGURES[paper].split(":")
-        paths += getattr(importlib.import_module(f"privbounds.figures.{module}"), fn)(records, out)
+        paths += call(spec, records, out)
     return paths
 
 

@@ -30,9 +30,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from privbounds.simulators.stats import clopper_pearson, fit_exponent
+from privbounds.simulators.engine.stats import clopper_pearson, fit_exponent
 
 CONFIRMED, REFUTED, INCONCLUSIVE = "confirmed", "refuted", "inconclusive"
+
+# Tolerance of scaling claims that hold up to logarithmic factors or lower-order terms
+# (fixed in advance by the bns catalog, "confirms if slopes within +-0.15").
+UP_TO_LOGS = 0.15
+
+
+def where(**kw) -> Callable[[dict], bool]:
+    """A claim's point selector: every named parameter has the given value."""
+    return lambda p: all(p.get(k) == v for k, v in kw.items())
 ORDER = {REFUTED: 0, INCONCLUSIVE: 1, CONFIRMED: 2}
 
 
@@ -55,6 +64,9 @@ class Claim:
     select: Callable[[dict], bool]
     label_keys: tuple = ()
     kind: str = field(init=False, default="?")
+
+    def summary(self) -> dict:
+        return {"id": self.id, "kind": self.kind, "description": self.description, **self.bound_meta()}
 
     def bound_meta(self) -> dict:
         fn = getattr(self, "bound_fn", None)

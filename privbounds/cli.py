@@ -74,8 +74,8 @@ def _override(text: str):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from privbounds.simulators.base import FIDELITIES
-    from privbounds.simulators.engine import BACKENDS
+    from privbounds.simulators.engine.runner import BACKENDS
+    from privbounds.simulators.engine.simulator import FIDELITIES
 
     p = _Parser(prog="privbounds", formatter_class=argparse.RawDescriptionHelpFormatter,
                 description="Check sample-complexity theorems of private learning against "

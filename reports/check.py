@@ -1,7 +1,8 @@
 """``privbounds check``: the regression check on verdicts and bound tightness.
 
-Compares ``<out>/results/*.json`` with the committed baseline of the same fidelity
-(``reports/baselines/<fidelity>.json``). A regression is:
+Compares ``<out>/results/*.json`` with the committed baselines of the same fidelity, one
+file per paper (``reports/baselines/<paper>/<fidelity>.json``), so that adding a theorem to
+one paper touches only that paper's file. A regression is:
 
 - a claim whose verdict got worse (confirmed > inconclusive > refuted);
 - a tightness interval (n_hat / N or L / n_hat, per parameter point) or a fitted
@@ -57,8 +58,21 @@ def _overlap(a, b) -> bool:
     return lo1 <= hi2 and lo2 <= hi1
 
 
-def baseline_path(fidelity: str) -> Path:
-    return BASELINE_DIR / f"{fidelity}.json"
+def baseline_path(paper: str, fidelity: str) -> Path:
+    return BASELINE_DIR / paper / f"{fidelity}.json"
+
+
+def _load_baselines(paths: dict, fid: str) -> dict:
+    """theorem id -> baseline entry, from every paper's file that exists."""
+    out = {}
+    for path in paths.values():
+        if not path.is_file():
+            continue
+        data = json.loads(path.read_text())
+        if data.get("fidelity") != fid:
+            raise ParameterError(f"baseline {path} is for fidelity {data.get('fidelity')}, results are {fid}")
+        out.update(data.get("theorems", {}))
+    return out
 
 
 def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | None = None,
@@ -78,27 +92,40 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
     fid = fids.pop()
     if fidelity is not None and fidelity != fid:
         raise ParameterError(f"--fidelity {fidelity} does not match the results' fidelity {fid}")
-    path = Path(baseline) if baseline else baseline_path(fid)
     current = {tid: summarise(rec) for tid, rec in records.items()}
     seeds = {rec["provenance"]["seed"] for rec in records.values()}
+    # one file per paper; --baseline names a single file that holds every paper's entries
+    papers = sorted({tid.split(".")[0] for tid in current})
+    if baseline:
+        paths = {"*": Path(baseline)}
+    else:
+        from privbounds.registry import papers as known
+
+        paths = {p: baseline_path(p, fid) for p in sorted(set(papers) | set(known()))}
 
     if update:
-        data = {"fidelity": fid, "seeds": sorted(seeds), "theorems": {}}
-        if path.is_file():  # keep theorems that were not rerun
-            data["theorems"] = json.loads(path.read_text()).get("theorems", {})
-        data["theorems"].update(current)
-        write_atomic(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
-        return Outcome(0, [f"baseline updated: {path} ({len(current)} theorems written, "
-                           f"{len(data['theorems'])} in the file)"])
+        written = []
+        for paper, path in paths.items():
+            mine = {tid: s for tid, s in current.items() if paper in ("*", tid.split(".")[0])}
+            if not mine:
+                continue
+            data = {"fidelity": fid, "seeds": sorted(seeds), "theorems": {}}
+            if path.is_file():  # keep theorems that were not rerun
+                data["theorems"] = json.loads(path.read_text()).get("theorems", {})
+            data["theorems"].update(mine)
+            write_atomic(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
+            written.append(f"{path} ({len(mine)} theorems written, {len(data['theorems'])} in the file)")
+        return Outcome(0, [f"baseline updated: {w}" for w in written])
 
-    if not path.is_file():
+    if not any(path.is_file() for path in paths.values()):
         if baseline is None and fid == "smoke":
             raise ParameterError("smoke results have no committed baseline (there are quick and full ones); "
                                  "run at --fidelity quick to check")
-        raise ParameterError(f"no baseline at {path}; create one with 'privbounds check --update'")
-    base = json.loads(path.read_text())
-    if base.get("fidelity") != fid:
-        raise ParameterError(f"baseline {path} is for fidelity {base.get('fidelity')}, results are {fid}")
+        where = baseline or BASELINE_DIR / "<paper>" / f"{fid}.json"
+        raise ParameterError(f"no baseline at {where}; create one with 'privbounds check --update'")
+    base = {"theorems": _load_baselines(paths, fid)}
+    names = ", ".join(sorted({f"{p.parent.name}/{p.name}" if p.parent != BASELINE_DIR else p.name
+                              for p in paths.values() if p.is_file()}))
 
     lines, regs = [], []
     for tid, claims in current.items():
@@ -130,7 +157,7 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
     unchecked = len(set(base["theorems"]) - set(current))
     lines.append(f"check {status}: {len(current)} theorems, "
                  f"{sum(len(c) for c in current.values())} claims, {len(regs)} regressions "
-                 f"(baseline {path.name})"
+                 f"(baselines {names})"
                  + (f"; {unchecked} baseline theorems have no results in {out} and were not checked"
                     if unchecked else ""))
     return Outcome(1 if regs else 0, lines, regs)

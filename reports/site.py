@@ -1,7 +1,7 @@
 """``privbounds report``: a static HTML site (Jinja2) that opens without a server.
 
 ``<out>/report/index.html`` lists every theorem with its verdicts; one page per paper
-opens with the paper's headline figures (registry.PAPER_FIGURES) and lists its
+opens with the paper's headline figures (each paper's ``figures``) and lists its
 theorems; one page per theorem
 shows the statement, the figure, a verdict table per claim with intervals and trial
 counts, links to the data and the run's provenance. Figures and data are copied into
@@ -103,9 +103,10 @@ def _headline_ids(prefix: str) -> list[str]:
     when those figures are missing)."""
     import importlib
 
-    from privbounds.registry import PAPER_FIGURES
+    from privbounds.registry import papers
 
-    if prefix not in PAPER_FIGURES:
+    spec = papers()[prefix].figures
+    if spec is None:
         return []
-    module = importlib.import_module(f"privbounds.figures.{PAPER_FIGURES[prefix].split(':')[0]}")
+    module = importlib.import_module(f"privbounds.figures.{spec.split(':')[0]}")
     return sorted(getattr(module, "theorem_ids", set)())

@@ -1,0 +1,43 @@
+"""Figure for Bun-Nissim-Stemmer Corollary 2.12 (non-private k-learning): n_hat of
+consistent ERM against k, log-log, over its bound; nearly flat in k."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from privbounds.bounds import bns
+from privbounds.figures.common import (
+    PALETTE,
+    band,
+    bound_line,
+    exponent_text,
+    legend,
+    new_figure,
+    save,
+    select,
+    verdict,
+)
+
+
+def plot(theorem, record, out):
+    fig, (ax,) = new_figure(1, width=7.5, height=6.6)
+    for i, (cls, name) in enumerate((("thresh", "THRESH"), ("point", "POINT"), ("par", "PAR"))):
+        pts = select(record, **{"class": cls})
+        if not pts:
+            continue
+        p0 = pts[0]["point"]
+        vc = p0["d"] if cls == "par" else 1  # VC(PAR_d) = d, VC(THRESH) = VC(POINT) = 1
+        ks = [p["point"]["k"] for p in pts]
+        band(ax, ks, pts, PALETTE[i], f"ERM, {name}_{p0['d']} ({exponent_text(verdict(record, f'scaling-k-{cls}'))})",
+             "os^"[i])
+        kk = np.geomspace(min(ks), max(ks), 40)
+        bound_line(ax, kk, bns.n_nonprivate_k_learner(vc, kk, p0["alpha"], p0["beta"]), PALETTE[i],
+                   f"Cor 2.12 bound, {name} (VC = {vc})")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("number of concepts k")
+    ax.set_ylabel("rows needed, n_hat (all k accurate w.p. >= 1 - beta)")
+    ax.set_title(f"non-private ERM; THRESH, PAR: uniform D; POINT: 8 points of mass 1/8; "
+                 f"alpha = {p0['alpha']}, beta = {p0['beta']}", fontsize=10)
+    legend(ax)
+    return save(fig, record, out)

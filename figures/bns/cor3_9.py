@@ -1,0 +1,62 @@
+"""Figure for Bun-Nissim-Stemmer Corollary 3.9 (Algorithm 2 over the point sanitizer):
+n_hat against k under basic and advanced accounting (left) over the explicit bound of
+Lemma 3.7, with the non-private reference; n_hat against |X| (right)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from privbounds.bounds import bns
+from privbounds.figures.common import (
+    PALETTE,
+    band,
+    bound_line,
+    exponent_text,
+    legend,
+    new_figure,
+    save,
+    select,
+    verdict,
+)
+
+
+def plot(theorem, record, out):
+    fig, (ax1, ax2) = new_figure(2, height=7.2)
+    p0 = None
+    for i, rule in enumerate(("basic", "advanced")):
+        pts = select(record, rule=rule, d=10)
+        if not pts:
+            continue
+        p0 = pts[0]["point"]
+        ks = [p["point"]["k"] for p in pts]
+        band(ax1, ks, pts, PALETTE[i], f"Alg 2, {rule} ({exponent_text(verdict(record, f'scaling-k-{rule}'))})",
+             "os"[i])
+        kk = np.unique(np.geomspace(min(ks), max(ks), 30).round().astype(int))
+        bound_line(ax1, kk, bns.n_alg2_points(kk, rule, p0["alpha"], p0["epsilon"], p0["delta"], p0["beta"]),
+                   PALETTE[i], f"Lemma 3.7 bound, {rule}")
+    if p0:
+        kk = np.geomspace(1, max(p["point"]["k"] for p in record["points"]), 30)
+        bound_line(ax1, kk, bns.n_nonprivate_k_learner(1, kk, p0["alpha"], p0["beta"]), PALETTE[3],
+                   "Cor 2.12: non-private bound (realizable)", ":")
+        ax1.set_title(f"agnostic POINT_10, noise 0.1; alpha = {p0['alpha']}, eps = {p0['epsilon']}, "
+                      f"delta = {p0['delta']:g}", fontsize=10)
+    ax1.set_xscale("log", base=2)
+    ax1.set_yscale("log")
+    ax1.set_xlabel("number of concepts k")
+    ax1.set_ylabel("n_hat (all k within alpha of optimal w.p. >= 1 - beta)")
+    legend(ax1)
+    k_x = theorem.simulator.K_FOR_X
+    pts = select(record, rule="basic", k=k_x)
+    if len(pts) > 1:
+        X = [2.0 ** p["point"]["d"] for p in pts]
+        band(ax2, X, pts, PALETTE[0], f"Alg 2, basic, k = {k_x} ({exponent_text(verdict(record, 'scaling-X'))})")
+        q = pts[0]["point"]
+        bound_line(ax2, X, [bns.n_alg2_points(k_x, "basic", q["alpha"], q["epsilon"], q["delta"], q["beta"])] * len(X),
+                   PALETTE[0], "Lemma 3.7 bound (no |X|)")
+        ax2.set_xscale("log", base=2)
+        ax2.set_yscale("log")
+        ax2.set_xlabel("domain size |X|")
+        ax2.set_ylabel("n_hat")
+        ax2.set_title("independent of the domain size", fontsize=10)
+        legend(ax2)
+    return save(fig, record, out)

@@ -1,0 +1,149 @@
+"""Figures for Bun-Nissim-Stemmer Section 5 (pure-DP packing bounds):
+
+- Remark 5.2: n_hat against k per alpha over the bound (k ln 2 + ln(1/2 - beta))/(4 alpha eps)
+  (left); n_hat against alpha at one k (right).
+- Lemma 5.3: failure probability of rounding to the nearest parity against the fraction
+  of corrupted points, random and worst-case corruption, with the 1/4 threshold (left);
+  n_hat of an improper pure-DP parity learner and of its rounding over Thm 5.4 (right).
+- Theorem 5.4: n_hat of the pure direct sum over PAR_d against k per d over the bound
+  (k d ln 2 + ln(1 - beta))/eps (left); against d ln 2 + ln(2k/beta) at one k (right).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.ticker import FormatStrFormatter
+
+from privbounds.bounds import bns
+from privbounds.figures.common import (
+    PALETTE,
+    band,
+    bound_line,
+    exponent_text,
+    legend,
+    new_figure,
+    save,
+    select,
+    verdict,
+)
+from privbounds.results import load_rows
+
+MARKERS = "osD^v"
+
+
+def _loglog(ax, xlabel, ylabel, title, base=2):
+    ax.set_xscale("log", base=base)
+    ax.set_yscale("log")
+    if base == 10:  # narrow ranges: label the minor ticks plainly (7, 8, 9 rather than 7x10^0)
+        ax.xaxis.set_minor_formatter(FormatStrFormatter("%g"))
+        ax.xaxis.set_major_formatter(FormatStrFormatter("%g"))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    legend(ax)
+
+
+def plot_rem5_2(theorem, record, out):
+    sim = theorem.simulator
+    fig, (ax1, ax2) = new_figure(2, height=7.2)
+    alphas = sorted({p["point"]["alpha"] for p in record["points"]})
+    i = 0
+    for a in alphas:
+        pts = select(record, alpha=a)
+        if len(pts) < 2 or len({p["point"]["k"] for p in pts}) < 2:
+            continue
+        p0 = pts[0]["point"]
+        color = PALETTE[i % len(PALETTE)]
+        ids = [v["claim"] for v in record["verdicts"]]
+        sid = f"scaling-k-alpha{a:g}"
+        fit = exponent_text(verdict(record, sid)) if sid in ids else "no fit"
+        band(ax1, [p["point"]["k"] for p in pts], pts, color, f"alpha = {a:g} ({fit})", MARKERS[i % len(MARKERS)])
+        ks = np.geomspace(1, max(p["point"]["k"] for p in pts), 40)
+        lb = bns.packing_accuracy_lower_bound(ks, a, p0["epsilon"], p0["beta"])
+        bound_line(ax1, ks[lb >= 1], lb[lb >= 1], color, f"bound (k ln2 + ln(1/2 - beta))/(4 alpha eps), alpha = {a:g}")
+        i += 1
+    _loglog(ax1, "number of concepts k", "n_hat (every h_j alpha-accurate)",
+            f"direct sum over POINT_4, eps = 1; lower bound: {verdict(record, 'lower-nhat')['verdict']}")
+    pts = select(record, k=sim.K_FOR_ALPHA)
+    if len(pts) > 1:
+        p0 = pts[0]["point"]
+        band(ax2, [p["point"]["alpha"] for p in pts], pts, PALETTE[0],
+             f"direct sum, k = {sim.K_FOR_ALPHA} ({exponent_text(verdict(record, 'scaling-alpha'))})")
+        aa = np.geomspace(min(p["point"]["alpha"] for p in pts), max(p["point"]["alpha"] for p in pts), 40)
+        bound_line(ax2, aa, bns.packing_accuracy_lower_bound(sim.K_FOR_ALPHA, aa, p0["epsilon"], p0["beta"]), "k",
+                   "lower bound (Rem 5.2)", "-")
+        _loglog(ax2, "accuracy alpha (P(x0) = 2 alpha)", "n_hat", "growth like 1/alpha")
+    return save(fig, record, out)
+
+
+def plot_lem5_3(theorem, record, out):
+    fig, (ax1, ax2) = new_figure(2, height=7.0)
+    rows = load_rows(out, record["id"])
+    curves = rows[rows["experiment"] == "curve"]
+    v = verdict(record, "ceiling-rounding")
+    for i, ((corr, d), g) in enumerate(curves.groupby(["corruption", "d"])):
+        g = g.sort_values("n")
+        f = g["n"] / 2.0 ** d
+        color = PALETTE[i % len(PALETTE)]
+        ax1.fill_between(f, g["ci_low"], g["ci_high"], color=color, alpha=0.12, linewidth=0)
+        ax1.plot(f, g["p_hat"], "-", marker=MARKERS[i % len(MARKERS)], color=color, markersize=4,
+                 label=f"{corr} corruption, d = {int(d)} ({int(g['trials'].iloc[0])} trials per point)")
+    ax1.axvline(0.25, color="k", linestyle="--", linewidth=1.2, label="f = 1/4: below it rounding is exact")
+    ax1.axhline(1e-3, color="gray", linestyle=":", linewidth=1.2, label="ceiling 1e-3 claimed for f < 1/4")
+    ax1.set_yscale("symlog", linthresh=1e-3)
+    ax1.set_ylim(0, 1.2)
+    ax1.set_xlabel("fraction of corrupted points f = m / 2^d")
+    ax1.set_ylabel("P(rounding misses the target)")
+    ax1.set_title(f"rounding a corrupted parity; ceiling: {v['verdict']}", fontsize=10)
+    legend(ax1)
+    for i, learner in enumerate(("histogram", "histogram-rounded")):
+        pts = select(record, experiment="search", learner=learner)
+        if not pts:
+            continue
+        label = "improper noisy-sign histogram, all errors <= alpha" if learner == "histogram" \
+            else "the same rounded to parities, all exact"
+        band(ax2, [p["point"]["k"] for p in pts], pts, PALETTE[i], label, MARKERS[i])
+    pts = select(record, experiment="search")
+    if pts:
+        p0 = pts[0]["point"]
+        ks = np.geomspace(1, max(p["point"]["k"] for p in pts), 40)
+        bound_line(ax2, ks, np.maximum(bns.parity_packing_lower_bound(ks, p0["d"], p0["epsilon"], p0["beta"]), 1),
+                   "k", "Thm 5.4 lower bound (k d ln2 + ln(1 - beta))/eps", "-")
+        _loglog(ax2, "number of concepts k", "n_hat",
+                f"PAR_{p0['d']}, pure eps = {p0['epsilon']}, alpha = {p0['alpha']}, beta = {p0['beta']}")
+    return save(fig, record, out)
+
+
+def plot_thm5_4(theorem, record, out):
+    sim = theorem.simulator
+    fig, (ax1, ax2) = new_figure(2, height=7.0)
+    eps = beta = None
+    for i, d in enumerate((4, 6, 8)):
+        pts = [p for p in select(record, d=d)]
+        if len({p["point"]["k"] for p in pts}) < 2:
+            continue
+        p0 = pts[0]["point"]
+        eps, beta = p0["epsilon"], p0["beta"]
+        color = PALETTE[i]
+        band(ax1, [p["point"]["k"] for p in pts], pts, color,
+             f"direct sum, PAR_{d} ({exponent_text(verdict(record, f'scaling-k-d{d}'))})", MARKERS[i])
+        ks = np.geomspace(1, max(p["point"]["k"] for p in pts), 40)
+        bound_line(ax1, ks, bns.parity_packing_lower_bound(ks, d, eps, beta), color,
+                   f"Thm 5.4 bound (k d ln2 + ln(1-beta))/eps, d = {d}", "-")
+    _loglog(ax1, "number of concepts k", "n_hat (all k parities exact w.p. >= 1 - beta)",
+            f"pure eps = {eps}, beta = {beta}; lower bound: {verdict(record, 'lower-nhat')['verdict']}")
+    pts = select(record, k=sim.K_FOR_D)
+    if len(pts) > 1:
+        p0 = pts[0]["point"]
+        x = [p["point"]["d"] * np.log(2) + np.log(2 * sim.K_FOR_D / p["point"]["beta"]) for p in pts]
+        band(ax2, x, pts, PALETTE[3], f"direct sum, k = {sim.K_FOR_D} ({exponent_text(verdict(record, 'scaling-d'))})",
+             "s")
+        dd = np.arange(min(p["point"]["d"] for p in pts), max(p["point"]["d"] for p in pts) + 1)
+        xx = dd * np.log(2) + np.log(2 * sim.K_FOR_D / p0["beta"])
+        bound_line(ax2, xx, bns.parity_packing_lower_bound(sim.K_FOR_D, dd, p0["epsilon"], p0["beta"]), "k",
+                   "Thm 5.4 lower bound", "-")
+        for di, xi in zip(dd, xx):
+            ax2.annotate(f"d={di}", (xi, bns.parity_packing_lower_bound(sim.K_FOR_D, di, p0["epsilon"], p0["beta"])),
+                         fontsize=7, textcoords="offset points", xytext=(0, -10), ha="center")
+        _loglog(ax2, "d ln 2 + ln(2k/beta)", "n_hat", "growth in d", base=10)
+    return save(fig, record, out)

@@ -1,0 +1,58 @@
+"""Figure for Bun-Nissim-Stemmer Theorem 3.12 (Algorithm 4, parities): n_hat against k at
+d = 10 (left), flat, against the pure-DP packing lower bound of Thm 5.4 (which grows
+like k d) and the non-private reference of Cor 2.12; n_hat against d (right)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from privbounds.bounds import bns
+from privbounds.figures.common import (
+    PALETTE,
+    band,
+    bound_line,
+    exponent_text,
+    legend,
+    new_figure,
+    save,
+    select,
+    verdict,
+)
+
+
+def plot(theorem, record, out):
+    fig, (ax1, ax2) = new_figure(2, height=7.0)
+    pts = [p for p in select(record, d=10)]
+    if pts:
+        p0 = pts[0]["point"]
+        ks = [p["point"]["k"] for p in pts]
+        band(ax1, ks, pts, PALETTE[0],
+             f"Alg 4, (eps, delta)-DP ({exponent_text(verdict(record, 'scaling-k'))})")
+        kk = np.geomspace(min(ks), max(ks), 40)
+        eps, dl, b = p0["epsilon"], p0["delta"], p0["beta"]
+        bound_line(ax1, kk, np.full_like(kk, bns.n_alg4_parities(10, eps, dl, b)), PALETTE[0],
+                   "Thm 3.12 bound (d + 3) T, independent of k")
+        bound_line(ax1, kk, bns.parity_packing_lower_bound(kk, 10, eps, b), "k",
+                   "Thm 5.4: every pure eps-DP learner needs (k d ln2 + ln(1-beta))/eps", "-")
+        bound_line(ax1, kk, bns.n_nonprivate_k_learner(10, kk, 0.25, b), PALETTE[2],
+                   "Cor 2.12: non-private ERM bound (alpha = 1/4)", ":")
+        ax1.set_xscale("log", base=2)
+        ax1.set_yscale("log")
+        ax1.set_xlabel("number of concepts k")
+        ax1.set_ylabel("rows needed, n_hat (all k parities exact w.p. >= 1 - beta)")
+        ax1.set_title(f"PAR_10 under uniform; eps = {eps}, delta = {dl:g}, beta = {b}", fontsize=10)
+        legend(ax1)
+    dpts = [p for p in record["points"] if p["point"]["k"] == 16]
+    if dpts:
+        ds = [p["point"]["d"] for p in dpts]
+        band(ax2, ds, dpts, PALETTE[1],
+             f"Alg 4, k = 16 ({exponent_text(verdict(record, 'scaling-d'))})", "s")
+        p0 = dpts[0]["point"]
+        dd = np.arange(min(ds), max(ds) + 1)
+        bound_line(ax2, dd, bns.n_alg4_parities(dd, p0["epsilon"], p0["delta"], p0["beta"]), PALETTE[1],
+                   "Thm 3.12 bound (d + 3) T")
+        ax2.set_xlabel("dimension d")
+        ax2.set_ylabel("rows needed, n_hat")
+        ax2.set_title("growth in d: linear through the block size s = d + 3", fontsize=10)
+        legend(ax2)
+    return save(fig, record, out)

@@ -1,0 +1,193 @@
+"""Bun, Nissim, Stemmer, "Simultaneous Private Learning of Multiple Concepts":
+
+- Corollary 3.4 (direct sum for any finite C, here POINT_X): the exponential mechanism
+  over all of C on each column (Obs 3.2 over Thm 2.22) agnostically and properly
+  k-learns with n = O((ln|C| + ln(k/beta))(k/(alpha eps) + 1/alpha^2)) under pure
+  privacy, and with sqrt(k ln(1/delta)) in place of k under approximate privacy. Unlike
+  Algorithm 2 (Cor 3.9) it pays ln|C| = ln|X|.
+- Corollary 3.3 (POINT, improper, pure): the direct sum over an improper point learner
+  whose cost does not depend on |X|. The paper imports that learner (probabilistic
+  representations); we run the catalog's implementable SUBSTITUTE: per column, a fresh
+  public random hash g: X -> [M], M = ceil(2/(alpha beta0)), beta0 = beta/k, and the
+  exponential mechanism (eps/k) over the M bucket hypotheses 1[g(x) = b] and the
+  constant 0.
+
+Both run on the agnostic POINT instance of bns.cor3_9 (32 support points, label noise
+0.1), so the three corollaries can be compared on one instance. Hypotheses that agree
+on the whole sample share one score and are sampled as a group (Gumbel-max with log
+weights): the |X| - 32 point concepts outside the support for Cor 3.4, the buckets with
+no support point together with the constant 0 for Cor 3.3. The excess error of a
+group member is the same for all members except the target itself, whose chance of
+being drawn is accounted exactly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from privbounds.bounds.bns import COMPOSITION_RULES, per_concept_epsilon
+from privbounds.params import Interval, Options, ParameterError
+from privbounds.simulators.bns.cor3_9 import MASSES, NOISE, point_instance
+from privbounds.simulators.engine.simulator import Simulator, expand
+from privbounds.simulators.learners import chunks
+from privbounds.simulators.mechanisms import exponential_mechanism
+
+DELTA = 1e-8
+
+
+def _mass(x, support):
+    return np.sum(np.where(support[:, None, :] == x[:, :, None], MASSES, 0.0), axis=-1)
+
+
+def direct_sum_points(support, counts, positives, domain_size, eps0, rng):
+    """Exponential mechanism over all of POINT_X per column. Returns (slot (B, k), index
+    of the chosen support point or m for "a point outside the support", which is a
+    uniform member of that group)."""
+    B, k, m = positives.shape
+    err = np.concatenate([counts[:, None, :] - 2.0 * positives, np.zeros((B, k, 1))], axis=-1)
+    log_w = np.r_[np.zeros(m), np.log(domain_size - m)]
+    return exponential_mechanism(-err, eps0, rng, log_weight=log_w)
+
+
+def hash_learner(counts, positives, n_buckets, eps0, rng):
+    """Cor 3.3's substitute learner per column: hash the support points to buckets
+    (fresh, public, data-independent), score each occupied bucket by its errors and
+    sample with the exponential mechanism; "empty bucket or constant 0" is one group of
+    n_buckets - occupied + 1 equal-score hypotheses. Returns (g (B, k, m) bucket of each
+    support point, choice (B, k): a support slot whose bucket is chosen, or m)."""
+    B, k, m = positives.shape
+    g = rng.integers(0, n_buckets, size=(B, k, m))
+    same = g[..., :, None] == g[..., None, :]                                # (B, k, m, m)
+    e = counts[:, None, :] - 2.0 * positives                                 # error minus P_j
+    bucket_err = np.einsum("bkuv,bkv->bku", same, e)
+    first = ~np.any(same & np.tri(m, k=-1, dtype=bool), axis=-1)           # first member of its bucket
+    occupied = first.sum(axis=-1)
+    err = np.concatenate([bucket_err, np.zeros((B, k, 1))], axis=-1)
+    log_w = np.concatenate([np.where(first, 0.0, -np.inf),
+                            np.log(n_buckets - occupied + 1.0)[..., None]], axis=-1)
+    return g, exponential_mechanism(-err, eps0, rng, log_weight=log_w)
+
+
+def n_buckets(alpha, beta, k):
+    return int(np.ceil(2.0 / (alpha * beta / k)))
+
+
+class _PointDirectSum(Simulator):
+    version = "1"
+    params = {
+        "d": Interval("d", 6, 30, "both", integer=True),
+        "k": Interval("k", 1, 1 << 12, "both", integer=True),
+        "rule": Options("rule", COMPOSITION_RULES),
+        "alpha": Interval("alpha", 0, 0.5, "neither"),
+        "epsilon": Interval("epsilon", 0, 4, "right"),
+        "delta": Interval("delta", 0, 1, "neither"),
+        "beta": Interval("beta", 0, 1, "neither"),
+    }
+    K_FOR_X = 16
+
+    def n_range(self, point):
+        return 8, 1 << 22
+
+    def check_point(self, point):
+        super().check_point(point)
+        if point["rule"] == "advanced":
+            self.require_small_delta(point)
+
+    def privacy(self, point):
+        if point["rule"] == "basic":
+            return {"epsilon": point["epsilon"], "delta": 0.0,
+                    "accounting": "basic composition of k exponential mechanisms, eps/k each (pure)"}
+        return {"epsilon": point["epsilon"], "delta": point["delta"],
+                "accounting": "advanced composition of k exponential mechanisms (Dwork-Roth Thm 3.20)"}
+
+
+class BnsCor34(_PointDirectSum):
+    theorem_id = "bns.cor3_4"
+    _ks = {"smoke": [1, 16], "quick": [1, 4, 16, 32, 64, 128, 256], "full": [1, 2, 4, 8, 16, 32, 64, 128, 256]}
+    _ds = {"smoke": [8, 16], "quick": [6, 10, 14, 18, 22], "full": [6, 8, 10, 12, 14, 16, 18, 20, 22]}
+
+    def grid(self, fidelity, overrides):
+        base = {"alpha": [0.1], "epsilon": [1.0], "delta": [DELTA], "beta": [0.1]}
+        pts = expand({"d": [10], "k": self._ks[fidelity], "rule": list(COMPOSITION_RULES), **base}, overrides)
+        if not {"d", "k"} & set(overrides):
+            pts += [p for p in expand({"d": self._ds[fidelity], "k": [self.K_FOR_X], "rule": ["basic"], **base},
+                                      overrides) if p not in pts]
+        return pts
+
+    def run_trials(self, point, n, trials, rng):
+        k, X = point["k"], 2 ** point["d"]
+        m = MASSES.size
+        eps0 = per_concept_epsilon(point["epsilon"], k, point["rule"], point["delta"])
+        ok = np.empty(trials, dtype=bool)
+        for sl in chunks(trials, 4 * k * (m + 1)):
+            b = sl.stop - sl.start
+            support, counts, targets, positives = point_instance(point["d"], n, k, b, rng)
+            slot = direct_sum_points(support, counts, positives, X, eps0, rng)
+            h = np.take_along_axis(support, np.minimum(slot, m - 1), axis=1)
+            outside = slot == m
+            # a uniform point outside the support is the target with probability 1/(|X| - m)
+            # when the target is outside the support too; any other costs its target's mass
+            hit = outside & (_mass(targets, support) == 0) & ~np.any(support[:, None, :] == targets[:, :, None], -1) \
+                & (rng.random(outside.shape) < 1.0 / (X - m))
+            excess = np.where(outside, np.where(hit, 0.0, (1 - 2 * NOISE) * _mass(targets, support)),
+                              np.where(h == targets, 0.0, (1 - 2 * NOISE) * (_mass(targets, support) + _mass(h, support))))
+            ok[sl] = np.all(excess <= point["alpha"] + 1e-12, axis=1)
+        return ok
+
+
+class BnsCor33(_PointDirectSum):
+    theorem_id = "bns.cor3_3"
+    _ks = {"smoke": [1, 16], "quick": [1, 4, 16, 32, 64, 128, 256], "full": [1, 2, 4, 8, 16, 32, 64, 128, 256]}
+    _ds = {"smoke": [8, 16], "quick": [6, 10, 14, 18, 22], "full": [6, 8, 10, 12, 14, 16, 18, 20, 22]}
+
+    def grid(self, fidelity, overrides):
+        base = {"rule": ["basic"], "alpha": [0.1], "epsilon": [1.0], "delta": [DELTA], "beta": [0.1]}
+        pts = expand({"d": [16], "k": self._ks[fidelity], **base}, overrides)
+        if not {"d", "k"} & set(overrides):
+            pts += [p for p in expand({"d": self._ds[fidelity], "k": [self.K_FOR_X], **base}, overrides)
+                    if p not in pts]
+        return pts
+
+    def check_point(self, point):
+        super().check_point(point)
+        if point["rule"] != "basic":
+            raise ParameterError("rule must be basic for Cor 3.3 (a pure-DP statement), got "
+                                 f"{point['rule']!r}")
+
+    def run_trials(self, point, n, trials, rng):
+        k = point["k"]
+        m = MASSES.size
+        M = n_buckets(point["alpha"], point["beta"], k)
+        eps0 = point["epsilon"] / k
+        ok = np.empty(trials, dtype=bool)
+        for sl in chunks(trials, 4 * k * m * (m + 2)):
+            b = sl.stop - sl.start
+            support, counts, targets, positives = point_instance(point["d"], n, k, b, rng)
+            g, choice = hash_learner(counts, positives, M, eps0, rng)
+            in_group = choice == m
+            chosen_bucket = np.take_along_axis(g, np.minimum(choice, m - 1)[..., None], axis=-1)[..., 0]
+            members = (g == chosen_bucket[..., None]) & ~in_group[..., None]          # (b, k, m)
+            p_bucket = np.sum(members * MASSES, axis=-1)
+            is_t = support[:, None, :] == targets[:, :, None]                        # (b, k, m)
+            p_t = np.sum(is_t * MASSES, axis=-1)
+            t_in = np.any(members & is_t, axis=-1)
+            # err_P(h) - OPT = (1 - 2 eta) P(h != c_t) = (1 - 2 eta)(P(b) + P(t) - 2 P(t) [t in b])
+            excess = (1 - 2 * NOISE) * (p_bucket + p_t - 2 * p_t * t_in)
+            ok[sl] = np.all(excess <= point["alpha"] + 1e-12, axis=1)
+        return ok
+
+
+class BnsThm222(BnsCor34):
+    """Theorem 2.22 (the generic learner of Kasiviswanathan et al.) on its own: the
+    exponential mechanism over POINT_X with k = 1, against ln|C| and eps."""
+
+    theorem_id = "bns.thm2_22"
+    _ds = {"smoke": [8, 16], "quick": [6, 10, 14, 18, 22], "full": [6, 8, 10, 12, 14, 16, 18, 20, 22]}
+    _eps = {"smoke": [1.0, 0.25], "quick": [2.0, 1.0, 0.5, 0.25, 0.125], "full": [4.0, 2.0, 1.0, 0.5, 0.25, 0.125]}
+
+    def grid(self, fidelity, overrides):
+        base = {"k": [1], "rule": ["basic"], "alpha": [0.1], "delta": [DELTA], "beta": [0.1]}
+        pts = expand({"d": self._ds[fidelity], "epsilon": [1.0], **base}, overrides)
+        if not {"d", "epsilon"} & set(overrides):
+            pts += [p for p in expand({"d": [10], "epsilon": self._eps[fidelity], **base}, overrides) if p not in pts]
+        return pts

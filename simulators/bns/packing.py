@@ -1,0 +1,112 @@
+"""Bun, Nissim, Stemmer, "Simultaneous Private Learning of Multiple Concepts", Section 5
+(examples where the direct sum is optimal, pure-DP packing bounds):
+
+- Remark 5.2 (packing with accuracy): if two concepts differ at x0 and agree at x1, every
+  eps-DP (alpha, beta)-accurate k-learner needs n >= (k ln 2 + ln(1/2 - beta)) /
+  (4 alpha eps) (the catalog's explicit form, RECONSTRUCTED). Experiment: the proof's
+  distribution P(x0) = 2 alpha, P(x1) = 1 - 2 alpha over POINT_d with x0 = 0, x1 = 1; a
+  label vector v uniform in {0,1}^k, column j labelled by c_x0 if v_j = 1 and by a point
+  concept outside {x0, x1} (0 at both) otherwise. Learner: the basic-composition direct
+  sum of the exponential mechanism over POINT_d (eps/k per column; grouped sampler).
+  Success: every h_j has error <= alpha under P, computed exactly:
+  err(h_j) = 2 alpha [h_j(x0) != v_j] + (1 - 2 alpha) [h_j(x1) = 1]; for alpha < 1/3 this
+  means h_j(x0) = v_j and h_j(x1) = 0.
+- Theorem 5.4 (pure-DP parities): every eps-DP k-learner for PAR_d under the uniform
+  distribution needs n >= (k d ln 2 + ln(1 - beta)) / eps. Experiment: the pure direct
+  sum of Example 3.5 (``bns_ex3_5.BnsEx35``, reused as is) on a grid of d and k.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from privbounds.params import EPSILON, Interval
+from privbounds.simulators.bns.ex3_5 import BnsEx35
+from privbounds.simulators.concepts import make_class
+from privbounds.simulators.engine.simulator import Simulator, expand
+from privbounds.simulators.learners import chunks, expmech_learner_grouped
+
+
+def accuracy_packing_trials(d, k, alpha, epsilon, n, trials, rng, eps0=None):
+    """Remark 5.2's instance and the direct sum over POINT_d (eps0 = epsilon / k per column
+    unless given; a larger eps0 is a planted privacy bug for tests). Returns, per trial,
+    whether every h_j has error <= alpha under P(0) = 2 alpha, P(1) = 1 - 2 alpha."""
+    cls = make_class("point", d)
+    eps0 = epsilon / k if eps0 is None else eps0
+    ok = np.empty(trials, dtype=bool)
+    for sl in chunks(trials, 8 * k):
+        b = sl.stop - sl.start
+        v = rng.integers(0, 2, size=(b, k)).astype(bool)
+        n0 = rng.binomial(n, 2 * alpha, size=b)
+        support = np.broadcast_to(np.array([0, 1]), (b, 2))
+        counts = np.stack([n0, n - n0], axis=1)
+        labels = np.stack([v, np.zeros_like(v)], axis=1)                   # (b, 2, k)
+        h = expmech_learner_grouped(cls, support, counts, labels, eps0, rng)
+        err = 2 * alpha * ((h == 0) != v) + (1 - 2 * alpha) * (h == 1)
+        ok[sl] = np.all(err <= alpha + 1e-12, axis=1)
+    return ok
+
+
+class BnsRem52(Simulator):
+    theorem_id = "bns.rem5_2"
+    version = "1"
+    params = {
+        "d": Interval("d", 2, 12, "both", integer=True),
+        "k": Interval("k", 1, 4096, "both", integer=True),
+        # alpha < 1/3: then h(x1) = 1 costs 1 - 2 alpha > alpha, so success is h(x0) = v_j
+        # and h(x1) = 0, the events of the proof
+        "alpha": Interval("alpha", 0, 1 / 3, "neither"),
+        "epsilon": EPSILON,
+        "beta": Interval("beta", 0, 0.5, "neither"),
+    }
+    _ks = {"smoke": [1, 8], "quick": [1, 2, 4, 8, 16, 32, 64], "full": [1, 2, 4, 8, 16, 32, 64, 128]}
+    _alphas = {"smoke": [0.1, 0.2], "quick": [0.05, 0.1, 0.2], "full": [0.05, 0.1, 0.2]}
+    # the 1/alpha scaling is fitted at one k over a wider range of alpha
+    K_FOR_ALPHA = 16
+    _alphas_wide = {"smoke": [0.05, 0.1, 0.2], "quick": [0.025, 0.05, 0.1, 0.2, 0.3],
+                    "full": [0.0125, 0.025, 0.05, 0.1, 0.2, 0.3]}
+
+    def grid(self, fidelity, overrides):
+        base = {"d": [4], "epsilon": [1.0], "beta": [0.1]}
+        pts = expand({"k": self._ks[fidelity], "alpha": self._alphas[fidelity], **base}, overrides)
+        if not {"k", "alpha"} & set(overrides):
+            pts += [p for p in expand({"k": [self.K_FOR_ALPHA], "alpha": self._alphas_wide[fidelity], **base},
+                                      overrides) if p not in pts]
+        return pts
+
+    def privacy(self, point):
+        return {"epsilon": point["epsilon"], "delta": 0.0,
+                "accounting": "basic composition of k exponential mechanisms over POINT_d, eps/k each"}
+
+    def n_range(self, point):
+        return 1, 1 << 18
+
+    def run_trials(self, point, n, trials, rng):
+        return accuracy_packing_trials(point["d"], point["k"], point["alpha"], point["epsilon"], n, trials, rng)
+
+
+class BnsThm54(BnsEx35):
+    """Theorem 5.4 measured on Example 3.5's learner: the same trials, a grid of d and k."""
+
+    theorem_id = "bns.thm5_4"
+    version = "3"
+    _ks = {"smoke": [1, 8], "quick": [1, 2, 4, 8, 16, 32, 64], "full": [1, 2, 4, 8, 16, 32, 64]}
+    _ds = {"smoke": [4, 6], "quick": [4, 6, 8], "full": [4, 6, 8]}
+    # the growth in d is fitted at one k over a wider range of d than the k grid's; k = 4
+    # keeps the d = 9, 10 points cheap and the additive ln(2k/beta) small next to d ln 2
+    K_FOR_D = 4
+    _ds_wide = {"smoke": [4, 6, 8], "quick": [2, 3, 4, 5, 6, 7, 8, 9, 10], "full": [2, 3, 4, 5, 6, 7, 8, 9, 10]}
+
+    def n_range(self, point):
+        # start the doubling at n = k rather than 2: still below the bound k d ln 2 / eps by
+        # a factor >= d ln 2 (so a learner beating the bound would show), and it spares the
+        # costliest points (d = 8, k = 64: 0.4 s per n at quick) five hopeless evaluations
+        return max(2, point["k"]), 1 << 20
+
+    def grid(self, fidelity, overrides):
+        base = {"epsilon": [1.0], "alpha": [0.1], "beta": [0.1]}
+        pts = expand({"d": self._ds[fidelity], "k": self._ks[fidelity], **base}, overrides)
+        if not {"d", "k"} & set(overrides):
+            pts += [p for p in expand({"d": self._ds_wide[fidelity], "k": [self.K_FOR_D], **base}, overrides)
+                    if p not in pts]
+        return pts

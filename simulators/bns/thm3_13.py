@@ -1,0 +1,127 @@
+"""Bun, Nissim, Stemmer, "Simultaneous Private Learning of Multiple Concepts",
+Theorem 3.13 with Algorithm 5: POINT_X can be PAC k-learned (realizable) with
+(eps, delta)-DP from O(ln(1/(alpha beta delta)) / (alpha eps)) rows, independent of both
+k and |X|.
+
+Experiment (the catalog's): P is a mixture of 4 points of mass 0.15 (> alpha, so every
+target there must be learned), 8 points of mass 0.025 (< alpha, on the edge of the
+heavy threshold 3 alpha / 8) and a uniform tail of mass 0.2 over X. Each of the k
+targets is, with probability 1/2, one of the 12 support points, else a uniform point of
+X (almost surely light), so both branches of step 5 are exercised. Labels are
+noiseless. Success: A_dist does not output bottom and every hypothesis has
+error_P(h_j, c_j) <= alpha, computed exactly from P (h_j is the point at a heavy x whose
+released label vector has a 1 in coordinate j, else the constant 0).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from privbounds.params import Interval, ParameterError
+from privbounds.simulators.engine.simulator import Simulator, expand
+from privbounds.simulators.learners import chunks
+from privbounds.simulators.stability import alg5_points
+
+HEAVY_MASS, N_HEAVY = 0.15, 4
+MEDIUM_MASS, N_MEDIUM = 0.025, 8
+TAIL_MASS = 1.0 - HEAVY_MASS * N_HEAVY - MEDIUM_MASS * N_MEDIUM
+MASSES = np.r_[np.full(N_HEAVY, HEAVY_MASS), np.full(N_MEDIUM, MEDIUM_MASS)]
+
+
+def draw_instance(domain_size, n, k, b, rng):
+    """b trials of the instance: (support (b, m), rows x (b, n), targets (b, k)). The m
+    support points are a random arithmetic progression with odd step (odd steps are
+    invertible modulo 2^d, so the points are distinct); rows come from the mixture; a
+    target is a support point w.p. 1/2, else a uniform point of X."""
+    X, m = domain_size, MASSES.size
+    start = rng.integers(0, X, size=(b, 1))
+    step = 2 * rng.integers(0, X // 2, size=(b, 1)) + 1
+    support = (start + step * np.arange(m)) % X
+    comp = rng.choice(m + 1, size=(b, n), p=np.r_[MASSES, TAIL_MASS])
+    tail = rng.integers(0, X, size=(b, n))
+    x = np.where(comp < m, np.take_along_axis(support, np.minimum(comp, m - 1), axis=1), tail)
+    on_support = rng.random((b, k)) < 0.5
+    targets = np.where(on_support, np.take_along_axis(support, rng.integers(0, m, size=(b, k)), axis=1),
+                       rng.integers(0, X, size=(b, k)))
+    return support, x, targets
+
+
+def target_keys(x, targets, domain_size):
+    """Hash key of every row's label vector (1[x_i = t_j])_j without building the (n x k)
+    label matrix: the sum of fixed odd multipliers of the columns j whose target is x_i
+    (0 for the all-zero vector)."""
+    B, k = targets.shape
+    mult = (np.arange(1, k + 1, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)) | np.uint64(1)
+    code = (np.arange(B)[:, None] * domain_size + targets).ravel()
+    order = np.argsort(code, kind="stable")
+    sc = code[order]
+    first = np.flatnonzero(np.r_[True, sc[1:] != sc[:-1]])
+    sums = np.add.reduceat(np.tile(mult, B)[order], first)
+    uniq = sc[first]
+    rows = (np.arange(B)[:, None] * domain_size + x).ravel()
+    pos = np.minimum(np.searchsorted(uniq, rows), uniq.size - 1)
+    return np.where(uniq[pos] == rows, sums[pos], np.uint64(0)).reshape(x.shape)
+
+
+def heavy_targets(trial, point, targets, domain_size):
+    """Which targets (B, k) are among the heavy points (flat ``trial``, ``point`` arrays)
+    whose released label vector has a 1 at the target's column: with realizable labels,
+    a heavy x has a 1 at column j exactly when x = t_j, so h_j is the point t_j itself."""
+    B = targets.shape[0]
+    heavy_code = np.sort(trial * domain_size + point)
+    tc = np.arange(B)[:, None] * domain_size + targets
+    if not heavy_code.size:
+        return np.zeros(targets.shape, bool)
+    pos = np.minimum(np.searchsorted(heavy_code, tc), heavy_code.size - 1)
+    return heavy_code[pos] == tc
+
+
+class BnsThm313(Simulator):
+    theorem_id = "bns.thm3_13"
+    version = "1"
+    params = {
+        "d": Interval("d", 5, 30, "both", integer=True),
+        "k": Interval("k", 1, 1 << 16, "both", integer=True),
+        "alpha": Interval("alpha", HEAVY_MASS / 4, HEAVY_MASS, "neither"),
+        "epsilon": Interval("epsilon", 0, 2, "right"),
+        "delta": Interval("delta", 0, 1, "neither"),
+        "beta": Interval("beta", 0, 1, "neither"),
+    }
+    _ks = {"smoke": [1, 64, 4096], "quick": [1, 4, 16, 64, 256, 1024, 4096],
+           "full": [1, 4, 16, 64, 256, 1024, 4096]}
+
+    def grid(self, fidelity, overrides):
+        return expand({"d": [10, 16], "k": self._ks[fidelity], "alpha": [0.1], "epsilon": [1.0],
+                       "delta": [1e-6], "beta": [0.1]}, overrides)
+
+    def check_point(self, point):
+        super().check_point(point)
+        # A_dist runs at eps/2, and its delta bound needs eps/2 <= 2 ln 2 (params: eps <= 2)
+        self.require_small_delta(point)
+        if 2 ** point["d"] < 4 * (N_HEAVY + N_MEDIUM):
+            raise ParameterError(f"d must leave room for the {N_HEAVY + N_MEDIUM} support points, got {point['d']}")
+
+    def privacy(self, point):
+        return {"epsilon": point["epsilon"], "delta": point["delta"],
+                "accounting": "basic composition: Alg 1 and A_dist at (eps/2, delta/2) each"}
+
+    def n_range(self, point):
+        return 8, 1 << 17
+
+    def run_trials(self, point, n, trials, rng):
+        X, k, alpha = 2 ** point["d"], point["k"], point["alpha"]
+        ok = np.empty(trials, dtype=bool)
+        for sl in chunks(trials, 4 * (n + k)):
+            b = sl.stop - sl.start
+            support, x, targets = draw_instance(X, n, k, b, rng)
+            keys = target_keys(x, targets, X)
+            released, (ht, hx, hrow) = alg5_points(x, keys, alpha, point["epsilon"], point["delta"], rng)
+            # h_j = the heavy x whose released label vector (that of row hrow) has a 1 at j;
+            # the row's label j is 1[x_row = t_j], so that x is t_j itself, if t_j is heavy
+            covered = heavy_targets(ht, x[ht, hrow], targets, X)
+            mass = np.full((b, k), TAIL_MASS / X)       # exact P(t_j)
+            for i in range(MASSES.size):
+                mass += np.where(targets == support[:, i:i + 1], MASSES[i], 0.0)
+            err = np.where(covered, 0.0, mass)   # uncovered: h_j = 0 errs exactly on t_j
+            ok[sl] = released & np.all(err <= alpha + 1e-12, axis=1)
+        return ok

@@ -1,0 +1,136 @@
+"""The privacy tools of Bun, Nissim, Stemmer, "Simultaneous Private Learning of Multiple
+Concepts", each measured as a probability curve under its stated ceiling:
+
+- Theorem 2.16 (composition; dropped by the text extraction, the standard statements the
+  paper cites): the privacy loss of k composed eps0-DP Laplace mechanisms exceeds the
+  advanced-composition epsilon' = sqrt(2k ln(1/delta')) eps0 + k eps0 (e^eps0 - 1) with
+  probability at most delta' (Dwork, Rothblum, Vadhan 2010; Dwork-Roth Thm 3.20, whose
+  proof bounds exactly this probability). Curve over k.
+- Proposition 3.8 (exponential mechanism, McSherry-Talwar): P[output scores <= OPT - D]
+  <= |F| e^(-eps D / 2). Curve over the gap D on a planted instance.
+- Proposition 3.11 (A_dist, Smith-Thakurta): P[bottom] <= beta when the top solution leads
+  by (4/eps) ln(1/(beta delta)), i.e. P[bottom | gap g] <= e^(-g eps/4) / delta; and when
+  the gap is at most 2 (the top can change between neighbours) the release probability
+  is at most delta, the privacy half of the statement. Curves over the gap.
+
+In every curve the engine's "n" is the curve variable (k, D or g) and "success" is the
+event the ceiling bounds; the Ceiling claim compares its Clopper-Pearson interval
+(Bonferroni over the curve's points) with the ceiling.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from privbounds.params import Interval, Options
+from privbounds.simulators.engine.simulator import Simulator, expand
+from privbounds.simulators.mechanisms import exponential_mechanism, stable_choice
+
+
+class _Curve(Simulator):
+    version = "1"
+    factor = 10
+
+    def trials_factor(self, point):
+        return self.factor
+
+    def target(self, point):
+        return 1.0
+
+    def privacy(self, point):
+        return {"epsilon": point.get("epsilon"), "delta": point.get("delta", 0.0),
+                "accounting": self.accounting}
+
+
+class BnsThm216(_Curve):
+    theorem_id = "bns.thm2_16"
+    accounting = "k Laplace mechanisms, eps0 each (the mechanism whose composition is measured)"
+    params = {
+        "eps0": Interval("eps0", 0, 1, "right"),
+        "delta_prime": Interval("delta_prime", 0, 1, "neither"),
+        "k_max": Interval("k_max", 1, 1 << 14, "both", integer=True),
+    }
+    _k_max = {"smoke": 256, "quick": 1024, "full": 4096}
+
+    def grid(self, fidelity, overrides):
+        return expand({"eps0": [0.1, 0.02], "delta_prime": [0.05], "k_max": [self._k_max[fidelity]]}, overrides)
+
+    def curve(self, point):
+        return [2 ** i for i in range(int(np.log2(point["k_max"])) + 1)]
+
+    def privacy(self, point):
+        return {"epsilon": point["eps0"], "delta": 0.0, "accounting": self.accounting}
+
+    def run_trials(self, point, n, trials, rng):
+        from privbounds.bounds.bns import advanced_composition_epsilon
+        e0, k = point["eps0"], int(n)
+        out = np.empty(trials, dtype=bool)
+        eps_prime = float(advanced_composition_epsilon(e0, k, point["delta_prime"]))
+        step = max(1, (1 << 20) // k)
+        for s in range(0, trials, step):
+            b = min(step, trials - s)
+            o = rng.laplace(0.0, 1.0 / e0, size=(b, k))        # outputs on D (count 0); D' has count 1
+            loss = e0 * (np.abs(o - 1.0) - np.abs(o)).sum(axis=1)
+            out[s:s + b] = loss > eps_prime
+        return out
+
+
+class BnsProp38(_Curve):
+    theorem_id = "bns.prop3_8"
+    accounting = "exponential mechanism, eps-DP for a sensitivity-1 score"
+    params = {
+        "epsilon": Interval("epsilon", 0, None, "neither"),
+        "candidates": Interval("candidates", 2, 1 << 16, "both", integer=True),
+    }
+
+    def grid(self, fidelity, overrides):
+        return expand({"epsilon": [1.0, 0.5], "candidates": [1000]}, overrides)
+
+    def curve(self, point):
+        # gaps where the ceiling |F| e^(-eps D / 2) is below 1, down to 0.02 (smaller
+        # probabilities need more trials than a curve point gets to be resolved)
+        lo = 2 * np.log(point["candidates"]) / point["epsilon"]
+        hi = 2 * np.log(point["candidates"] / 0.02) / point["epsilon"]
+        return sorted({int(np.ceil(g)) for g in np.linspace(lo, hi, 8)})
+
+    def run_trials(self, point, n, trials, rng):
+        # planted scores: OPT = 0, half the others at -D, half at -2D
+        F, gap = point["candidates"], float(n)
+        scores = np.r_[0.0, np.full((F - 1) // 2, -gap), np.full(F - 1 - (F - 1) // 2, -2 * gap)]
+        out = np.empty(trials, dtype=bool)
+        step = max(1, (1 << 20) // F)
+        for s in range(0, trials, step):
+            b = min(step, trials - s)
+            pick = exponential_mechanism(np.broadcast_to(scores, (b, F)), point["epsilon"], rng)
+            out[s:s + b] = scores[pick] <= -gap
+        return out
+
+
+class BnsProp311(_Curve):
+    theorem_id = "bns.prop3_11"
+    accounting = "A_dist: Lap(4/eps) on the gap, threshold (4/eps) ln(1/delta)"
+    params = {
+        "part": Options("part", ("utility", "privacy")),
+        "epsilon": Interval("epsilon", 0, 1, "right"),
+        "delta": Interval("delta", 0, 1, "neither"),
+    }
+
+    def grid(self, fidelity, overrides):
+        return (expand({"part": ["utility"], "epsilon": [1.0, 0.5], "delta": [1e-6]}, overrides)
+                + expand({"part": ["privacy"], "epsilon": [1.0, 0.5], "delta": [0.1]}, overrides))
+
+    def curve(self, point):
+        if point["part"] == "privacy":
+            return [0, 1, 2]
+        thr = 4 / point["epsilon"] * np.log(1 / point["delta"])
+        # gaps from the threshold to where the utility ceiling is 0.02
+        return sorted({int(np.ceil(g)) for g in np.linspace(thr, thr + 4 / point["epsilon"] * np.log(50), 8)})
+
+    def trials_factor(self, point):
+        # the privacy curve's probability (about 0.8 delta at gap 2) sits close to its
+        # ceiling delta: resolving it needs a narrower interval
+        return 40 if point["part"] == "privacy" else self.factor
+
+    def run_trials(self, point, n, trials, rng):
+        released = stable_choice(np.full(trials, float(n)), np.zeros(trials), point["epsilon"], point["delta"], rng)
+        return released if point["part"] == "privacy" else ~released

@@ -1,0 +1,269 @@
+"""The Monte Carlo engine: seeded blocks, parallel and cached, and the n_hat search.
+
+Design (design.md, "Engine"):
+
+- A *block* is ``size`` trials of one simulator at one parameter point and one n. Its
+  generator comes from ``SeedSequence`` keyed by (root seed, theorem id, parameter
+  point, n, block index), so a block's numbers do not depend on which worker runs it,
+  on the backend, or on the order; the search only looks at block results, so n_hat is
+  identical for any ``--jobs``.
+- Blocks run through joblib (loky processes by default, Dask when asked) and are cached
+  with ``joblib.Memory`` under ``<out>/cache``: a run stopped by Ctrl-C or a kill keeps
+  every finished block and the next run picks them up.
+- The n_hat search is adaptive: evaluate the geometric grid at doublings until the
+  lower Clopper-Pearson end reaches 1 - beta, then fill in every grid point between the
+  last clear failure and that point. All parameter points advance in lock-step rounds,
+  so one round's blocks keep every worker busy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from joblib import Memory, Parallel, delayed, parallel_config
+
+from privbounds.simulators.engine.simulator import point_key
+from privbounds.simulators.engine.stats import clopper_pearson, crossing, geometric_grid
+
+BACKENDS = ("loky", "threading", "sequential", "dask")
+FAMILY_CONF = 0.95  # simultaneous level of the intervals over one theorem's points
+
+
+def block_seed(root_seed: int, theorem_id: str, key: str, n: int, block: int) -> np.random.SeedSequence:
+    """SeedSequence of one block. The identity is hashed to 128 bits so that any
+    parameter point maps to its own stream."""
+    ident = f"{theorem_id}|{key}|{n}|{block}".encode()
+    words = np.frombuffer(hashlib.sha256(ident).digest()[:16], dtype=np.uint32)
+    return np.random.SeedSequence([int(root_seed), *map(int, words)])
+
+
+def run_block(sim, theorem_id: str, key: str, n: int, block: int, size: int, root_seed: int,
+              version: str) -> int:
+    """Successes in one block. The simulator travels with the task (it is a small
+    stateless object); ``theorem_id`` and ``version`` make the cache key explicit."""
+    rng = np.random.default_rng(block_seed(root_seed, theorem_id, key, n, block))
+    ok = sim.run_trials(json.loads(key), int(n), int(size), rng)
+    return int(np.count_nonzero(ok))
+
+
+@dataclass
+class PointRun:
+    """Evaluation state of one parameter point: a search for n_hat, or a fixed curve."""
+
+    theorem_id: str
+    point: dict
+    target: float
+    grid: np.ndarray
+    curve: list | None
+    steps: int
+    done_ns: dict = field(default_factory=dict)  # n -> (successes, trials)
+    phase: str = "bracket"
+    next_index: int = 0
+    hi_index: int | None = None
+    privacy: dict | None = None
+
+    @property
+    def key(self) -> str:
+        return point_key(self.point)
+
+    def requests(self, conf: float) -> list[int]:
+        """The sample sizes to evaluate next; empty when this point is finished."""
+        if self.curve is not None:
+            return [n for n in self.curve if n not in self.done_ns]
+        if self.phase == "bracket":
+            # Look at what the last doubling told us.
+            evaluated = sorted(self.done_ns)
+            if evaluated:
+                s, t = self.done_ns[evaluated[-1]]
+                lo, _ = clopper_pearson(s, t, conf)
+                if lo >= self.target:
+                    self.hi_index = int(np.searchsorted(self.grid, evaluated[-1]))
+                    self.phase = "refine"
+                elif self.next_index >= len(self.grid):
+                    self.phase = "done"  # censored: never reached the target
+                    return []
+            if self.phase == "bracket":
+                n = int(self.grid[self.next_index])
+                last = len(self.grid) - 1
+                # Double n; make sure the grid's last point is tried before giving up.
+                self.next_index = min(self.next_index + self.steps, last) \
+                    if self.next_index < last else len(self.grid)
+                return [n]
+        if self.phase == "refine":
+            ns = np.array(sorted(self.done_ns))
+            s = np.array([self.done_ns[n][0] for n in ns])
+            t = np.array([self.done_ns[n][1] for n in ns])
+            _, up = clopper_pearson(s, t, conf)
+            hi_n = self.grid[self.hi_index]
+            fails = ns[(up < self.target) & (ns < hi_n)]
+            lo_n = fails[-1] if fails.size else -1
+            want = [int(n) for n in self.grid if lo_n < n < hi_n and n not in self.done_ns]
+            self.phase = "done"
+            return want
+        return []
+
+    def result(self, conf: float) -> dict:
+        ns = sorted(self.done_ns)
+        s = [self.done_ns[n][0] for n in ns]
+        t = [self.done_ns[n][1] for n in ns]
+        out = {"point": self.point, "conf": conf, "trials": int(sum(t)), "privacy": self.privacy}
+        if self.curve is None:
+            c = crossing(ns, s, t, self.target, conf)
+            out.update(c.as_dict())
+            out["censored"] = c.high is None
+        return out
+
+
+@contextlib.contextmanager
+def _backend(backend: str, jobs: int, scheduler: str | None):
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if backend == "dask":
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError as e:  # pragma: no cover - depends on the extra
+            raise ValueError("backend dask needs the optional extra: pip install 'privbounds[dask]'") from e
+        if scheduler:
+            try:
+                client = Client(scheduler, timeout="20s")
+            except (OSError, TimeoutError) as e:
+                raise ValueError(f"--scheduler {scheduler}: no Dask scheduler answered ({e})") from None
+            cluster = None
+        else:
+            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                   dashboard_address=None)
+            client = Client(cluster)
+        try:
+            with parallel_config(backend="dask"):
+                yield
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+    else:
+        with parallel_config(backend=backend, n_jobs=jobs):
+            yield
+
+
+class _Progress:
+    """One progress bar for a whole run (tqdm on stderr); quiet when disabled."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.bar = None
+
+    def add(self, n: int, desc: str):
+        if self.enabled and self.bar is None:  # created on first work, so no empty bar
+            from tqdm import tqdm
+            self.bar = tqdm(total=0, unit="block", file=sys.stderr, dynamic_ncols=True,
+                            mininterval=0.5 if sys.stderr.isatty() else 10.0)
+        if self.bar is not None:
+            self.bar.total += n
+            self.bar.set_description(desc)
+            self.bar.refresh()
+
+    def update(self, n: int = 1):
+        if self.bar is not None:
+            self.bar.update(n)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
+def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
+               backend: str = "loky", scheduler: str | None = None,
+               progress: bool = True) -> dict:
+    """Run every parameter point of several theorems to completion.
+
+    ``work`` maps theorem id -> (simulator, list of points); ``fidelity`` maps theorem
+    id -> Fidelity. Returns theorem id -> dict with the evaluated rows, per-point
+    results and the statistics used (conf level, block counts, wall time).
+    """
+    memory = Memory(str(cache_dir), verbose=0)
+    cached = memory.cache(run_block)
+    runs: dict[str, list[PointRun]] = {}
+    conf: dict[str, float] = {}
+    for tid, (sim, points) in work.items():
+        fid = fidelity[tid]
+        runs[tid] = []
+        for p in points:
+            lo, hi = sim.n_range(p)
+            runs[tid].append(PointRun(tid, p, sim.target(p) if sim.curve(p) is None else 1.0,
+                                      geometric_grid(lo, hi, fid.steps), sim.curve(p), fid.steps,
+                                      privacy=sim.privacy(p)))
+        m = max(1, sum(1 for r in runs[tid] if r.curve is None))
+        conf[tid] = 1.0 - (1.0 - FAMILY_CONF) / m  # Bonferroni over the theorem's searches
+
+    bar = _Progress(progress)
+    started = time.perf_counter()
+    stats = {tid: {"blocks_run": 0, "blocks_cached": 0} for tid in runs}
+    rnd = 0
+    try:
+        with _backend(backend, jobs, scheduler):
+            while True:
+                tasks, owners = [], []
+                for tid, rs in runs.items():
+                    sim = work[tid][0]
+                    fid = fidelity[tid]
+                    for r in rs:
+                        # A point that needs more trials gets bigger blocks, not more of them.
+                        factor = sim.trials_factor(r.point)
+                        trials, block = fid.trials * factor, fid.block * factor
+                        for n in r.requests(conf[tid]):
+                            for b in range(-(-trials // block)):
+                                size = min(block, trials - b * block)
+                                tasks.append((sim, tid, r.key, int(n), b, size, int(seed), sim.version))
+                                owners.append((r, int(n), size))
+                if not tasks:
+                    break
+                rnd += 1
+                bar.add(len(tasks), f"round {rnd}")
+                results = [None] * len(tasks)
+                todo = []
+                for i, args in enumerate(tasks):
+                    if cached.check_call_in_cache(*args):
+                        results[i] = cached(*args)
+                        stats[tasks[i][1]]["blocks_cached"] += 1
+                        bar.update()
+                    else:
+                        todo.append(i)
+                if todo:
+                    gen = Parallel(return_as="generator_unordered")(
+                        delayed(_indexed)(cached, i, tasks[i]) for i in todo)
+                    for i, value in gen:
+                        results[i] = value
+                        stats[tasks[i][1]]["blocks_run"] += 1
+                        bar.update()
+                for (r, n, size), value in zip(owners, results):
+                    s, t = r.done_ns.get(n, (0, 0))
+                    r.done_ns[n] = (s + value, t + size)
+    finally:
+        bar.close()
+
+    wall = time.perf_counter() - started
+    out = {}
+    for tid, rs in runs.items():
+        rows = []
+        for r in rs:
+            ns = sorted(r.done_ns)
+            s = np.array([r.done_ns[n][0] for n in ns])
+            t = np.array([r.done_ns[n][1] for n in ns])
+            lo, hi = clopper_pearson(s, t, conf[tid])
+            for n, si, ti, lo_i, hi_i in zip(ns, s, t, lo, hi):
+                rows.append({**r.point, "n": int(n), "trials": int(ti), "successes": int(si),
+                             "p_hat": float(si / ti), "ci_low": float(lo_i), "ci_high": float(hi_i),
+                             "conf": conf[tid], "experiment": "curve" if r.curve else "search"})
+        out[tid] = {"rows": rows, "points": [r.result(conf[tid]) for r in rs],
+                    "conf": conf[tid], "wall_seconds": wall, "rounds": rnd, **stats[tid]}
+    return out
+
+
+def _indexed(fn, i, args):
+    return i, fn(*args)

@@ -1,0 +1,108 @@
+"""The block store: which code produced a cached block, and the output folder's lock.
+
+A cached block is reused only when the code that would recompute it is unchanged. Its
+key holds ``code_hash`` of the simulator's module: a SHA-256 over the source of that
+module and of every module of ours it imports, followed transitively (read from the
+import statements, so a change to a shared learner invalidates exactly the blocks of the
+simulators that use it). Figures, reports and the registry's prose are not in it, so
+editing them never throws results away.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import hashlib
+import importlib.util
+import os
+from functools import cache
+from pathlib import Path
+
+ROOT = "privbounds"
+
+
+def _resolve(name: str, level: int, package: str) -> str:
+    if level == 0:
+        return name
+    base = package.rsplit(".", level - 1)[0] if level > 1 else package
+    return f"{base}.{name}" if name else base
+
+
+def _is_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+@cache
+def _imports(module: str) -> tuple[tuple[str, ...], bytes]:
+    """(modules of ours that ``module`` imports, its source bytes)."""
+    spec = importlib.util.find_spec(module)
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        return (), b""
+    source = Path(spec.origin).read_bytes()
+    package = module if spec.submodule_search_locations else module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = _resolve(node.module or "", node.level, package)
+            found.append(base)
+            # "from privbounds.simulators import gf2" imports a module, not a name
+            found += [f"{base}.{a.name}" for a in node.names if _is_module(f"{base}.{a.name}")]
+    ours = sorted({m for m in found if m == ROOT or m.startswith(ROOT + ".")} - {ROOT})
+    return tuple(m for m in ours if _is_module(m)), source
+
+
+@cache
+def code_hash(module: str) -> str:
+    """SHA-256 (hex, 16 characters) over ``module`` and everything of ours it imports."""
+    seen, todo = set(), [module]
+    while todo:
+        m = todo.pop()
+        if m in seen:
+            continue
+        seen.add(m)
+        todo += _imports(m)[0]
+    h = hashlib.sha256()
+    for m in sorted(seen):
+        h.update(m.encode() + b"\0" + _imports(m)[1] + b"\0")
+    return h.hexdigest()[:16]
+
+
+def clean_temporary(out: Path) -> int:
+    """Remove what killed runs leave behind: joblib's half-written ``output.pkl.<id>``
+    files in the cache and our own ``.<name>.tmp`` files. Called under the lock."""
+    removed = 0
+    for pattern in ("cache/**/output.pkl.*", "results/.*.tmp", "figures/.*.tmp", "report/**/.*.tmp"):
+        for p in Path(out).glob(pattern):
+            with contextlib.suppress(OSError):
+                p.unlink()
+                removed += 1
+    return removed
+
+
+@contextlib.contextmanager
+def locked(out: Path):
+    """Hold ``<out>/.lock`` for the duration of a run; a second run on the same folder is
+    refused at once rather than interleaving its writes with ours."""
+    import fcntl
+
+    from privbounds.params import ParameterError
+
+    path = Path(out) / ".lock"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            other = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
+            raise ParameterError(f"--out {out} is in use by another privbounds run (pid {other}); "
+                                 "wait for it or choose another --out") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        yield
+    finally:
+        os.close(fd)

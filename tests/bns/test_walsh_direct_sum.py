@@ -1,0 +1,75 @@
+"""Walsh-Hadamard error counts and the pure-DP direct sum over PAR_d (Bun-Nissim-Stemmer
+Example 3.5): exact errors against brute force, a privacy audit with a planted bug, and
+accuracy where the theorem promises it (and the packing bound where it forbids it)."""
+
+import numpy as np
+import pytest
+
+from privbounds.bounds.bns import n_parity_direct_sum, parity_packing_lower_bound
+from privbounds.simulators.bns.ex3_5 import BnsEx35, expmech_parities
+from privbounds.simulators.concepts import make_class
+from privbounds.simulators.engine.audit import epsilon_lower_bound
+from privbounds.simulators.engine.stats import clopper_pearson
+from privbounds.simulators.walsh import parity_errors, wht
+
+CONF = 0.999
+
+
+def test_wht_is_its_own_inverse_up_to_size():
+    v = np.random.default_rng(60).normal(size=(3, 64))
+    np.testing.assert_allclose(wht(wht(v)) / 64, v, atol=1e-9)
+
+
+def test_parity_errors_match_brute_force_on_noisy_labels():
+    rng = np.random.default_rng(61)
+    d, n = 5, 70
+    cls = make_class("par", d)
+    x = rng.integers(0, 32, size=n)
+    y = rng.random(n) < 0.4                      # arbitrary (agnostic) labels
+    s = np.zeros(32)
+    np.add.at(s, x, np.where(y, -1.0, 1.0))
+    brute = np.array([(cls.evaluate(a, x) != y).sum() for a in range(32)])
+    np.testing.assert_array_equal(parity_errors(s, n), brute)
+
+
+@pytest.mark.parametrize("split,bug", [(True, False), (False, True)])
+def test_direct_sum_parities_audit(split, bug):
+    # d = 2, k = 2; D' replaces one row (x and both labels). Instance and event found by
+    # searching small databases for the largest exact privacy loss of the buggy learner
+    # (exponential_mechanism_probs): log-ratio 1.48 for the event "column 0 outputs parity
+    # 0 and column 1 parity 1" without the budget split, at most eps with it.
+    eps, k, M = 1.0, 2, 400_000
+    x_d = np.array([2, 2, 3, 2, 3, 2])
+    y_d = np.array([[1, 1], [0, 0], [0, 1], [1, 1], [0, 1], [1, 1]], bool)
+    x_d2, y_d2 = x_d.copy(), y_d.copy()
+    x_d2[1], y_d2[1] = 1, [1, 0]
+
+    def signed(x, y):
+        s = np.zeros((k, 4))
+        for j in range(k):
+            np.add.at(s[j], x, np.where(y[:, j], -1.0, 1.0))
+        return np.broadcast_to(s, (M, k, 4))
+    rng = np.random.default_rng(62)
+    eps0 = eps / k if split else eps
+    a = expmech_parities(signed(x_d, y_d), len(x_d), eps0, rng)
+    b = expmech_parities(signed(x_d2, y_d2), len(x_d), eps0, rng)
+    ev = lambda h: (h[:, 0] == 0) & (h[:, 1] == 1)
+    e = epsilon_lower_bound(int(ev(a).sum()), M, int(ev(b).sum()), M, 0.0, CONF)
+    assert (e > eps) == bug
+
+
+def test_direct_sum_parities_accurate_at_the_bound():
+    p = {"d": 8, "k": 16, "epsilon": 1.0, "alpha": 0.1, "beta": 0.1}
+    n = int(np.ceil(n_parity_direct_sum(16, 8, 1.0, 0.1, 0.1)))
+    ok = BnsEx35().run_trials(p, n, 200, np.random.default_rng(63))
+    lo, _ = clopper_pearson(int(ok.sum()), ok.size, CONF)
+    assert lo >= 0.9
+
+
+def test_direct_sum_parities_fails_below_the_packing_bound():
+    # Thm 5.4: below (k d ln 2 + ln(1 - beta))/eps no pure learner reaches 1 - beta
+    p = {"d": 8, "k": 16, "epsilon": 1.0, "alpha": 0.1, "beta": 0.1}
+    n = int(parity_packing_lower_bound(16, 8, 1.0, 0.1))
+    ok = BnsEx35().run_trials(p, n, 400, np.random.default_rng(64))
+    _, hi = clopper_pearson(int(ok.sum()), ok.size, CONF)
+    assert hi < 0.9

@@ -1,0 +1,418 @@
+"""The static report, rendered by a real headless Chromium (Debian's ``chromium`` package).
+
+One smoke-fidelity run, its figures and its report are built once for the module in a
+temporary folder; every page is then opened through a ``file://`` URL, so passing these
+tests also shows that the report needs no web server. Chromium is driven only through its
+command line (``--dump-dom`` for the rendered DOM, ``--screenshot`` for pixels), each call
+with a fresh profile and everything that could reach the network switched off.
+
+Without ``/usr/bin/chromium`` the tests are skipped, except when the environment variable
+``CI`` is set (CI installs the browser), where they fail and say how to install it.
+
+    pytest -m browser tests/core/test_browser.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urljoin, urlsplit
+from urllib.request import url2pathname
+
+import numpy as np
+import pytest
+from matplotlib.image import imread
+
+import privbounds
+
+CHROMIUM = Path("/usr/bin/chromium")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+WINDOW = (1280, 2000)
+TIMEOUT = 45  # seconds for one browser call; a normal one takes about one second
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+VERDICTS = {"confirmed", "refuted", "inconclusive"}
+THEOREM_IDS = [t.id for t in privbounds.theorems()]
+
+# Appended to a copy of a page (never to the report itself): once everything has loaded,
+# it writes what the browser made of the images and the stylesheet into the DOM, where
+# --dump-dom picks it up.
+PROBE = """<script>
+addEventListener("load", () => {
+  const header = document.querySelector("header");
+  const result = {
+    images: Array.from(document.images, (img) => ({
+      src: img.getAttribute("src"), complete: img.complete,
+      width: img.naturalWidth, height: img.naturalHeight})),
+    headerBackground: header ? getComputedStyle(header).backgroundColor : null,
+  };
+  const out = document.createElement("pre");
+  out.id = "privbounds-probe";
+  out.textContent = JSON.stringify(result);
+  document.body.appendChild(out);
+});
+</script>
+"""
+
+
+# --------------------------------------------------------------------------- the browser
+
+class Browser:
+    """Runs /usr/bin/chromium, one process (and one fresh profile) per call."""
+
+    def __init__(self, scratch: Path):
+        self.scratch = scratch
+        self.calls = self.copies = 0
+        self._doms: dict[str, Node] = {}
+        self.missing = None
+        if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
+            self.missing = (f"{CHROMIUM} not found: the browser tests need Debian's chromium "
+                            "package (apt-get install -y chromium)")
+
+    def require(self) -> None:
+        """Fail (under CI) or skip (elsewhere) when there is no browser."""
+        if self.missing is None:
+            return
+        if os.environ.get("CI"):
+            pytest.fail(f"{self.missing}; CI is set, so the browser must be installed",
+                        pytrace=False)
+        pytest.skip(self.missing)
+
+    def _run(self, *args: str) -> str:
+        self.calls += 1
+        work = self.scratch / f"call{self.calls}"
+        profile, home = work / "profile", work / "home"
+        profile.mkdir(parents=True)
+        home.mkdir()
+        env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+               "XDG_CACHE_HOME": str(home / ".cache")}
+        cmd = [str(CHROMIUM), *FLAGS, f"--user-data-dir={profile}", *args]
+        # Own session, so that on a timeout the browser and all its helpers go together.
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env=env, start_new_session=True)
+        try:
+            stdout, stderr = proc.communicate(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            pytest.fail(f"chromium took over {TIMEOUT} s: {' '.join(cmd)}", pytrace=False)
+        if proc.returncode != 0:
+            tail = "\n".join(stderr.splitlines()[-20:])
+            pytest.fail(f"chromium exited with {proc.returncode}: {' '.join(cmd)}\n{tail}",
+                        pytrace=False)
+        return stdout
+
+    def dom(self, page: Path) -> Node:
+        """The DOM of ``page`` as the browser rendered it (after scripts and loading)."""
+        url = page.resolve().as_uri()
+        if url not in self._doms:
+            html = self._run("--dump-dom", url)
+            assert "<body" in html, f"--dump-dom returned no document for {url}:\n{html[:500]}"
+            self._doms[url] = parse(html)
+        return self._doms[url]
+
+    def screenshot(self, page: Path, png: Path) -> np.ndarray:
+        self._run(f"--screenshot={png}", f"--window-size={WINDOW[0]},{WINDOW[1]}",
+                  page.resolve().as_uri())
+        assert png.is_file() and png.read_bytes()[:8] == PNG_MAGIC, f"no screenshot written to {png}"
+        return imread(png)
+
+    def copy(self, page: Path, head: str = "", body: str = "") -> Path:
+        """A copy of ``page`` outside the report that resolves every URL exactly as the page
+        does (through <base>), with ``head`` and ``body`` appended to those elements."""
+        html = page.read_text(encoding="utf-8")
+        base = f'<base href="{page.resolve().parent.as_uri()}/">'
+        html, n_head = re.subn(r"<head[^>]*>", lambda m: m.group(0) + base + head, html, count=1)
+        html, n_body = re.subn(r"</body>", lambda m: body + m.group(0), html, count=1)
+        assert n_head == n_body == 1, f"{page} has no <head> or no </body>"
+        self.copies += 1
+        copy = self.scratch / f"copy{self.copies}-{page.name}"
+        copy.write_text(html, encoding="utf-8")
+        return copy
+
+    def probe(self, page: Path) -> dict:
+        """What the browser loaded for ``page``: naturalWidth of each image, computed style
+        of the header (a script in a copy of the page reports them into the DOM)."""
+        found = self.dom(self.copy(page, body=PROBE)).find(id="privbounds-probe")
+        assert found is not None, f"the probe script did not run in the copy of {page}"
+        return json.loads(found.text(normalize=False))
+
+
+# --------------------------------------------------------------------------- a small DOM
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+        "source", "track", "wbr"}
+
+
+class Node:
+    def __init__(self, tag: str, attrs: dict, parent: Node | None = None):
+        self.tag, self.attrs, self.parent = tag, attrs, parent
+        self.children: list[Node | str] = []
+
+    @property
+    def classes(self) -> set[str]:
+        return set((self.attrs.get("class") or "").split())
+
+    def iter(self):
+        yield self
+        for c in self.children:
+            if isinstance(c, Node):
+                yield from c.iter()
+
+    def find_all(self, tag: str | None = None, cls: str | None = None, **attrs) -> list[Node]:
+        return [n for n in self.iter()
+                if (tag is None or n.tag == tag) and (cls is None or cls in n.classes)
+                and all(n.attrs.get(k) == v for k, v in attrs.items())]
+
+    def find(self, tag: str | None = None, cls: str | None = None, **attrs) -> Node | None:
+        found = self.find_all(tag, cls, **attrs)
+        return found[0] if found else None
+
+    def text(self, normalize: bool = True) -> str:
+        parts = []
+        for c in self.children:
+            parts.append(c if isinstance(c, str) else c.text(normalize=False))
+        s = "".join(parts)
+        return " ".join(s.split()) if normalize else s
+
+    def __repr__(self):
+        return f"<{self.tag} {self.attrs}>"
+
+
+class _TreeBuilder(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#document", {})
+        self.cur = self.root
+
+    def handle_starttag(self, tag, attrs):
+        node = Node(tag, {k: (v if v is not None else "") for k, v in attrs}, self.cur)
+        self.cur.children.append(node)
+        if tag not in VOID:
+            self.cur = node
+
+    def handle_startendtag(self, tag, attrs):
+        self.cur.children.append(Node(tag, {k: v or "" for k, v in attrs}, self.cur))
+
+    def handle_endtag(self, tag):
+        n = self.cur
+        while n is not self.root and n.tag != tag:
+            n = n.parent
+        if n is not self.root:
+            self.cur = n.parent
+
+    def handle_data(self, data):
+        self.cur.children.append(data)
+
+
+def parse(html: str) -> Node:
+    b = _TreeBuilder()
+    b.feed(html)
+    b.close()
+    return b.root
+
+
+def norm(s: str) -> str:
+    return " ".join(str(s).split())
+
+
+def section(dom: Node, heading: str) -> Node:
+    """The <section> whose <h2> reads ``heading``."""
+    for s in dom.find_all("section"):
+        h2 = s.find("h2")
+        if h2 is not None and h2.text() == heading:
+            return s
+    raise AssertionError(f"no section headed {heading!r}")
+
+
+def resolve(page: Path, ref: str) -> Path:
+    """The local file a relative URL in ``page`` points to; fails for anything that would
+    need a server or the network (absolute http(s) URLs, root-relative paths)."""
+    assert ref, f"empty URL in {page.name}"
+    assert not ref.startswith("/"), f"{page.name}: root-relative URL {ref!r} breaks under file://"
+    url = urlsplit(urljoin(page.resolve().as_uri(), ref))
+    assert url.scheme == "file", f"{page.name}: {ref!r} is not a local file"
+    return Path(url2pathname(url.path))
+
+
+# --------------------------------------------------------------------------- fixtures
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory) -> Browser:
+    return Browser(tmp_path_factory.mktemp("chromium"))
+
+
+class Site:
+    def __init__(self, out: Path):
+        self.out = out
+        self.dir = out / "report"
+        self.index = self.dir / "index.html"
+        self.shots = out / "screenshots"
+        self.shots.mkdir()
+
+    def page(self, tid: str) -> Path:
+        return self.dir / f"{tid}.html"
+
+    def record(self, tid: str) -> dict:
+        return json.loads((self.dir / "data" / f"{tid}.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def site(browser, tmp_path_factory) -> Site | None:
+    if browser.missing:
+        return None  # each test then fails or skips through browser.require()
+    out = tmp_path_factory.mktemp("browser-report")
+    privbounds.run(fidelity="smoke", jobs=1, out=out, progress=False)
+    privbounds.plot(out=out)
+    index = privbounds.report(out=out)
+    s = Site(out)
+    assert Path(index) == s.index and s.index.is_file()
+    return s
+
+
+# --------------------------------------------------------------------------- tests
+
+@pytest.mark.browser
+def test_index_lists_every_theorem_with_its_verdicts(browser, site):
+    browser.require()
+    dom = browser.dom(site.index)
+    table = dom.find("table", cls="index")
+    assert table is not None, "index.html has no theorem table"
+    rows = {}
+    for tr in table.find("tbody").find_all("tr"):
+        link = tr.find("td").find("a")
+        assert link is not None, f"index row without a link: {tr.text()}"
+        rows[link.text()] = (tr, link)
+    assert sorted(rows) == sorted(THEOREM_IDS), "index does not list exactly the registered theorems"
+
+    for tid in THEOREM_IDS:
+        tr, link = rows[tid]
+        assert link.attrs.get("href") == f"{tid}.html"
+        assert resolve(site.index, link.attrs["href"]) == site.page(tid).resolve()
+        assert site.page(tid).is_file()
+        badges = tr.find_all("span", cls="v")
+        expected = site.record(tid)["verdicts"]
+        assert len(badges) == len(expected), f"{tid}: {len(badges)} badges for {len(expected)} claims"
+        for badge, v in zip(badges, expected):
+            assert v["verdict"] in VERDICTS
+            assert badge.text() == v["verdict"], f"{tid}/{v['claim']}: badge says {badge.text()!r}"
+            assert v["verdict"] in badge.classes, f"{tid}/{v['claim']}: badge not styled as {v['verdict']}"
+            assert badge.attrs.get("title", "").startswith(f"{v['claim']}:"), \
+                f"{tid}: badge title {badge.attrs.get('title')!r} does not name claim {v['claim']}"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("tid", THEOREM_IDS)
+def test_theorem_page_shows_statement_and_every_verdict(browser, site, tid):
+    browser.require()
+    rec = site.record(tid)
+    dom = browser.dom(site.page(tid))
+    h1 = dom.find("h1")
+    assert h1 is not None and h1.text().startswith(f"{tid}:")
+
+    statement = section(dom, "Statement").text()
+    assert norm(rec["statement"]) in statement
+    assert norm(rec["math"]) in statement
+
+    verdicts = section(dom, "Verdicts")
+    claims = verdicts.find_all("div", cls="claim")
+    assert [c.attrs.get("id") for c in claims] == [v["claim"] for v in rec["verdicts"]]
+    for div, v in zip(claims, rec["verdicts"]):
+        badge = div.find("h3").find("span", cls="v")
+        assert badge is not None and badge.text() == v["verdict"] and v["verdict"] in badge.classes, \
+            f"{tid}/{v['claim']}: verdict badge missing or wrong"
+        assert norm(v["description"]) in div.text()
+        assert div.find("table") is not None or "No fit:" in div.text(), \
+            f"{tid}/{v['claim']}: neither a table nor a reason"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("tid", THEOREM_IDS)
+def test_theorem_figure_is_loaded_and_painted(browser, site, tid):
+    browser.require()
+    page = site.page(tid)
+    imgs = section(browser.dom(page), "Figure").find_all("img")
+    assert len(imgs) == 1, f"{tid}: expected one figure, found {len(imgs)}"
+    src = imgs[0].attrs.get("src", "")
+    png = resolve(page, src)
+    assert png.is_file(), f"{tid}: figure {src} does not exist next to the page"
+    assert png.read_bytes()[:8] == PNG_MAGIC, f"{tid}: {src} is not a PNG"
+    pixels = imread(png)
+    assert pixels.shape[0] > 100 and pixels.shape[1] > 100
+
+    # What the browser itself made of it: the image decoded at its full size and the
+    # stylesheet applied, both through file:// URLs.
+    probe = browser.probe(page)
+    loaded = {i["src"]: i for i in probe["images"]}
+    assert src in loaded, f"{tid}: probe saw images {list(loaded)}"
+    assert loaded[src]["complete"] and loaded[src]["width"] > 0, f"{tid}: {src} did not load: {loaded[src]}"
+    assert (loaded[src]["height"], loaded[src]["width"]) == pixels.shape[:2]
+    assert probe["headerBackground"] not in (None, "rgba(0, 0, 0, 0)", "transparent"), \
+        f"{tid}: style.css not applied (header background {probe['headerBackground']})"
+
+    shot = browser.screenshot(page, site.shots / f"{tid}.png")
+    assert shot.shape[:2] == (WINDOW[1], WINDOW[0])
+    rgb = shot[..., :3].astype(float)
+    ink = (rgb < 0.9).any(axis=-1).mean()
+    assert ink > 0.05, f"{tid}: screenshot is {100 * (1 - ink):.1f}% white"
+    assert rgb.std() > 0.05, f"{tid}: screenshot is nearly uniform (std {rgb.std():.3f})"
+
+    # The figure is really painted: hiding the image (same layout) changes a good part of
+    # the screenshot. A broken image would change only its small icon.
+    hidden = browser.copy(page, head="<style>img { visibility: hidden; }</style>")
+    blank = browser.screenshot(hidden, site.shots / f"{tid}-hidden.png")[..., :3].astype(float)
+    painted = (np.abs(rgb - blank) > 0.05).any(axis=-1).mean()
+    assert painted > 0.01, f"{tid}: the figure covers only {100 * painted:.2f}% of the screenshot"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("tid", THEOREM_IDS)
+def test_data_links_point_to_the_files(browser, site, tid):
+    browser.require()
+    page = site.page(tid)
+    links = section(browser.dom(page), "Data and method").find_all("a")
+    by_ext = {}
+    for a in links:
+        href = a.attrs.get("href", "")
+        by_ext.setdefault(Path(urlsplit(href).path).suffix, []).append((a.text(), href))
+    assert set(by_ext) >= {".csv", ".json"}, f"{tid}: data links {links}"
+
+    (text, href), = by_ext[".csv"]
+    assert "CSV" in text
+    csv = resolve(page, href)
+    assert csv.is_file(), f"{tid}: {href} does not exist relative to {page.name}"
+    lines = csv.read_text(encoding="utf-8").splitlines()
+    assert "theorem" in lines[0].split(",") and len(lines) > 1, f"{tid}: {href} is not the trials table"
+    assert all(line.split(",")[lines[0].split(",").index("theorem")] == tid for line in lines[1:3])
+
+    (text, href), = by_ext[".json"]
+    assert "JSON" in text
+    js = resolve(page, href)
+    assert js.is_file(), f"{tid}: {href} does not exist relative to {page.name}"
+    assert json.loads(js.read_text(encoding="utf-8"))["id"] == tid
+
+
+@pytest.mark.browser
+def test_every_link_and_resource_works_from_file_urls(browser, site):
+    """No server needed: every href and src in every rendered page is relative and names
+    a file that exists in the report folder."""
+    browser.require()
+    pages = [site.index] + [site.page(t) for t in THEOREM_IDS]
+    for page in pages:
+        dom = browser.dom(page)
+        refs = ([a.attrs.get("href", "") for a in dom.find_all("a")]
+                + [link.attrs.get("href", "") for link in dom.find_all("link")]
+                + [el.attrs.get("src", "") for el in dom.find_all() if "src" in el.attrs])
+        assert refs, f"{page.name}: no links at all"
+        for ref in refs:
+            if ref.startswith("#"):
+                continue
+            target = resolve(page, ref)
+            assert target.is_file(), f"{page.name}: {ref!r} -> {target} does not exist"
+            assert site.dir.resolve() in target.resolve().parents, \
+                f"{page.name}: {ref!r} leaves the report folder"

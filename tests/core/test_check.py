@@ -1,0 +1,93 @@
+"""privbounds check: exit 0 against its own baseline, 1 on each kind of regression."""
+
+import json
+import shutil
+
+import pytest
+
+from privbounds.cli import main
+
+
+@pytest.fixture
+def out(smoke_out, tmp_path):
+    dst = tmp_path / "out"
+    shutil.copytree(smoke_out / "results", dst / "results")
+    return dst
+
+
+def check(out, baseline, capsys, *extra):
+    try:
+        code = main(["check", "--out", str(out), "--baseline", str(baseline), *extra])
+    except SystemExit as e:
+        code = e.code
+    return code, capsys.readouterr()
+
+
+def edit(out, tid, fn):
+    path = out / "results" / f"{tid}.json"
+    rec = json.loads(path.read_text())
+    fn(rec)
+    path.write_text(json.dumps(rec))
+
+
+def test_update_then_check_passes(out, tmp_path, capsys):
+    base = tmp_path / "base.json"
+    code, cap = check(out, base, capsys, "--update")
+    assert code == 0 and base.is_file()
+    code, cap = check(out, base, capsys)
+    assert code == 0 and "check ok" in cap.out
+
+
+def test_worse_verdict_fails(out, tmp_path, capsys):
+    base = tmp_path / "base.json"
+    check(out, base, capsys, "--update")
+    edit(out, "siv.thm3_3", lambda r: r["verdicts"][0].update(verdict="refuted"))
+    code, cap = check(out, base, capsys)
+    assert code == 1 and "verdict confirmed -> refuted" in cap.out
+
+
+def test_tightness_drift_fails(out, tmp_path, capsys):
+    base = tmp_path / "base.json"
+    check(out, base, capsys, "--update")
+
+    def loosen(rec):
+        d = rec["verdicts"][0]["details"][0]
+        d["tightness_low"], d["tightness_high"] = 50.0, 60.0
+    edit(out, "siv.thm3_3", loosen)
+    code, cap = check(out, base, capsys)
+    assert code == 1 and "no longer overlaps" in cap.out
+
+
+def test_exponent_drift_fails(out, tmp_path, capsys):
+    base = tmp_path / "base.json"
+    check(out, base, capsys, "--update")
+
+    def drift(rec):
+        v = next(v for v in rec["verdicts"] if v["kind"] == "scaling" and v["fit"])
+        v["fit"]["low"], v["fit"]["high"] = 5.0, 6.0
+    edit(out, "bns.obs3_2", drift)
+    assert check(out, base, capsys)[0] == 1
+
+
+def test_new_claim_without_baseline_fails(out, tmp_path, capsys):
+    base = tmp_path / "base.json"
+    check(out, base, capsys, "--update")
+    edit(out, "bns.thm5_1", lambda r: r["verdicts"].append({**r["verdicts"][0], "claim": "brand-new"}))
+    code, cap = check(out, base, capsys)
+    assert code == 1 and "brand-new" in cap.out
+
+
+def test_missing_baseline_is_a_clear_error(out, tmp_path, capsys):
+    code, cap = check(out, tmp_path / "none.json", capsys)
+    assert code == 2 and "no baseline" in cap.err
+
+
+@pytest.mark.parametrize("fidelity", ["quick", "full"])
+def test_committed_baselines_cover_every_theorem(fidelity):
+    # one file per paper, each holding exactly that paper's runnable theorems
+    from privbounds.registry import papers, theorems
+    from privbounds.reports.check import baseline_path
+    for prefix in papers():
+        data = json.loads(baseline_path(prefix, fidelity).read_text())
+        assert data["fidelity"] == fidelity
+        assert set(data["theorems"]) == {t.id for t in theorems() if t.prefix == prefix and t.runnable}

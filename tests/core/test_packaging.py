@@ -1,0 +1,33 @@
+"""Packaging: every package folder on disk is installed under the one import name."""
+
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+MAPPED = {"privbounds": "privbounds", "bounds": "privbounds.bounds", "simulators": "privbounds.simulators",
+          "figures": "privbounds.figures", "reports": "privbounds.reports"}
+
+
+def test_every_package_folder_is_listed_in_pyproject():
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(cfg["packages"])
+    on_disk = set()
+    for top, name in MAPPED.items():
+        for init in (ROOT / top).rglob("__init__.py"):
+            rel = init.parent.relative_to(ROOT / top).parts
+            on_disk.add(".".join((name, *rel)))
+    assert on_disk == listed, f"missing from pyproject: {sorted(on_disk - listed)}; " \
+                              f"listed but absent: {sorted(listed - on_disk)}"
+    for top, name in MAPPED.items():
+        assert cfg["package-dir"][name] == top
+
+
+def test_bounds_load_without_the_engine_pandas_or_matplotlib():
+    import subprocess
+    import sys
+
+    code = ("import sys, privbounds.bounds.bns, privbounds.bounds.sivakumar; "
+            "bad = [m for m in ('pandas', 'matplotlib', 'joblib', 'privbounds.simulators', "
+            "'privbounds.api', 'privbounds.registry') if m in sys.modules]; print(','.join(bad))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
