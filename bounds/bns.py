@@ -15,32 +15,7 @@ from scipy.optimize import brentq
 
 from ._meta import ASYMPTOTIC, EXACT, at_least, bound, positive, unit_open
 from .sivakumar import n_expmech_learner
-
-COMPOSITION_RULES = ("basic", "advanced")
-
-
-def advanced_composition_epsilon(eps0, k, delta_prime):
-    """Dwork-Roth Thm 3.20: k mechanisms, each eps0-DP, are (eps', delta')-DP with
-    eps' = sqrt(2 k ln(1 / delta')) eps0 + k eps0 (e^eps0 - 1)."""
-    e0 = positive("eps0", eps0)
-    kk = at_least("k", k, 1)
-    dp = unit_open("delta_prime", delta_prime)
-    return np.sqrt(2 * kk * np.log(1 / dp)) * e0 + kk * e0 * np.expm1(e0)
-
-
-def per_concept_epsilon(epsilon: float, k: int, rule: str, delta: float | None = None) -> float:
-    """The budget eps0 each of k pure-DP runs may use so that the whole is
-    epsilon-DP (basic: eps0 = epsilon / k) or (epsilon, delta)-DP (advanced: the eps0
-    solving advanced_composition_epsilon(eps0, k, delta) = epsilon exactly)."""
-    positive("epsilon", epsilon)
-    at_least("k", k, 1)
-    if rule == "basic":
-        return float(epsilon) / int(k)
-    if rule == "advanced":
-        unit_open("delta", delta)
-        f = lambda e0: float(advanced_composition_epsilon(e0, k, delta)) - epsilon  # noqa: E731
-        return float(brentq(f, 1e-12, float(epsilon), xtol=1e-14, rtol=1e-12))
-    raise ValueError(f"rule must be one of {', '.join(COMPOSITION_RULES)}, got {rule!r}")
+from .tools import per_concept_epsilon
 
 
 @bound(EXACT, "BNS Obs 3.2 over the exponential-mechanism learner (Thm 2.22 / Sivakumar Thm 3.3)")
@@ -325,14 +300,11 @@ def n_direct_sum_agnostic(h_size, k, rule, alpha, epsilon, delta, beta, vc=1):
     return out if np.ndim(k) else out[0]
 
 
-@bound(EXACT, "BNS Prop 3.8 (McSherry-Talwar exponential mechanism), utility statement")
-def expmech_failure_ceiling(gap, candidates, epsilon):
-    """P[the exponential mechanism outputs a candidate scoring <= OPT - gap] <=
-    |F| e^(-eps gap / 2) (sensitivity-1 scores), capped at 1."""
-    g = at_least("gap", gap, 0)
-    F = at_least("candidates", candidates, 1)
-    eps = positive("epsilon", epsilon)
-    return np.minimum(1.0, F * np.exp(-eps * g / 2))
+@bound(EXACT, "BNS Prop 3.11 (A_dist): its delta, where the top solution can change between neighbours")
+def adist_release_ceiling(delta):
+    """When the gap between the two best solutions is at most 2 (so the top one can differ
+    on a neighbouring database), A_dist releases anything with probability <= delta."""
+    return unit_open("delta", delta) * 1.0
 
 
 @bound(EXACT, "BNS Prop 3.11 (A_dist), catalog's constants (RECONSTRUCTED)")
@@ -344,20 +316,18 @@ def adist_failure_ceiling(gap, epsilon, delta):
     return np.minimum(1.0, np.exp(-g * eps / 4) / dl)
 
 
-@bound(EXACT, "BNS Thm 2.8 (VC agnostic uniform convergence) with Thm 2.11's union bound; constant 50 as recalled in the catalog (RECONSTRUCTED)")
-def n_uniform_convergence(vc, k, alpha, beta):
-    """Rows sufficient for |err_S(c) - err_P(c)| <= alpha for every c in C and every one of
-    k label columns w.p. >= 1 - beta: n >= (50 VC / alpha^2) ln(k / (alpha beta))."""
-    v, kk = at_least("vc", vc, 1), at_least("k", k, 1)
-    a, b = unit_open("alpha", alpha), unit_open("beta", beta)
-    return (50.0 * v / a ** 2) * np.log(kk / (a * b))
+def subsampled_epsilon(epsilon, n, m):
+    """Lemma 2.25's privacy of an eps-DP algorithm run on n rows drawn with replacement
+    from m >= 2n: eps~ = 6 eps n / m (catalog's constants, RECONSTRUCTED)."""
+    return 6.0 * epsilon * n / m
 
 
-@bound(EXACT, "BNS Thm 2.7 (Blumer et al., realizable); constants as used across BNS papers (RECONSTRUCTED)")
-def n_vc_realizable(vc, alpha, beta):
-    """Rows sufficient for every consistent hypothesis of a class of VC dimension VC to have
-    error <= alpha w.p. >= 1 - beta: n >= (8/alpha)(VC ln(16/alpha) + ln(2/beta))."""
-    return n_nonprivate_k_learner(vc, 1, alpha, beta)
+@bound(EXACT, "BNS Lem 2.25 (secrecy of the sample), delta = 0, for one event (catalog's constants, RECONSTRUCTED)")
+def subsampling_ceiling(epsilon, inner_n, m, neighbour_probability):
+    """P_D[E] <= e^(6 eps n/m) P_D'[E] for the subsampled algorithm on neighbouring
+    databases D, D' of m rows (n = inner_n rows drawn with replacement); the ceiling of
+    P_D[E] given P_D'[E] = neighbour_probability."""
+    return np.exp(subsampled_epsilon(epsilon, inner_n, m)) * neighbour_probability
 
 
 @bound(EXACT, "BNS Thm 2.24 with Lem 2.25 (m = 9n) over the Alg 5 bound of Thm 3.13 (RECONSTRUCTED)")
@@ -469,11 +439,14 @@ def bs_condition(n, epsilon, delta, beta, xi):
     return 1 - xi - n * (np.exp(epsilon) * xi + delta) > 2 * np.exp(epsilon) * beta
 
 
+@bound(EXACT, "Tardos (2008) completeness for a coalition of all n users (BNS Prop 4.9)")
 def tardos_completeness(n, xi):
     """Tardos (2008): an innocent is accused with probability <= eps1 = xi / n (here, so
     that a union bound over the n users gives xi), and no colluder of a coalition of c
-    is accused with probability <= eps2 = eps1^(c/4). With c = n, eps2 <= xi only for
-    n >= 4; below that the completeness guarantee is eps2 = (xi/n)^(n/4) > xi."""
+    is accused with probability <= eps2 = eps1^(c/4). With c = n we take max(xi, eps2):
+    xi for n >= 4 (where eps2 <= xi), and for n < 4 the larger of the two, which is
+    eps2 = (xi/n)^(n/4) except at n = 3 with xi >= 1/27 (the larger value is the
+    weaker, so always valid, ceiling)."""
     nn = np.asarray(n, float)
     return np.maximum(xi, (xi / nn) ** (nn / 4))
 
@@ -548,12 +521,58 @@ def n_lb_agnostic_asymptotic(k):
     return np.sqrt(kk / (100 * np.log(kk)))
 
 
+@bound(EXACT, "BNS Thm 4.3 / 4.7: the security xi = 1/(6 e^eps n) of the attack's code bounds an innocent's accusation")
+def fp_soundness_ceiling(users, epsilon):
+    """P[the tracer accuses a user whose row was replaced] <= xi = fp_security(users, eps)."""
+    return fp_security(users, epsilon)
+
+
+@bound(EXACT, "Definition of an (n, k)-fingerprinting code with security xi (BNS Def 4.1)")
+def code_error_ceiling(xi):
+    """A fingerprinting code with security xi errs (accuses an innocent, or accuses
+    nobody on a feasible word) with probability <= xi."""
+    return unit_open("xi", xi) * 1.0
+
+
+@bound(EXACT, "BNS Thm 4.3 / 4.7: differential privacy against the database with user i's row replaced")
 def dp_trace_ceiling(epsilon, delta, xi):
     """P[the tracer accuses user i on D] <= e^eps xi + delta for an (eps, delta)-DP
     pirate, when user i is accused with probability <= xi once their row is replaced."""
     return np.exp(epsilon) * xi + delta
 
 
+@bound(EXACT, "BNS Thm 4.7: a union bound of dp_trace_ceiling over the n users")
+def dp_any_trace_ceiling(users, epsilon, delta, xi):
+    """P[the tracer accuses somebody on D] <= n (e^eps xi + delta) for an (eps, delta)-DP
+    learner whose every user is accused with probability <= xi once their row is replaced."""
+    return np.asarray(users, float) * dp_trace_ceiling(epsilon, delta, xi)
+
+
+@bound(EXACT, "BNS Thm 4.3 / 4.7 read backwards: what no (eps, delta)-DP learner can exceed, a non-private one must")
+def untraced_ceiling(users, epsilon, delta, xi):
+    """A learner that escapes the tracer (on the users that count, ``users`` of them) with
+    probability below 1 - users (e^eps xi + delta) is traced more often than any
+    (eps, delta)-DP learner may be: the ceiling a non-private learner is caught under."""
+    return 1.0 - dp_any_trace_ceiling(users, epsilon, delta, xi)
+
+
+@bound(EXACT, "BNS Thm 4.3 as a probability bound (our exact condition), while alpha N < (n - 1)/2")
+def thresh_accuracy_ceiling_at(n, users, alpha, epsilon, delta, xi):
+    """``thresh_accuracy_ceiling`` on databases of n rows where it applies (alpha n <
+    (users - 1)/2, so an accurate hypothesis yields a feasible word); 1 elsewhere."""
+    return np.where(np.asarray(alpha) * n < (np.asarray(users) - 1) / 2,
+                    thresh_accuracy_ceiling(users, epsilon, delta, xi), 1.0)
+
+
+@bound(EXACT, "BNS Thm 4.7 as a probability bound, while the padded database leaves the word feasible")
+def agnostic_accuracy_ceiling_at(n, users, alpha, epsilon, delta, xi):
+    """``agnostic_accuracy_ceiling`` on databases of n rows where it applies (alpha n <
+    users, so an accurate hypothesis yields a feasible word); 1 elsewhere."""
+    return np.where(np.asarray(alpha) * n < np.asarray(users, float),
+                    agnostic_accuracy_ceiling(users, epsilon, delta, xi), 1.0)
+
+
+@bound(EXACT, "BNS Thm 4.3 as a probability bound (our exact condition, see bs_condition)")
 def thresh_accuracy_ceiling(n, epsilon, delta, xi):
     """Average over J in {1, n} of P[alpha-accurate on D_-J] for any (eps, delta)-DP
     learner when alpha N < (n - 1) / 2 (rearranging the sum in bs_condition):
@@ -561,6 +580,7 @@ def thresh_accuracy_ceiling(n, epsilon, delta, xi):
     return 1 - (1 - xi - n * (np.exp(epsilon) * xi + delta)) / (2 * np.exp(epsilon))
 
 
+@bound(EXACT, "BNS Thm 4.7 as a probability bound (Tardos' completeness eps2, union bound over users)")
 def agnostic_accuracy_ceiling(n, epsilon, delta, xi):
     """P[alpha-accurate on D] <= eps2 + n (e^eps xi + delta) for any (eps, delta)-DP
     agnostic learner when alpha N < n: accuracy makes the word feasible, the tracer then

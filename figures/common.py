@@ -58,6 +58,21 @@ def legend(ax, sort: bool = False):
               ncol=1, frameon=False)
 
 
+def claim_bound(theorem, claim_id: str):
+    """The bound of one of the theorem's own claims (a ``claims.BoundRef``): figures draw
+    it rather than restating the formula, so the figure shows exactly what was judged."""
+    for c in theorem.claims:
+        if c.id == claim_id:
+            return c.bound
+    raise KeyError(f"{theorem.id} has no claim {claim_id!r}")
+
+
+def sweep(bound, point: dict, axis: str, values) -> np.ndarray:
+    """A bound along one parameter: ``bound`` at ``point`` with ``axis`` set to each value
+    (e.g. a smooth curve over k between the measured points)."""
+    return np.array([bound({**point, axis: v.item() if hasattr(v, "item") else v}) for v in values], float)
+
+
 def select(record: dict, **kw) -> list[dict]:
     return [p for p in record["points"] if all(p["point"].get(k) == v for k, v in kw.items())]
 

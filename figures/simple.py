@@ -8,6 +8,7 @@ from privbounds.figures.common import (
     PALETTE,
     band,
     bound_line,
+    claim_bound,
     exponent_text,
     legend,
     new_figure,
@@ -39,7 +40,7 @@ def thm2_8(theorem, record, out):
     fig, (ax,) = new_figure(1, width=7.5, height=6.6)
     pts = record["points"]
     _panel(ax, record, pts, lambda p: 1 / p["alpha"], "sup deviation <= alpha, THRESH, k = 1", "scaling-alpha",
-           lambda p: bns.n_uniform_convergence(1, p["k"], p["alpha"], p["beta"]), PALETTE[0])
+           claim_bound(theorem, "upper"), PALETTE[0])
     _finish(ax, "1 / alpha", "uniform convergence over THRESH_8 (VC = 1), label noise 0.1")
     return save(fig, record, out)
 
@@ -47,7 +48,7 @@ def thm2_8(theorem, record, out):
 def thm2_11(theorem, record, out):
     fig, (ax,) = new_figure(1, width=7.5, height=6.6)
     _panel(ax, record, record["points"], lambda p: p["k"], "all k columns within alpha", "scaling-k",
-           lambda p: bns.n_uniform_convergence(1, p["k"], p["alpha"], p["beta"]), PALETTE[0])
+           claim_bound(theorem, "upper"), PALETTE[0])
     _finish(ax, "number of concepts k", "uniform convergence for k columns at once, THRESH_6, alpha = 0.1")
     return save(fig, record, out)
 
@@ -57,12 +58,12 @@ def thm2_7(theorem, record, out):
     pts = select(record, **{"class": "thresh"})
     if pts:
         _panel(ax1, record, pts, lambda p: 1 / p["alpha"], "consistent ERM, THRESH_10", "scaling-alpha",
-               lambda p: bns.n_vc_realizable(1, p["alpha"], p["beta"]), PALETTE[0])
+               claim_bound(theorem, "upper"), PALETTE[0])
         _finish(ax1, "1 / alpha", "realizable, VC = 1")
     pts = select(record, **{"class": "par"})
     if pts:
         _panel(ax2, record, pts, lambda p: p["d"], "consistent ERM, PAR_d (exact recovery)", None,
-               lambda p: bns.n_vc_realizable(p["d"], p["alpha"], p["beta"]), PALETTE[1], "s")
+               claim_bound(theorem, "upper"), PALETTE[1], "s")
         _finish(ax2, "d = VC(PAR_d)", "realizable, VC = d", xlog=False)
     return save(fig, record, out)
 
@@ -72,25 +73,20 @@ def thm2_22(theorem, record, out):
     pts = select(record, epsilon=1.0)
     if len(pts) > 1:
         _panel(ax1, record, pts, lambda p: 2.0 ** p["d"], "exp.-mech. learner, eps = 1", "scaling-logC",
-               lambda p: bns.n_direct_sum_agnostic(2 ** p["d"], 1, "basic", p["alpha"], p["epsilon"], p["delta"],
-                                                   p["beta"]), PALETTE[0])
+               claim_bound(theorem, "upper"), PALETTE[0])
         _finish(ax1, "|C| = |X| (POINT_X)", "agnostic POINT instance of Cor 3.9, k = 1")
     pts = select(record, d=10)
     if len(pts) > 1:
         _panel(ax2, record, pts, lambda p: p["epsilon"], "exp.-mech. learner, |X| = 2^10", "scaling-eps",
-               lambda p: bns.n_direct_sum_agnostic(2 ** 10, 1, "basic", p["alpha"], p["epsilon"], p["delta"],
-                                                   p["beta"]), PALETTE[1], "s")
+               claim_bound(theorem, "upper"), PALETTE[1], "s")
         _finish(ax2, "eps", "privacy")
     return save(fig, record, out)
 
 
 def thm2_19(theorem, record, out):
-    from privbounds.simulators.pmw import pmw_sample_size
-
     sim = theorem.simulator
     fig, (ax1, ax2) = new_figure(2, height=6.8)
-    bound = lambda p: pmw_sample_size(p["alpha"], p["beta"], p["epsilon"], p["delta"], 2 ** p["d"],  # noqa: E731
-                                      2 ** p["d"] + 1)
+    bound = claim_bound(theorem, "upper")
     pts = select(record, d=sim.D_FOR_ALPHA)
     if len(pts) > 1:
         _panel(ax1, record, pts, lambda p: 1 / p["alpha"], f"PMW, thresholds over 2^{sim.D_FOR_ALPHA} points",
@@ -107,16 +103,15 @@ def thm2_19(theorem, record, out):
 def thm2_24(theorem, record, out):
     fig, (ax,) = new_figure(1, width=7.5, height=6.6)
     _panel(ax, record, record["points"], lambda p: p["k"], "subsampled Alg 5 (database size)", "scaling-k",
-           lambda p: bns.n_empirical_alg5(p["alpha"], p["epsilon"], p["delta"], p["beta"]), PALETTE[0])
+           claim_bound(theorem, "upper"), PALETTE[0])
     _finish(ax, "number of concepts k", "empirical k-learning of POINT_16 (accuracy on the database)")
     return save(fig, record, out)
 
 
 def thm2_18(theorem, record, out):
-    from privbounds.simulators.bns.thm2_18 import DOMAIN, SYNTH, candidate_prefixes
+    from privbounds.simulators.bns.thm2_18 import DOMAIN, SYNTH
 
-    N = len(candidate_prefixes())
-    toy = lambda p: bns.n_blr_toy(p["alpha"], p["epsilon"], p["beta"], N, SYNTH)  # noqa: E731
+    toy = claim_bound(theorem, "upper-toy")
     fig, (ax1, ax2) = new_figure(2, height=6.8)
     pts = select(record, alpha=0.2)
     if len(pts) > 1:

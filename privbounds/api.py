@@ -9,16 +9,18 @@ from __future__ import annotations
 import platform
 import subprocess
 import time
+import traceback
 from importlib import metadata
 from numbers import Integral
 from pathlib import Path
 
 from privbounds.claims import evaluate_claims
 from privbounds.params import ParameterError
-from privbounds.registry import get, theorems
-from privbounds.results import DEFAULT_OUT, available, check_writable, load, save
+from privbounds.registry import get, select
+from privbounds.results import DEFAULT_OUT, available, check_writable, load, save, write_log
 from privbounds.simulators.engine.runner import BACKENDS, run_points
 from privbounds.simulators.engine.simulator import FIDELITIES
+from privbounds.simulators.engine.store import clean_temporary, locked
 
 METHODS = (
     "Success: the theorem's accuracy goal, with errors computed exactly from the "
@@ -30,10 +32,29 @@ METHODS = (
     "log x, Student-t 95% interval.")
 
 
-def resolve_ids(ids) -> list[str]:
-    if not ids:
-        return [t.id for t in theorems()]
-    return list(dict.fromkeys(get(i).id for i in ids))  # validated, duplicates dropped
+class TheoremsFailed(Exception):
+    """Some theorems raised while running; the others finished and were written.
+    ``failures`` maps theorem id -> (one-line message, path of the log with the traceback)."""
+
+    def __init__(self, failures: dict, records: dict):
+        self.failures, self.records = failures, records
+        super().__init__(f"{len(failures)} theorem(s) failed: {', '.join(failures)}")
+
+
+def resolve_ids(ids=None, paper: str | None = None, runnable: bool = True) -> list[str]:
+    """Ids selected by exact ids or shell patterns ('bns.cor3_*') and/or a paper, in
+    registry order, duplicates dropped. With ``runnable``, entries without a simulator
+    (bound-only and summary theorems) are left out, and naming one on its own is an error."""
+    chosen = select(ids, paper)
+    if not runnable:
+        return chosen
+    keep = [i for i in chosen if get(i).runnable]
+    for i in ids or ():
+        if i in chosen and i not in keep:
+            t = get(i)
+            raise ParameterError(f"{i} is a {t.status} entry with no simulator of its own "
+                                 f"(tested by {', '.join(t.tested_by) or 'none'}); see 'privbounds show {i}'")
+    return keep
 
 
 def validate_common(fidelity: str, jobs, seed, backend: str = "loky") -> None:
@@ -77,10 +98,16 @@ def provenance(fidelity, seed, jobs, backend, wall, command) -> dict:
 
 def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEFAULT_OUT,
         backend: str = "loky", scheduler: str | None = None, overrides: dict | None = None,
-        progress: bool = True, command: str | None = None) -> dict:
-    """Run the simulators of ``ids`` (all theorems by default), evaluate every claim and
-    write ``results/<id>.csv`` and ``.json``. Returns {id: result record}."""
-    ids = resolve_ids(ids)
+        progress: bool = True, command: str | None = None, paper: str | None = None,
+        use_cache: bool = True) -> dict:
+    """Run the simulators of ``ids`` (all runnable theorems by default; exact ids or shell
+    patterns, optionally limited to ``paper``), evaluate every claim and write each
+    theorem's ``results/<id>.json`` and ``.csv`` as soon as it finishes. Returns {id:
+    result record}; raises ``TheoremsFailed`` (after writing the others) when some
+    theorems raised, each recorded as failed with the path of its traceback."""
+    ids = resolve_ids(ids, paper)
+    if not ids:
+        raise ParameterError("no theorem selected")
     validate_common(fidelity, jobs, seed, backend)
     overrides = overrides or {}
     work, fids = {}, {}
@@ -101,38 +128,69 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
         command = (f"privbounds.run({ids!r}, fidelity={fidelity!r}, jobs={jobs}, seed={seed}, "
                    f"backend={backend!r}, overrides={overrides!r})")
 
-    t0 = time.perf_counter()
-    raw = run_points(work, fids, seed, out / "cache", jobs=jobs, backend=backend,
-                     scheduler=scheduler, progress=progress)
-    wall = time.perf_counter() - t0
     version = code_version()
-    records = {}
-    for tid in ids:
+    records, failures = {}, {}
+
+    def done(tid: str, res: dict) -> None:
         thm = get(tid)
-        res = raw[tid]
-        rows = [{"theorem": tid, **r, "seed": seed, "code_version": version} for r in res["rows"]]
-        record = {**thm.summary(), "math": thm.math, "notes": thm.notes,
-                  "fidelity": fidelity, "overrides": {k: v for k, v in overrides.items()
-                                                      if k in thm.simulator.params},
-                  "conf": res["conf"], "methods": METHODS,
-                  "points": res["points"], "verdicts": evaluate_claims(thm.claims, res["points"], res["rows"]),
-                  "engine": {k: res[k] for k in ("rounds", "blocks_run", "blocks_cached")},
-                  "provenance": provenance(fidelity, seed, jobs, backend, wall, command)}
-        save(out, tid, record, rows)
-        records[tid] = record
-    return records
+        prov = provenance(fidelity, seed, jobs, backend, res.get("wall_seconds", 0.0), command)
+        head = {**thm.summary(), "math": thm.math, "notes": thm.notes, "fidelity": fidelity,
+                "overrides": {k: v for k, v in overrides.items() if k in thm.simulator.params}}
+        try:
+            if "error" in res:
+                raise _BlockError(res["error"])
+            rows = [{"theorem": tid, **r, "seed": seed, "code_version": version} for r in res["rows"]]
+            record = {**head, "status": "finished", "conf": res["conf"], "methods": METHODS,
+                      "points": res["points"],
+                      "verdicts": evaluate_claims(thm.claims, res["points"], res["rows"]),
+                      "engine": {k: res[k] for k in ("rounds", "blocks_run", "blocks_cached",
+                                                     "block_seconds")},
+                      "provenance": prov}
+            save(out, tid, record, rows)
+            records[tid] = record
+        except Exception as e:
+            tb = e.text if isinstance(e, _BlockError) else traceback.format_exc()
+            log = write_log(out, tid, f"{command}\n\n{tb}")
+            message = tb.strip().splitlines()[-1]
+            save(out, tid, {**head, "status": "failed", "error": message, "log": str(log),
+                            "points": [], "verdicts": [], "provenance": prov}, [])
+            failures[tid] = (message, log)
+
+    with locked(out):
+        clean_temporary(out)
+        run_points(work, fids, seed, out / "cache", jobs=jobs, backend=backend, scheduler=scheduler,
+                   progress=progress, use_cache=use_cache, on_done=done)
+    if failures:
+        raise TheoremsFailed(failures, records)
+    return {tid: records[tid] for tid in ids}
 
 
-def plot(ids=None, out=DEFAULT_OUT) -> list[Path]:
-    """Draw the figures (PNG and SVG) of ``ids``, by default of every theorem that has
-    results in ``out``."""
+class _BlockError(Exception):
+    """A block raised in a worker; ``text`` is its traceback."""
+
+    def __init__(self, text: str):
+        self.text = text
+        super().__init__(text.strip().splitlines()[-1] if text.strip() else "block failed")
+
+
+def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None) -> list[Path]:
+    """Draw the figures (PNG and SVG) of ``ids`` (exact ids or patterns), by default of
+    every theorem that has results in ``out``; failed theorems have no figure."""
     out = Path(out)
-    ids = resolve_ids(ids) if ids else available(out)
+    have = available(out)
+    if ids or paper:
+        # a pattern or a paper means "those of them with results"; an exact id must have them
+        exact = {i for i in ids or () if not any(c in i for c in "*?[")}
+        ids = [i for i in resolve_ids(ids, paper) if i in have or i in exact]
+    else:
+        ids = have
     if not ids:
         raise ParameterError(f"no results in {out / 'results'}; run 'privbounds run --out {out}' first")
     results = {tid: load(out, tid) for tid in ids}  # all present before drawing any
     paths = []
     for tid, rec in results.items():
+        if rec.get("status") == "failed":
+            continue
         paths += get(tid).plot(rec, out)
     paths += plot_papers({tid.split(".")[0] for tid in ids}, out)
     return paths
@@ -154,6 +212,23 @@ def plot_papers(papers, out=DEFAULT_OUT) -> list[Path]:
     return paths
 
 
+def show(theorem_id: str, out=DEFAULT_OUT) -> dict:
+    """What ``privbounds show`` prints: statement, claims with their bound functions, the
+    files that implement the theorem and, if ``out`` has its results, its last verdicts."""
+    thm = get(theorem_id)
+    last = {}
+    info = {**thm.summary(), "math": thm.math, "notes": thm.notes, "files": thm.files()}
+    if out is not None and theorem_id in available(out):
+        rec = load(out, theorem_id)
+        last = {v["claim"]: v["verdict"] for v in rec.get("verdicts", [])}
+        info["last_run"] = (f"{rec.get('status', 'finished')}, {rec['fidelity']} fidelity, seed "
+                            f"{rec['provenance']['seed']}, {rec['provenance']['finished']}"
+                            + (f": {rec['error']} (traceback in {rec['log']})" if rec.get("error") else ""))
+    for c in info["claims"]:
+        c["last_verdict"] = last.get(c["id"])
+    return info
+
+
 def report(out=DEFAULT_OUT) -> Path:
     from privbounds.reports.site import build
 
@@ -167,10 +242,10 @@ def check(out=DEFAULT_OUT, baseline=None, update: bool = False, fidelity: str | 
 
 
 def reproduce(ids=None, fidelity="quick", jobs=1, seed=0, out=DEFAULT_OUT, backend="loky",
-              scheduler=None, progress=True, command=None):
+              scheduler=None, progress=True, command=None, paper=None, use_cache=True):
     """run + figures + report + check, stopping at the first failure."""
     run(ids, fidelity=fidelity, jobs=jobs, seed=seed, out=out, backend=backend,
-        scheduler=scheduler, progress=progress, command=command)
-    plot(ids, out)
+        scheduler=scheduler, progress=progress, command=command, paper=paper, use_cache=use_cache)
+    plot(ids, out, paper=paper)
     report(out)
     return check(out, fidelity=fidelity)

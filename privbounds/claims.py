@@ -25,6 +25,7 @@ refuted if any point is, confirmed if all are, inconclusive otherwise.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -37,6 +38,41 @@ CONFIRMED, REFUTED, INCONCLUSIVE = "confirmed", "refuted", "inconclusive"
 # Tolerance of scaling claims that hold up to logarithmic factors or lower-order terms
 # (fixed in advance by the bns catalog, "confirms if slopes within +-0.15").
 UP_TO_LOGS = 0.15
+
+
+@dataclass(frozen=True)
+class BoundRef:
+    """A bound function of ``privbounds.bounds`` and how a parameter point maps onto its
+    arguments. Each argument is taken from ``args`` (a constant, or a function of the
+    point for a derived value such as |H| = 2^d + 1), else from the point entry of the
+    same name, else from the function's default. A bound is thus written once, in
+    ``bounds/``: the claim, its figure and ``privbounds show`` all evaluate this."""
+
+    fn: Callable
+    args: dict = field(default_factory=dict)
+
+    def __call__(self, point: dict) -> float:
+        kw = {}
+        for name, par in inspect.signature(self.fn).parameters.items():
+            if name in self.args:
+                v = self.args[name]
+                kw[name] = v(point) if callable(v) else v
+            elif name in point:
+                kw[name] = point[name]
+            elif par.default is inspect.Parameter.empty:
+                raise KeyError(f"bound {self.name}: argument {name!r} is neither mapped nor a parameter "
+                               f"of the point {sorted(point)}")
+        return float(self.fn(**kw))
+
+    @property
+    def name(self) -> str:
+        return f"{self.fn.__module__}.{self.fn.__name__}"
+
+
+def use(fn: Callable, **args) -> BoundRef:
+    """The claim's bound: ``fn`` (a tagged function of privbounds.bounds) with ``args``
+    mapping the arguments that are not point parameters of the same name."""
+    return BoundRef(fn, args)
 
 
 def where(**kw) -> Callable[[dict], bool]:
@@ -69,8 +105,11 @@ class Claim:
         return {"id": self.id, "kind": self.kind, "description": self.description, **self.bound_meta()}
 
     def bound_meta(self) -> dict:
-        fn = getattr(self, "bound_fn", None)
-        return {"bound_kind": getattr(fn, "kind", None), "bound_source": getattr(fn, "source", None)}
+        ref = getattr(self, "bound", None)
+        if ref is None:
+            return {"bound_kind": None, "bound_source": None}
+        return {"bound_kind": getattr(ref.fn, "kind", None), "bound_source": getattr(ref.fn, "source", None),
+                "bound_name": ref.name}
 
 
 @dataclass
@@ -78,8 +117,7 @@ class BoundClaim(Claim):
     """n_hat against a bound B(params): an upper bound needs n_hat's interval at or below
     B (tightness n_hat / B), a lower bound at or above it (tightness B / n_hat)."""
 
-    bound: Callable[[dict], float] = None
-    bound_fn: Callable = None
+    bound: BoundRef = None
     upper: bool = field(init=False, default=True)
 
     def evaluate(self, points, rows):
@@ -124,10 +162,9 @@ class LowerBound(BoundClaim):
 
 @dataclass
 class Ceiling(Claim):
-    """p(n) <= ceiling(point, n) at every measured n where the ceiling is below 1."""
+    """p(n) <= bound(point with its n) at every measured n where the ceiling is below 1."""
 
-    ceiling: Callable[[dict, int], float] = None
-    bound_fn: Callable = None
+    bound: BoundRef = None
     family_conf: float = 0.95
     kind: str = field(init=False, default="success ceiling")
 
@@ -136,7 +173,7 @@ class Ceiling(Claim):
         for row in rows:
             if row.get("experiment") != "curve" or not self.select(row):
                 continue
-            c = float(self.ceiling(row, row["n"]))
+            c = self.bound(row)  # the row is the point with its n
             if c < 1.0:
                 keep.append((row, c))
         m = max(1, len(keep))

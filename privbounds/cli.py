@@ -1,14 +1,20 @@
-"""The ``privbounds`` command line: list, run, figures, report, check, reproduce.
+"""The ``privbounds`` command line: list, show, run, figures, report, check, reproduce.
 
-Bad input of any kind prints one line (``privbounds: error: ...``) naming the option and
-what is allowed, exits with status 2, and touches no earlier result.
+Exit status: 0 on success; 2 for a bad parameter or option, with one line
+(``privbounds: error: ...``) naming it and what is allowed, before any work and touching
+no earlier result; 1 for anything else (a theorem that raised while running, a failed
+check, an internal error), with one line naming the theorem and the log file that holds
+the traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import time
+import traceback
 from pathlib import Path
 
 from privbounds.params import ParameterError
@@ -87,8 +93,13 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--out", default="privbounds-out", metavar="DIR",
                         help="output folder (default: %(default)s)")
 
+    def select_opts(sp, what="theorem ids"):
+        sp.add_argument("ids", nargs="*", metavar="ID",
+                        help=f"{what}, or shell patterns such as 'bns.cor3_*' (default: all)")
+        sp.add_argument("--paper", metavar="PREFIX", help="only this paper's theorems (e.g. bns, siv)")
+
     def run_opts(sp):
-        sp.add_argument("ids", nargs="*", metavar="ID", help="theorem ids (default: all; see 'privbounds list')")
+        select_opts(sp)
         sp.add_argument("--fidelity", default="quick", choices=FIDELITIES,
                         help="smoke: seconds (tests); quick: about 5 minutes for all theorems with --jobs 2, "
                              "what CI checks; full: paper quality, about 50 minutes (default: %(default)s)")
@@ -103,10 +114,19 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--set", type=_override, action="append", default=[], metavar="NAME=V1,V2",
                         help="replace one grid axis by these values, e.g. --set epsilon=0.5,1")
         sp.add_argument("--quiet", action="store_true", help="no progress bar")
+        sp.add_argument("--no-cache", action="store_true",
+                        help="neither reuse nor store finished blocks (the cache is keyed by the code "
+                             "that made each block, so it never needs this to stay correct)")
         out_opt(sp)
 
     sp = sub.add_parser("list", help="list theorems and claims (with the last run's verdicts)")
+    select_opts(sp)
     sp.add_argument("--json", action="store_true", help="print a JSON array")
+    out_opt(sp)
+
+    sp = sub.add_parser("show", help="one theorem: statement, claims with their bounds, the files "
+                                     "that implement it, its last verdicts")
+    sp.add_argument("id", metavar="ID")
     out_opt(sp)
 
     sp = sub.add_parser("run", help="run simulators, write results/<id>.csv and .json",
@@ -114,7 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
     run_opts(sp)
 
     sp = sub.add_parser("figures", help="draw figures/<id>.png and .svg from saved results")
-    sp.add_argument("ids", nargs="*", metavar="ID")
+    select_opts(sp, "theorem ids with results")
     out_opt(sp)
 
     sp = sub.add_parser("report", help="write the static HTML site report/index.html")
@@ -132,16 +152,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _list(args) -> int:
     from privbounds import results
-    from privbounds.registry import theorems
+    from privbounds.api import resolve_ids
+    from privbounds.registry import get
 
     have = set(results.available(args.out))
     rows = []
-    for t in theorems():
+    for tid in resolve_ids(args.ids, args.paper, runnable=False):
+        t = get(tid)
         s = t.summary()
         last = {}
-        if t.id in have:
-            rec = results.load(args.out, t.id)
-            last = {v["claim"]: v["verdict"] for v in rec["verdicts"]}
+        if tid in have:
+            rec = results.load(args.out, tid)
+            s["last_status"] = rec.get("status", "finished")
+            last = {v["claim"]: v["verdict"] for v in rec.get("verdicts", [])}
         for c in s["claims"]:
             c["last_verdict"] = last.get(c["id"])
         rows.append(s)
@@ -150,9 +173,40 @@ def _list(args) -> int:
         return 0
     for s in rows:
         print(f"{s['id']:<12} {s['number']} - {s['title']}")
+        if s["status"] != "simulated":
+            print(f"    ({s['status']}: tested by {', '.join(s['tested_by']) or 'none'})")
+        elif s.get("last_status") == "failed":
+            print("    (last run failed; see 'privbounds show " + s["id"] + "')")
         for c in s["claims"]:
             v = c["last_verdict"] or "not run"
             print(f"    {c['id']:<24} {c['kind']:<16} {v}")
+    return 0
+
+
+def _show(args) -> int:
+    from privbounds.api import show
+
+    info = show(args.id, args.out)
+    print(f"{info['id']}  {info['number']} - {info['title']}")
+    print(f"paper:     {info['paper']}")
+    print(f"status:    {info['status']}" + (f" ({info['reason']})" if info["reason"] else ""))
+    if info["tested_by"]:
+        print(f"tested by: {', '.join(info['tested_by'])}")
+    print(f"statement: {info['statement']}")
+    print(f"math:      {info['math']}")
+    print("files:")
+    for f in info["files"]:
+        print(f"    {f}")
+    if info["claims"]:
+        print("claims:")
+    for c in info["claims"]:
+        print(f"    {c['id']} ({c['kind']}): {c['description']}")
+        if c.get("bound_name"):
+            print(f"        bound {c['bound_name']} [{c['bound_kind']}]: {c['bound_source']}")
+        if c.get("last_verdict"):
+            print(f"        last verdict: {c['last_verdict']}")
+    if info.get("last_run"):
+        print(f"last run:  {info['last_run']}")
     return 0
 
 
@@ -163,13 +217,20 @@ def main(argv=None) -> int:
     except ParameterError as e:
         print(f"privbounds: error: {e}", file=sys.stderr)
         return 2
-    except ValueError as e:  # a bound or mechanism refusing a parameter
-        print(f"privbounds: error: {e}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print("privbounds: interrupted; finished blocks are cached, run again to resume",
               file=sys.stderr)
         return 130
+    except BrokenPipeError:  # e.g. 'privbounds list | head -1': the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except Exception as e:  # a bug, not a user mistake: one line, the traceback in a log file
+        from privbounds.results import write_log
+
+        log = write_log(getattr(args, "out", "privbounds-out"), "privbounds-error",
+                        " ".join(sys.argv) + "\n\n" + traceback.format_exc())
+        print(f"privbounds: internal error: {type(e).__name__}: {e} (traceback in {log})", file=sys.stderr)
+        return 1
 
 
 def _dispatch(args, argv) -> int:
@@ -177,6 +238,8 @@ def _dispatch(args, argv) -> int:
 
     if args.command == "list":
         return _list(args)
+    if args.command == "show":
+        return _show(args)
     if args.command in ("run", "reproduce"):
         overrides = {}
         for name, values in args.set:
@@ -184,29 +247,35 @@ def _dispatch(args, argv) -> int:
         if args.scheduler and args.backend != "dask":
             raise ParameterError("--scheduler needs --backend dask")
         kw = dict(fidelity=args.fidelity, jobs=args.jobs, seed=args.seed, out=args.out,
-                  backend=args.backend, scheduler=args.scheduler,
+                  backend=args.backend, scheduler=args.scheduler, paper=args.paper,
+                  use_cache=not args.no_cache,
                   command=" ".join(["privbounds", *(argv if argv is not None else sys.argv[1:])]))
-        if args.command == "run":
-            _note_partial_overrides(args.ids, overrides)
-            recs = api.run(args.ids, overrides=overrides, progress=not args.quiet, **kw)
-            for tid, rec in recs.items():
-                counts = {}
-                for v in rec["verdicts"]:
-                    counts[v["verdict"]] = counts.get(v["verdict"], 0) + 1
-                summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
-                print(f"{tid}: {summary} -> {Path(args.out) / 'results' / (tid + '.json')}")
-            wall = next(iter(recs.values()))["provenance"]["wall_seconds"]
-            print(f"run finished in {wall:.1f} s ({len(recs)} theorems, --jobs {args.jobs})")
-            return 0
-        if overrides:
+        if args.command == "reproduce" and overrides:
             raise ParameterError("--set is for 'run'; reproduce regenerates the registered grids")
-        api.run(args.ids, progress=not args.quiet, **kw)
+        _note_partial_overrides(args.ids, args.paper, overrides)
+        t0 = time.perf_counter()
+        try:
+            recs = api.run(args.ids, overrides=overrides, progress=not args.quiet, **kw)
+            failures = {}
+        except api.TheoremsFailed as e:
+            recs, failures = e.records, e.failures
+        for tid, rec in recs.items():
+            counts = {}
+            for v in rec["verdicts"]:
+                counts[v["verdict"]] = counts.get(v["verdict"], 0) + 1
+            summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+            print(f"{tid}: {summary} -> {Path(args.out) / 'results' / (tid + '.json')}")
+        print(f"run finished in {time.perf_counter() - t0:.1f} s ({len(recs)} theorems, --jobs {args.jobs})")
+        for tid, (message, log) in failures.items():
+            print(f"privbounds: error: {tid} failed: {message} (traceback in {log})", file=sys.stderr)
+        if failures or args.command == "run":
+            return 1 if failures else 0
         paths = api.plot(args.ids, args.out)
         index = api.report(args.out)
         print(f"figures: {len(paths)} files; report: {index}")
         return _print_check(api.check(args.out, fidelity=args.fidelity))
     if args.command == "figures":
-        paths = api.plot(args.ids, args.out)
+        paths = api.plot(args.ids, args.out, paper=args.paper)
         for p in paths:
             print(p)
         return 0
@@ -218,12 +287,12 @@ def _dispatch(args, argv) -> int:
     raise AssertionError(args.command)
 
 
-def _note_partial_overrides(ids, overrides) -> None:
+def _note_partial_overrides(ids, paper, overrides) -> None:
     """Say which theorems an override does not reach (they run with their own grid)."""
     from privbounds.api import resolve_ids
     from privbounds.registry import get
 
-    ids = resolve_ids(ids)
+    ids = resolve_ids(ids, paper)
     for name in overrides:
         missing = [t for t in ids if name not in get(t).simulator.params]
         if missing and len(missing) < len(ids):

@@ -48,6 +48,14 @@ class Interval:
             if value > self.high or (value == self.high and self.closed not in ("both", "right")):
                 raise ParameterError(f"{self.name} must be {self.describe()}, got {value!r}")
 
+    def canonical(self, value):
+        """The one representation of a valid value: ``int`` for integer parameters,
+        ``float`` otherwise, so that ``--set epsilon=1`` and a registered ``1.0`` are one
+        point (one seed, one cache entry)."""
+        if isinstance(value, bool) or not isinstance(value, Real):
+            return value
+        return int(value) if self.integer else float(value)
+
     def bad_values(self) -> list:
         """Values just outside the allowed set, for the generic bad-input test."""
         out = []
@@ -67,6 +75,9 @@ class Options:
 
     def describe(self) -> str:
         return "one of " + ", ".join(map(str, self.allowed))
+
+    def canonical(self, value):
+        return value
 
     def validate(self, value) -> None:
         if value not in self.allowed:

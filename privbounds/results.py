@@ -1,6 +1,11 @@
-"""Results on disk (design.md, "Results on disk"): one tidy CSV and one JSON record per
-theorem under ``<out>/results``, written atomically so that an interrupted run never
-leaves a half-written file in place of an earlier good one.
+"""Results on disk (design.md, "Results on disk"): one JSON record and one tidy CSV per
+theorem under ``<out>/results``.
+
+The record holds the table's rows too, and it is the unit: it is written atomically
+(temporary file, fsync, rename), so an interrupted run never leaves a half-written
+result in place of an earlier good one, nor a table that belongs to another run. The
+CSV beside it is an export of the same rows for spreadsheets and pandas, written right
+after the record and rewritten from it when missing (``export_csv``).
 """
 
 from __future__ import annotations
@@ -8,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -42,8 +48,37 @@ def write_atomic(path: Path, data: str | bytes) -> None:
 
 def save(out, theorem_id: str, record: dict, rows: list[dict]) -> None:
     rdir = results_dir(out)
-    write_atomic(rdir / f"{theorem_id}.csv", pd.DataFrame(rows).to_csv(index=False))
-    write_atomic(rdir / f"{theorem_id}.json", json.dumps(record, indent=1, default=_jsonable))
+    write_atomic(rdir / f"{theorem_id}.json", json.dumps({**record, "rows": rows}, indent=1, default=_jsonable))
+    csv = rdir / f"{theorem_id}.csv"
+    if rows:
+        write_atomic(csv, pd.DataFrame(rows).to_csv(index=False))
+    else:  # a failed theorem has no table; never leave an older one beside its record
+        csv.unlink(missing_ok=True)
+
+
+def export_csv(out, theorem_id: str) -> Path | None:
+    """The theorem's CSV, rewritten from its record if it is missing; None without rows."""
+    csv = results_dir(out) / f"{theorem_id}.csv"
+    if not csv.is_file():
+        rows = load(out, theorem_id).get("rows") or []
+        if not rows:
+            return None
+        write_atomic(csv, pd.DataFrame(rows).to_csv(index=False))
+    return csv
+
+
+def write_log(out, name: str, text: str) -> Path:
+    """Write a traceback to ``<out>/logs/<name>.log`` (or a temporary folder when ``out``
+    cannot take it) and return its path."""
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    for folder in (Path(out) / "logs", Path(tempfile.gettempdir()) / "privbounds-logs"):
+        try:
+            path = folder / f"{name}.log"
+            write_atomic(path, f"{stamp}\n{text}\n")
+            return path.resolve()
+        except OSError:
+            continue
+    return Path(out) / "logs" / f"{name}.log"
 
 
 def _jsonable(o):
@@ -66,7 +101,8 @@ def load(out, theorem_id: str) -> dict:
 
 
 def load_rows(out, theorem_id: str) -> pd.DataFrame:
-    return pd.read_csv(results_dir(out) / f"{theorem_id}.csv")
+    """The theorem's table, from its record (the unit written atomically)."""
+    return pd.DataFrame(load(out, theorem_id).get("rows") or [])
 
 
 def check_writable(out) -> Path:

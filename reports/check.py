@@ -104,6 +104,10 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
         paths = {p: baseline_path(p, fid) for p in sorted(set(papers) | set(known()))}
 
     if update:
+        failed = [tid for tid, rec in records.items() if rec.get("status") == "failed"]
+        if failed:
+            raise ParameterError(f"results of {', '.join(failed)} in {out} are failed runs; "
+                                 "a baseline is made from finished runs only")
         written = []
         for paper, path in paths.items():
             mine = {tid: s for tid, s in current.items() if paper in ("*", tid.split(".")[0])}
@@ -128,7 +132,12 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
                               for p in paths.values() if p.is_file()}))
 
     lines, regs = [], []
+    for tid, rec in records.items():
+        if rec.get("status") == "failed":
+            regs.append(f"{tid}: the run failed ({rec.get('error')}; traceback in {rec.get('log')})")
     for tid, claims in current.items():
+        if records[tid].get("status") == "failed":
+            continue  # reported above; its claims have no measurement to compare
         bt = base["theorems"].get(tid)
         if bt is None:
             regs.append(f"{tid}: no baseline entry (run 'privbounds check --update')")

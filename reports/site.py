@@ -18,7 +18,7 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from privbounds.params import ParameterError
-from privbounds.results import available, load, results_dir, write_atomic
+from privbounds.results import available, export_csv, load, results_dir, write_atomic
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -62,8 +62,10 @@ def build(out: Path) -> Path:
             if src.is_file():
                 shutil.copy2(src, site / "figures" / src.name)
                 figs[ext] = f"figures/{src.name}"
-        for ext in ("csv", "json"):
-            shutil.copy2(results_dir(out) / f"{tid}.{ext}", site / "data" / f"{tid}.{ext}")
+        shutil.copy2(results_dir(out) / f"{tid}.json", site / "data" / f"{tid}.json")
+        csv = export_csv(out, tid)
+        if csv is not None:
+            shutil.copy2(csv, site / "data" / csv.name)
         counts = {}
         for v in rec["verdicts"]:
             counts[v["verdict"]] = counts.get(v["verdict"], 0) + 1
@@ -76,6 +78,7 @@ def build(out: Path) -> Path:
         html = env.get_template("theorem.html").render(root="", rec=rec, figs=figs, tid=tid,
                                                        guarantees=guarantees, **common)
         write_atomic(site / page, html)
+    pages += _unsimulated_pages(site, env, {p["id"].split(".")[0] for p in pages}, common)
     papers = []
     for prefix in sorted({p["id"].split(".")[0] for p in pages}):
         members = [p for p in pages if p["id"].split(".")[0] == prefix]
@@ -96,6 +99,26 @@ def build(out: Path) -> Path:
                                                                             **common))
     shutil.copy2(TEMPLATES / "style.css", site / "style.css")
     return site / "index.html"
+
+
+def _unsimulated_pages(site: Path, env, prefixes, common) -> list[dict]:
+    """Pages for the bound-only and summary entries of the papers shown, so that a reader
+    sees that every result of the paper was considered, and where it is tested."""
+    from privbounds.registry import get, select
+
+    pages = []
+    for prefix in sorted(prefixes):
+        for tid in select(paper=prefix):
+            thm = get(tid)
+            if thm.runnable:
+                continue
+            rec = {**thm.summary(), "math": thm.math, "notes": thm.notes, "fidelity": "—",
+                   "points": [], "verdicts": []}
+            page = f"{tid}.html"
+            pages.append({"id": tid, "page": page, "rec": rec, "counts": {}})
+            write_atomic(site / page, env.get_template("theorem.html").render(
+                root="", rec=rec, figs={}, tid=tid, guarantees=[], **common))
+    return pages
 
 
 def _headline_ids(prefix: str) -> list[str]:

@@ -8,7 +8,7 @@
 - ``erm_middle_consistent``: Sivakumar Thm 2.2's ERM for thresholds: the middle of the
   consistent interval (a, b], i.e. t = (a + 1 + b) // 2. Not private.
 - Direct sum (Bun-Nissim-Stemmer Obs 3.2): ``expmech_learner`` on every label column with
-  the per-concept budget of ``bounds.bns.per_concept_epsilon``.
+  the per-concept budget of ``bounds.tools.per_concept_epsilon``.
 
 Every learner takes the sample as label histograms (pos, neg) of shape (B, k, |X|): the
 multiset of labelled rows is a sufficient statistic for all of them.

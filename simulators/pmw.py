@@ -103,9 +103,8 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import logsumexp
 
+from privbounds.bounds.tools import SQRT512, advanced_composition_epsilon, n_pmw
 from privbounds.params import Interval, ParameterError
-
-SQRT512 = math.sqrt(512.0)  # Dwork-Roth's NumericSparse split eps1 : eps2/2 = sqrt(512) : 1
 
 
 @dataclass(frozen=True)
@@ -139,12 +138,6 @@ class PMWResult(NamedTuple):
     updates: np.ndarray  # (B,) number of MW update rounds used
 
 
-def advanced_composition(eps0: float, k: int, delta_prime: float) -> float:
-    """Dwork-Roth Theorem 3.20: k adaptive eps0-DP mechanisms are (S, delta')-DP with
-    S = sqrt(2k ln(1/delta')) eps0 + k eps0 (e^eps0 - 1)."""
-    return math.sqrt(2 * k * math.log(1 / delta_prime)) * eps0 + k * eps0 * math.expm1(eps0)
-
-
 def pmw_parameters(n: int, domain_size: int, n_queries: int, alpha: float, epsilon: float,
                    delta: float) -> PMWParameters:
     """The constants of the module docstring for n rows, and the (eps, delta) accounting.
@@ -164,8 +157,8 @@ def pmw_parameters(n: int, domain_size: int, n_queries: int, alpha: float, epsil
     root = math.sqrt(32.0 * c * log2d)  # sigma(e) = root * Delta / e
     eps_at = eps1 / math.sqrt(8.0 * c * log2d)
     eps_lap = eps2 / root  # one numeric answer, Lap(root Delta / eps2), sensitivity Delta
-    s_sparse = advanced_composition(eps_at, c, delta / 2)
-    s_numeric = advanced_composition(eps_lap, c, delta / 2)
+    s_sparse = float(advanced_composition_epsilon(eps_at, c, delta / 2))
+    s_numeric = float(advanced_composition_epsilon(eps_lap, c, delta / 2))
     # the book's split: Sparse gets (eps1, delta/2), the numeric answers (eps2/2, delta/2)
     if s_sparse > eps1 * (1 + 1e-12) or s_numeric > eps2 / 2 * (1 + 1e-12):
         raise ParameterError(
@@ -183,16 +176,12 @@ def pmw_parameters(n: int, domain_size: int, n_queries: int, alpha: float, epsil
 def pmw_sample_size(alpha: float, beta: float, epsilon: float, delta: float, domain_size: int,
                     n_queries: int, *, source_only: bool = False) -> int:
     """Smallest n at which the analysis in the module docstring guarantees max error
-    <= alpha over all n_queries queries with probability >= 1 - beta (Theorem 4.15 with
-    the sanitizer's k = 2|Q|(c + 1) and integer c). ``source_only``: only the book's
-    Theorem 3.28/4.15 condition, without the numeric-answer term it omits."""
+    <= alpha over all n_queries queries with probability >= 1 - beta: the bound
+    ``privbounds.bounds.tools.n_pmw``, after checking (as ``pmw_parameters`` does) that
+    this sanitizer can run at these parameters."""
     Interval("beta", 0, 1).validate(beta)
-    p = pmw_parameters(1, domain_size, n_queries, alpha, epsilon, delta)
-    a, c, k = p.mw_alpha, p.cutoff, p.stream_length
-    base = (SQRT512 + 1.0) * math.sqrt(c * math.log(2.0 / delta)) / (epsilon * a)
-    n_sparse = base * (math.log(k) + math.log(4.0 * c / beta))
-    n_numeric = base * math.sqrt(8.0) * math.log(2.0 * c / beta)
-    return math.ceil(n_sparse if source_only else max(n_sparse, n_numeric))
+    pmw_parameters(1, domain_size, n_queries, alpha, epsilon, delta)
+    return n_pmw(alpha, beta, epsilon, delta, domain_size, n_queries, source_only=source_only)
 
 
 def check_inputs(hist, queries):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from privbounds.bounds import sivakumar as siv_bounds
-from privbounds.claims import UP_TO_LOGS, Scaling, UpperBound, where
+from privbounds.claims import UP_TO_LOGS, Scaling, UpperBound, use, where
 from privbounds.registry import Paper, Theorem, entry
 
 PAPER = Paper("siv", "Sivakumar. A Basic Overview of Private PAC Learning (lecture notes, 2023)")
@@ -30,8 +30,7 @@ def _siv_thm3_3() -> Theorem:
                 f"Exponential-mechanism learner on {name}: n_hat <= max(8/alpha, 4/(alpha eps))"
                 " (ln|H| + ln(2/beta)) (proof's constants)",
                 where(**{"class": cls, "learner": "expmech"}), ("d", "epsilon"),
-                bound=lambda p: siv_bounds.n_expmech_learner(_h_size(p), p["epsilon"], p["alpha"], p["beta"]),
-                bound_fn=siv_bounds.n_expmech_learner),
+                bound=use(siv_bounds.n_expmech_learner, h_size=_h_size)),
             Scaling(
                 f"scaling-logH-{cls}",
                 f"Exponential-mechanism learner on {name}, eps = 1: n_hat grows like ln|H| "
@@ -51,14 +50,12 @@ def _siv_thm3_3() -> Theorem:
             "upper-erm-thresh",
             "Non-private ERM on THRESH_d (Thm 2.2): n_hat <= ln(2/beta)/alpha = 8.3, whatever the domain",
             where(**{"class": "thresh", "learner": "erm"}), ("d",),
-            bound=lambda p: siv_bounds.n_erm_threshold(p["alpha"], p["beta"]),
-            bound_fn=siv_bounds.n_erm_threshold),
+            bound=use(siv_bounds.n_erm_threshold)),
         UpperBound(
             "upper-erm-point",
             "Non-private consistent ERM on POINT_d (Thm 2.1): n_hat <= (ln|H| + ln(1/beta))/alpha",
             where(**{"class": "point", "learner": "erm"}), ("d",),
-            bound=lambda p: siv_bounds.n_erm_finite(_h_size(p), p["alpha"], p["beta"]),
-            bound_fn=siv_bounds.n_erm_finite),
+            bound=use(siv_bounds.n_erm_finite, h_size=_h_size)),
     ]
     return Theorem(
         id="siv.thm3_3", paper=PAPER.title, number="Theorem 3.3 (with Lemma 3.2; baselines Thm 2.1, 2.2)",

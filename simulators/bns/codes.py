@@ -65,7 +65,6 @@ def _traced_only_on_length(point):
 
 
 class _CodeCheck(Simulator):
-    version = "1"
     accounting = "not a learner: code-level check of a fingerprinting code (no privacy claim)"
 
     def target(self, point):

@@ -23,6 +23,7 @@ import numpy as np
 
 from privbounds.params import ALPHA, BETA, Interval, Options, ParameterError
 from privbounds.simulators import gf2
+from privbounds.simulators.accuracy import within
 from privbounds.simulators.concepts import make_class
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks, erm_first_consistent_grouped
@@ -45,7 +46,6 @@ def erm_thresholds_uniform(x_sorted: np.ndarray, targets: np.ndarray, domain_siz
 
 class BnsCor212(Simulator):
     theorem_id = "bns.cor2_12"
-    version = "1"
     params = {
         "class": Options("class", ("thresh", "point", "par")),
         "d": Interval("d", 2, 30, "both", integer=True),
@@ -88,7 +88,7 @@ class BnsCor212(Simulator):
             targets = rng.integers(0, X + 1, size=(b, k))
             x = np.sort(rng.integers(0, X, size=(b, n)), axis=1)
             h = erm_thresholds_uniform(x, targets, X)
-            ok[sl] = np.all(np.abs(h - targets) <= point["alpha"] * X, axis=-1)
+            ok[sl] = np.all(within(np.abs(h - targets), point["alpha"] * X), axis=-1)
         return ok
 
     HEAVY = 8  # support points of the POINT instance, mass 1/8 each
@@ -106,7 +106,7 @@ class BnsCor212(Simulator):
             labels = cls.evaluate(targets[:, None, :], support[:, :, None])  # (b, m, k)
             h = erm_first_consistent_grouped(cls, support, counts, labels)
             err = cls.exact_error(h, targets, support, probs)
-            ok[sl] = np.all(err <= point["alpha"] + 1e-12, axis=-1)
+            ok[sl] = np.all(within(err, point["alpha"]), axis=-1)
         return ok
 
     def _parities(self, point, n, trials, rng):

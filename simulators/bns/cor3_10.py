@@ -19,8 +19,10 @@ from functools import partial
 
 import numpy as np
 
-from privbounds.bounds.bns import COMPOSITION_RULES, alg2_budget
+from privbounds.bounds.bns import alg2_budget
+from privbounds.bounds.tools import COMPOSITION_RULES
 from privbounds.params import Interval, Options
+from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.sanitize_learn import alg2_thresholds
@@ -44,7 +46,6 @@ def positives_in_bins(edges, C, targets, X, rng):
 
 class BnsCor310(Simulator):
     theorem_id = "bns.cor3_10"
-    version = "1"
     params = {
         "d": Interval("d", 2, 12, "both", integer=True),
         "k": Interval("k", 1, 1 << 12, "both", integer=True),
@@ -90,5 +91,5 @@ class BnsCor310(Simulator):
 
             h = alg2_thresholds(hist, partial(positives_in_bins, C=C, targets=targets, X=X, rng=rng), e_san, alpha * n / 8, eps0, rng)
             excess = (1 - 2 * NOISE) * np.abs(h - targets) / X
-            ok[sl] = np.all(excess <= alpha + 1e-12, axis=1)
+            ok[sl] = np.all(within(excess, alpha), axis=1)
         return ok

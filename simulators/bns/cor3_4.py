@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.bounds.bns import COMPOSITION_RULES, per_concept_epsilon
+from privbounds.bounds.tools import COMPOSITION_RULES, per_concept_epsilon
 from privbounds.params import Interval, Options, ParameterError
+from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.cor3_9 import MASSES, NOISE, point_instance
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
@@ -73,7 +74,6 @@ def n_buckets(alpha, beta, k):
 
 
 class _PointDirectSum(Simulator):
-    version = "1"
     params = {
         "d": Interval("d", 6, 30, "both", integer=True),
         "k": Interval("k", 1, 1 << 12, "both", integer=True),
@@ -131,7 +131,7 @@ class BnsCor34(_PointDirectSum):
                 & (rng.random(outside.shape) < 1.0 / (X - m))
             excess = np.where(outside, np.where(hit, 0.0, (1 - 2 * NOISE) * _mass(targets, support)),
                               np.where(h == targets, 0.0, (1 - 2 * NOISE) * (_mass(targets, support) + _mass(h, support))))
-            ok[sl] = np.all(excess <= point["alpha"] + 1e-12, axis=1)
+            ok[sl] = np.all(within(excess, point["alpha"]), axis=1)
         return ok
 
 
@@ -173,7 +173,7 @@ class BnsCor33(_PointDirectSum):
             t_in = np.any(members & is_t, axis=-1)
             # err_P(h) - OPT = (1 - 2 eta) P(h != c_t) = (1 - 2 eta)(P(b) + P(t) - 2 P(t) [t in b])
             excess = (1 - 2 * NOISE) * (p_bucket + p_t - 2 * p_t * t_in)
-            ok[sl] = np.all(excess <= point["alpha"] + 1e-12, axis=1)
+            ok[sl] = np.all(within(excess, point["alpha"]), axis=1)
         return ok
 
 

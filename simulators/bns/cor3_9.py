@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.bounds.bns import COMPOSITION_RULES, alg2_budget
+from privbounds.bounds.bns import alg2_budget
+from privbounds.bounds.tools import COMPOSITION_RULES
 from privbounds.params import Interval, Options
+from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.sanitize_learn import alg2_points
@@ -63,7 +65,6 @@ class Alg2PointsSimulator(Simulator):
     """Algorithm 2 with Algorithm 1 on the agnostic POINT instance; subclasses choose
     the grid (Cor 3.9: k; Thm 2.23: k = 1 and eps)."""
 
-    version = "1"
     params = {
         "d": Interval("d", 6, 30, "both", integer=True),
         "k": Interval("k", 1, 1 << 14, "both", integer=True),
@@ -97,7 +98,7 @@ class Alg2PointsSimulator(Simulator):
             b = sl.stop - sl.start
             support, counts, targets, positives = point_instance(point["d"], n, k, b, rng)
             h = alg2_points(support, counts, positives, n, e_san, d_san, eps0, rng)
-            ok[sl] = np.all(excess_error(h, targets, support) <= point["alpha"] + 1e-12, axis=1)
+            ok[sl] = np.all(within(excess_error(h, targets, support), point["alpha"]), axis=1)
         return ok
 
 

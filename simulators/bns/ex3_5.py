@@ -31,7 +31,6 @@ def expmech_parities(signed_hist, n, eps0, rng):
 
 class BnsEx35(Simulator):
     theorem_id = "bns.ex3_5"
-    version = "1"
     params = {
         "d": Interval("d", 2, 12, "both", integer=True),
         "k": Interval("k", 1, 1024, "both", integer=True),

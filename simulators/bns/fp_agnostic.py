@@ -43,6 +43,7 @@ from scipy import stats
 from privbounds.bounds import bns as bounds
 from privbounds.params import BETA, DELTA, EPSILON, Interval, Options, ParameterError
 from privbounds.simulators import tardos
+from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.fp_attack import FingerprintAttack
 from privbounds.simulators.engine.simulator import expand
 from privbounds.simulators.mechanisms import exponential_mechanism_probs
@@ -66,7 +67,7 @@ def point_hypotheses(w, m, junk, rows, alpha, learner, eps0):
     (len(w), 3)."""
     errs = np.stack([m - w, w + junk, w], axis=1).astype(float)
     size = np.array([1.0, 1.0, POINT_DOMAIN - 2.0])
-    acc = errs - errs.min(axis=1, keepdims=True) <= alpha * rows + 1e-9
+    acc = within(errs - errs.min(axis=1, keepdims=True), alpha * rows)
     if learner == "erm":
         probs = np.zeros_like(errs)
         probs[np.arange(len(w)), np.argmin(errs, axis=1)] = 1.0
@@ -95,7 +96,7 @@ def parity_hypotheses(d, alpha, learner, eps0):
     x = np.arange(n)
     par = np.array([[bin(a & xx).count("1") & 1 for xx in x] for a in range(n)])   # (parities, points)
     errs = (y[:, None, :] != par[None, :, :]).sum(axis=2).astype(float)           # (patterns, parities)
-    acc = errs - errs.min(axis=1, keepdims=True) <= alpha * n + 1e-9
+    acc = within(errs - errs.min(axis=1, keepdims=True), alpha * n)
     if learner == "erm":
         probs = np.zeros_like(errs)
         probs[np.arange(len(y)), np.argmin(errs, axis=1)] = 1.0
@@ -134,7 +135,6 @@ def _draw(law, patterns, rng):
 
 
 class _AgnosticAttack(FingerprintAttack):
-    version = "1"
     params = {
         "class": Options("class", ("point", "parity")),
         "users": Interval("users", 2, 64, "both", integer=True),

@@ -51,6 +51,7 @@ import numpy as np
 
 from privbounds.bounds import bns as bounds
 from privbounds.params import BETA, DELTA, EPSILON, Interval, Options
+from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.fp_attack import FingerprintAttack
 from privbounds.simulators.engine.simulator import expand
 from privbounds.simulators.fingerprint import BOTTOM, block_length, trace
@@ -79,7 +80,7 @@ def column_hypotheses(users: int, members: np.ndarray, junk: int, rows: int, alp
     cum = np.concatenate([[0], np.cumsum(members)])             # members with index <= x
     m = np.arange(users)
     errs = np.abs(cum[np.minimum(t, users)][None, :] - cum[m][:, None]) + junk * (t == users + 1)
-    acc = errs <= alpha * rows
+    acc = within(errs, alpha * rows)
     # the pirate averages h_t over the coalition's points only (it knows S): a point it
     # does not hold could be labelled 1 for free and break feasibility
     bit = 2 * cum[np.minimum(t, users)] >= members.sum()
@@ -136,7 +137,7 @@ def alg2_word(users: int, members: np.ndarray, junk: int, rows: int, alpha: floa
 
     h = alg2_thresholds(hist, positives_in_bins, e_san, alpha * rows / 8, eps0, rng)      # (trials, k)
     errs = np.abs(cm[np.minimum(h, X)] - cm[targets][None, :]) + junk * (h == 0)
-    accurate = (errs <= alpha * rows).all(axis=1)
+    accurate = within(errs, alpha * rows).all(axis=1)
     M = int(members.sum())
     bit = 2 * (M - cm[np.minimum(h, X)]) >= M                                        # members with x >= h
     weights = bit[:, : (users - 1) * d].reshape(trials, users - 1, d).sum(axis=2)     # types m = 1..users-1
@@ -144,7 +145,6 @@ def alg2_word(users: int, members: np.ndarray, junk: int, rows: int, alpha: floa
 
 
 class _ThreshAttack(FingerprintAttack):
-    version = "2"
     params = {
         "users": Interval("users", 3, 24, "both", integer=True),
         "k": Interval("k", 1, 1 << 22, "both", integer=True),

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import EPSILON, Interval, Options
+from privbounds.simulators.accuracy import within
 from privbounds.simulators.concepts import make_class
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
@@ -77,7 +78,6 @@ def noisy_sign_learner(signed_hist, eps0, rng, noise_scale=None):
 
 class BnsLem53(Simulator):
     theorem_id = "bns.lem5_3"
-    version = "1"
     params = {
         "d": Interval("d", 2, 12, "both", integer=True),
         "corruption": Options("corruption", CORRUPTIONS),
@@ -157,6 +157,6 @@ class BnsLem53(Simulator):
         tables = noisy_sign_learner(counts[:, None, :] * np.where(truth, -1.0, 1.0), point["epsilon"] / k, rng,
                                     noise_scale)
         err = np.mean(tables != truth, axis=-1)
-        improper = np.all(err <= point["alpha"], axis=1)
+        improper = np.all(within(err, point["alpha"]), axis=1)
         proper = np.all(round_to_parity(tables) == targets, axis=1)
         return improper, proper, err

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.bounds.bns import COMPOSITION_RULES, per_concept_epsilon
+from privbounds.bounds.tools import COMPOSITION_RULES, per_concept_epsilon
 from privbounds.params import ALPHA, BETA, DELTA, EPSILON, Interval, Options, ParameterError
+from privbounds.simulators.accuracy import within
 from privbounds.simulators.concepts import make_class
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.instances import threshold_cluster
@@ -26,7 +27,6 @@ from privbounds.simulators.learners import chunks, expmech_learner_grouped
 
 class BnsObs32(Simulator):
     theorem_id = "bns.obs3_2"
-    version = "2"
     params = {
         "class": Options("class", ("thresh",)),
         "d": Interval("d", 2, 16, "both", integer=True),
@@ -72,5 +72,5 @@ class BnsObs32(Simulator):
             labels = cls.evaluate(inst.targets[:, None, :], inst.support[:, :, None])  # (b, 4, k)
             h = expmech_learner_grouped(cls, inst.support, counts, labels, eps0, rng)  # (b, k)
             err = cls.exact_error(h, inst.targets, inst.support, inst.probs)
-            ok[sl] = np.all(err <= point["alpha"] + 1e-12, axis=-1)
+            ok[sl] = np.all(within(err, point["alpha"]), axis=-1)
         return ok

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import EPSILON, Interval
+from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.ex3_5 import BnsEx35
 from privbounds.simulators.concepts import make_class
 from privbounds.simulators.engine.simulator import Simulator, expand
@@ -43,13 +44,12 @@ def accuracy_packing_trials(d, k, alpha, epsilon, n, trials, rng, eps0=None):
         labels = np.stack([v, np.zeros_like(v)], axis=1)                   # (b, 2, k)
         h = expmech_learner_grouped(cls, support, counts, labels, eps0, rng)
         err = 2 * alpha * ((h == 0) != v) + (1 - 2 * alpha) * (h == 1)
-        ok[sl] = np.all(err <= alpha + 1e-12, axis=1)
+        ok[sl] = np.all(within(err, alpha), axis=1)
     return ok
 
 
 class BnsRem52(Simulator):
     theorem_id = "bns.rem5_2"
-    version = "1"
     params = {
         "d": Interval("d", 2, 12, "both", integer=True),
         "k": Interval("k", 1, 4096, "both", integer=True),
@@ -89,7 +89,6 @@ class BnsThm54(BnsEx35):
     """Theorem 5.4 measured on Example 3.5's learner: the same trials, a grid of d and k."""
 
     theorem_id = "bns.thm5_4"
-    version = "3"
     _ks = {"smoke": [1, 8], "quick": [1, 2, 4, 8, 16, 32, 64], "full": [1, 2, 4, 8, 16, 32, 64]}
     _ds = {"smoke": [4, 6], "quick": [4, 6, 8], "full": [4, 6, 8]}
     # the growth in d is fitted at one k over a wider range of d than the k grid's; k = 4

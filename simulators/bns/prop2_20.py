@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import BETA, Interval, Options
+from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.instances import zipf_sample
 from privbounds.simulators.learners import chunks
@@ -24,7 +25,6 @@ ZIPF_EXPONENT = 1.1
 
 class BnsProp220(Simulator):
     theorem_id = "bns.prop2_20"
-    version = "1"
     params = {
         "sanitizer": Options("sanitizer", ("alg1", "laplace")),
         "d": Interval("d", 1, 24, "both", integer=True),
@@ -74,5 +74,5 @@ class BnsProp220(Simulator):
                 err = point_sanitizer_error(x, point["epsilon"], point["delta"], rng)
             else:
                 err = laplace_histogram_error(x, X, point["epsilon"], rng)
-            ok[sl] = err <= point["alpha"]
+            ok[sl] = within(err, point["alpha"])
         return ok

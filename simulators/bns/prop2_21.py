@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import BETA, Interval
+from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.sanitizers import tree_prefix_counts
@@ -24,7 +25,6 @@ from privbounds.simulators.sanitizers import tree_prefix_counts
 
 class BnsProp221(Simulator):
     theorem_id = "bns.prop2_21"
-    version = "1"
     params = {
         "d": Interval("d", 1, 14, "both", integer=True),
         "alpha": Interval("alpha", 0, 0.5, "right"),
@@ -58,5 +58,5 @@ class BnsProp221(Simulator):
             hist = rng.multinomial(n, np.full(X, 1.0 / X), size=b)
             F = np.concatenate([np.zeros((b, 1)), np.cumsum(hist, axis=1)], axis=1)
             err = np.abs(tree_prefix_counts(hist, point["epsilon"], rng) - F).max(axis=1) / n
-            ok[sl] = err <= point["alpha"]
+            ok[sl] = within(err, point["alpha"])
         return ok

@@ -22,19 +22,15 @@ import numpy as np
 from scipy import stats
 
 from privbounds.params import Interval
+from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.thm3_13 import HEAVY_MASS, draw_instance, heavy_targets, target_keys
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.stability import alg5_points
 
 
-def subsampled_epsilon(epsilon, n, m):
-    return 6.0 * epsilon * n / m
-
-
 class BnsLem225(Simulator):
     theorem_id = "bns.lem2_25"
-    version = "1"
     params = {
         "epsilon": Interval("epsilon", 0, 1, "right"),
         "inner_n": Interval("inner_n", 1, 1000, "both", integer=True),
@@ -78,7 +74,6 @@ class BnsLem225(Simulator):
 
 class BnsThm224(Simulator):
     theorem_id = "bns.thm2_24"
-    version = "1"
     params = {
         "d": Interval("d", 5, 30, "both", integer=True),
         "k": Interval("k", 1, 1 << 12, "both", integer=True),
@@ -120,5 +115,5 @@ class BnsThm224(Simulator):
             flat = np.sort((np.arange(b)[:, None] * X + db).ravel())
             cnt = np.searchsorted(flat, tc, side="right") - np.searchsorted(flat, tc, side="left")
             emp = np.where(covered, 0.0, cnt / m)
-            ok[sl] = released & np.all(emp <= alpha + 1e-12, axis=1)
+            ok[sl] = released & np.all(within(emp, alpha), axis=1)
         return ok

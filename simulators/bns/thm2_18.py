@@ -22,6 +22,7 @@ from functools import cache
 import numpy as np
 
 from privbounds.params import BETA, Interval
+from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.mechanisms import exponential_mechanism
@@ -53,7 +54,6 @@ def blr_release(hist: np.ndarray, epsilon: float, rng: np.random.Generator) -> n
 
 class BnsThm218(Simulator):
     theorem_id = "bns.thm2_18"
-    version = "1"
     params = {
         "alpha": Interval("alpha", 1 / (2 * SYNTH), 0.5, "neither"),
         "epsilon": Interval("epsilon", 0, None, "neither"),
@@ -85,5 +85,5 @@ class BnsThm218(Simulator):
             hist = np.stack([rng.multinomial(n, 0.6 * s + 0.4 / DOMAIN) for s in spike])
             pick = blr_release(hist, point["epsilon"], rng)
             truth = np.concatenate([np.zeros((b, 1)), np.cumsum(hist, axis=1)], axis=1) / n
-            ok[sl] = np.abs(cand[pick] - truth).max(axis=1) <= point["alpha"]
+            ok[sl] = within(np.abs(cand[pick] - truth).max(axis=1), point["alpha"])
         return ok

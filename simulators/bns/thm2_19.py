@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import BETA, Interval
+from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.pmw import pmw_sanitize
@@ -28,7 +29,6 @@ def threshold_queries(domain_size: int) -> np.ndarray:
 
 class BnsThm219(Simulator):
     theorem_id = "bns.thm2_19"
-    version = "1"
     params = {
         "d": Interval("d", 1, 12, "both", integer=True),
         "alpha": Interval("alpha", 0, 0.5, "neither"),
@@ -72,5 +72,5 @@ class BnsThm219(Simulator):
             hist = np.stack([rng.multinomial(n, 0.6 * s + 0.4 / X) for s in spike])
             res = pmw_sanitize(hist, Q, point["alpha"], point["epsilon"], point["delta"], rng)
             true_answers = hist @ truth.T / n
-            ok[sl] = np.abs(res[1] - true_answers).max(axis=1) <= point["alpha"]
+            ok[sl] = within(np.abs(res[1] - true_answers).max(axis=1), point["alpha"])
         return ok

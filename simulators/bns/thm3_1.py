@@ -17,8 +17,10 @@ from functools import partial
 
 import numpy as np
 
-from privbounds.bounds.bns import COMPOSITION_RULES, alg2_budget
+from privbounds.bounds.bns import alg2_budget
+from privbounds.bounds.tools import COMPOSITION_RULES
 from privbounds.params import Interval, Options
+from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.cor3_10 import NOISE, positives_in_bins
 from privbounds.simulators.bns.thm2_18 import DOMAIN, SYNTH, blr_release, candidate_prefixes
 from privbounds.simulators.bns.thm2_19 import threshold_queries
@@ -43,7 +45,6 @@ def pmw_support(hist, alpha, epsilon, delta, rng):
 
 
 class _GenericAlg2(Simulator):
-    version = "1"
     params = {
         "k": Interval("k", 1, 1 << 12, "both", integer=True),
         "rule": Options("rule", COMPOSITION_RULES),
@@ -76,7 +77,7 @@ class _GenericAlg2(Simulator):
             targets = rng.integers(0, X + 1, size=(b, k))
             h = alg2_thresholds(hist, partial(positives_in_bins, C=C, targets=targets, X=X, rng=rng), e_san, 1.0,
                                 eps0, rng, sanitize=self.sanitizer(alpha, e_san, d_san, rng))
-            ok[sl] = np.all((1 - 2 * NOISE) * np.abs(h - targets) / X <= alpha + 1e-12, axis=1)
+            ok[sl] = np.all(within((1 - 2 * NOISE) * np.abs(h - targets) / X, alpha), axis=1)
         return ok
 
 

@@ -24,7 +24,6 @@ from privbounds.simulators.stability import alg4_parities
 
 class BnsThm312(Simulator):
     theorem_id = "bns.thm3_12"
-    version = "1"
     params = {
         "d": Interval("d", 2, 20, "both", integer=True),
         "k": Interval("k", 1, 1 << 14, "both", integer=True),

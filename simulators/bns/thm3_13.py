@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import Interval, ParameterError
+from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.stability import alg5_points
@@ -78,7 +79,6 @@ def heavy_targets(trial, point, targets, domain_size):
 
 class BnsThm313(Simulator):
     theorem_id = "bns.thm3_13"
-    version = "1"
     params = {
         "d": Interval("d", 5, 30, "both", integer=True),
         "k": Interval("k", 1, 1 << 16, "both", integer=True),
@@ -123,5 +123,5 @@ class BnsThm313(Simulator):
             for i in range(MASSES.size):
                 mass += np.where(targets == support[:, i:i + 1], MASSES[i], 0.0)
             err = np.where(covered, 0.0, mass)   # uncovered: h_j = 0 errs exactly on t_j
-            ok[sl] = released & np.all(err <= alpha + 1e-12, axis=1)
+            ok[sl] = released & np.all(within(err, alpha), axis=1)
         return ok

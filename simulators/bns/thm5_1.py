@@ -69,7 +69,6 @@ def packing_labels(cls_name: str, d: int, h) -> np.ndarray:
 
 class BnsThm51(Simulator):
     theorem_id = "bns.thm5_1"
-    version = "3"
     params = {
         "class": Options("class", CLASSES),
         "d": Interval("d", 1, 12, "both", integer=True),

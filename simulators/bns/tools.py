@@ -28,7 +28,6 @@ from privbounds.simulators.mechanisms import exponential_mechanism, stable_choic
 
 
 class _Curve(Simulator):
-    version = "1"
     factor = 10
 
     def trials_factor(self, point):
@@ -62,7 +61,7 @@ class BnsThm216(_Curve):
         return {"epsilon": point["eps0"], "delta": 0.0, "accounting": self.accounting}
 
     def run_trials(self, point, n, trials, rng):
-        from privbounds.bounds.bns import advanced_composition_epsilon
+        from privbounds.bounds.tools import advanced_composition_epsilon
         e0, k = point["eps0"], int(n)
         out = np.empty(trials, dtype=bool)
         eps_prime = float(advanced_composition_epsilon(e0, k, point["delta_prime"]))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import BETA, Interval
+from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
 
@@ -24,7 +25,6 @@ NOISE = 0.1
 
 
 class UniformConvergence(Simulator):
-    version = "1"
     params = {
         "d": Interval("d", 1, 12, "both", integer=True),
         "k": Interval("k", 1, 1 << 12, "both", integer=True),
@@ -54,7 +54,7 @@ class UniformConvergence(Simulator):
             neg_above = neg.sum(axis=-1, keepdims=True) - np.concatenate([zero, np.cumsum(neg, axis=-1)], axis=-1)
             err_s = (pos_below + neg_above) / n
             err_p = NOISE + (1 - 2 * NOISE) * np.abs(t_grid[None, None, :] - targets[:, :, None]) / X
-            ok[sl] = np.abs(err_s - err_p).max(axis=(1, 2)) <= point["alpha"]
+            ok[sl] = within(np.abs(err_s - err_p).max(axis=(1, 2)), point["alpha"])
         return ok
 
 

@@ -9,7 +9,12 @@ Design (design.md, "Engine"):
   identical for any ``--jobs``.
 - Blocks run through joblib (loky processes by default, Dask when asked) and are cached
   with ``joblib.Memory`` under ``<out>/cache``: a run stopped by Ctrl-C or a kill keeps
-  every finished block and the next run picks them up.
+  every finished block and the next run picks them up. A block's cache key holds the
+  hash of the code that computes it (``store.code_hash``), so a change to a simulator or
+  to anything of ours it imports recomputes its blocks instead of reusing stale ones.
+- A theorem is reported (``on_done``) as soon as its last point finishes, so its results
+  can be written while the others still run; an exception in one of its blocks is caught
+  in the worker, ends that theorem only, and is reported with its traceback.
 - The n_hat search is adaptive: evaluate the geometric grid at doublings until the
   lower Clopper-Pearson end reaches 1 - beta, then fill in every grid point between the
   last clear failure and that point. All parameter points advance in lock-step rounds,
@@ -23,6 +28,7 @@ import hashlib
 import json
 import sys
 import time
+import traceback
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -30,6 +36,7 @@ from joblib import Memory, Parallel, delayed, parallel_config
 
 from privbounds.simulators.engine.simulator import point_key
 from privbounds.simulators.engine.stats import clopper_pearson, crossing, geometric_grid
+from privbounds.simulators.engine.store import code_hash
 
 BACKENDS = ("loky", "threading", "sequential", "dask")
 FAMILY_CONF = 0.95  # simultaneous level of the intervals over one theorem's points
@@ -44,9 +51,10 @@ def block_seed(root_seed: int, theorem_id: str, key: str, n: int, block: int) ->
 
 
 def run_block(sim, theorem_id: str, key: str, n: int, block: int, size: int, root_seed: int,
-              version: str) -> int:
+              code: str) -> int:
     """Successes in one block. The simulator travels with the task (it is a small
-    stateless object); ``theorem_id`` and ``version`` make the cache key explicit."""
+    stateless object); ``theorem_id`` and ``code`` (the hash of the code that computes
+    the block) make the cache key explicit."""
     rng = np.random.default_rng(block_seed(root_seed, theorem_id, key, n, block))
     ok = sim.run_trials(json.loads(key), int(n), int(size), rng)
     return int(np.count_nonzero(ok))
@@ -179,17 +187,20 @@ class _Progress:
 
 def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
                backend: str = "loky", scheduler: str | None = None,
-               progress: bool = True) -> dict:
+               progress: bool = True, use_cache: bool = True, on_done=None) -> dict:
     """Run every parameter point of several theorems to completion.
 
     ``work`` maps theorem id -> (simulator, list of points); ``fidelity`` maps theorem
     id -> Fidelity. Returns theorem id -> dict with the evaluated rows, per-point
-    results and the statistics used (conf level, block counts, wall time).
+    results and the statistics used (conf level, block counts, wall time), or
+    ``{"error": traceback}`` for a theorem one of whose blocks raised. ``on_done(tid,
+    result)`` is called with the same dict as soon as a theorem has finished.
+    ``use_cache=False`` neither reads nor writes the block cache.
     """
-    memory = Memory(str(cache_dir), verbose=0)
-    cached = memory.cache(run_block)
+    block_fn = Memory(str(cache_dir), verbose=0).cache(run_block) if use_cache else None
     runs: dict[str, list[PointRun]] = {}
     conf: dict[str, float] = {}
+    code = {tid: code_hash(type(sim).__module__) for tid, (sim, _) in work.items()}
     for tid, (sim, points) in work.items():
         fid = fidelity[tid]
         runs[tid] = []
@@ -202,25 +213,43 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
         conf[tid] = 1.0 - (1.0 - FAMILY_CONF) / m  # Bonferroni over the theorem's searches
 
     bar = _Progress(progress)
-    started = time.perf_counter()
-    stats = {tid: {"blocks_run": 0, "blocks_cached": 0} for tid in runs}
+    started = {tid: time.perf_counter() for tid in runs}
+    stats = {tid: {"blocks_run": 0, "blocks_cached": 0, "rounds": 0, "block_seconds": 0.0} for tid in runs}
+    errors: dict[str, str] = {}
+    out: dict[str, dict] = {}
+
+    def finish(tid):
+        out[tid] = ({"error": errors[tid]} if tid in errors else
+                    _collect(runs[tid], conf[tid], time.perf_counter() - started[tid], stats[tid]))
+        if on_done is not None:
+            on_done(tid, out[tid])
+
     rnd = 0
     try:
         with _backend(backend, jobs, scheduler):
             while True:
                 tasks, owners = [], []
                 for tid, rs in runs.items():
-                    sim = work[tid][0]
-                    fid = fidelity[tid]
+                    if tid in out:
+                        continue
+                    sim, fid = work[tid][0], fidelity[tid]
+                    mine = 0
                     for r in rs:
+                        if tid in errors:
+                            break
                         # A point that needs more trials gets bigger blocks, not more of them.
                         factor = sim.trials_factor(r.point)
                         trials, block = fid.trials * factor, fid.block * factor
                         for n in r.requests(conf[tid]):
                             for b in range(-(-trials // block)):
                                 size = min(block, trials - b * block)
-                                tasks.append((sim, tid, r.key, int(n), b, size, int(seed), sim.version))
+                                tasks.append((sim, tid, r.key, int(n), b, size, int(seed), code[tid]))
                                 owners.append((r, int(n), size))
+                                mine += 1
+                    if mine:
+                        stats[tid]["rounds"] += 1
+                    else:
+                        finish(tid)  # nothing left to ask: its results are final
                 if not tasks:
                     break
                 rnd += 1
@@ -228,42 +257,64 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
                 results = [None] * len(tasks)
                 todo = []
                 for i, args in enumerate(tasks):
-                    if cached.check_call_in_cache(*args):
-                        results[i] = cached(*args)
-                        stats[tasks[i][1]]["blocks_cached"] += 1
+                    if block_fn is not None and block_fn.check_call_in_cache(*args):
+                        _, results[i], err, _ = _indexed(block_fn, i, args)
+                        _record(i, args, err, errors)
+                        stats[args[1]]["blocks_cached"] += 1
                         bar.update()
                     else:
                         todo.append(i)
                 if todo:
+                    fn = block_fn if block_fn is not None else run_block
                     gen = Parallel(return_as="generator_unordered")(
-                        delayed(_indexed)(cached, i, tasks[i]) for i in todo)
-                    for i, value in gen:
+                        delayed(_indexed)(fn, i, tasks[i]) for i in todo)
+                    for i, value, err, seconds in gen:
                         results[i] = value
+                        _record(i, tasks[i], err, errors)
                         stats[tasks[i][1]]["blocks_run"] += 1
+                        stats[tasks[i][1]]["block_seconds"] += seconds
                         bar.update()
                 for (r, n, size), value in zip(owners, results):
+                    if value is None:  # its theorem failed
+                        continue
                     s, t = r.done_ns.get(n, (0, 0))
                     r.done_ns[n] = (s + value, t + size)
     finally:
         bar.close()
-
-    wall = time.perf_counter() - started
-    out = {}
-    for tid, rs in runs.items():
-        rows = []
-        for r in rs:
-            ns = sorted(r.done_ns)
-            s = np.array([r.done_ns[n][0] for n in ns])
-            t = np.array([r.done_ns[n][1] for n in ns])
-            lo, hi = clopper_pearson(s, t, conf[tid])
-            for n, si, ti, lo_i, hi_i in zip(ns, s, t, lo, hi):
-                rows.append({**r.point, "n": int(n), "trials": int(ti), "successes": int(si),
-                             "p_hat": float(si / ti), "ci_low": float(lo_i), "ci_high": float(hi_i),
-                             "conf": conf[tid], "experiment": "curve" if r.curve else "search"})
-        out[tid] = {"rows": rows, "points": [r.result(conf[tid]) for r in rs],
-                    "conf": conf[tid], "wall_seconds": wall, "rounds": rnd, **stats[tid]}
+    for tid in runs:
+        if tid not in out:
+            finish(tid)
     return out
 
 
+def _record(i, args, err, errors) -> None:
+    """Keep the first traceback of each theorem (its later blocks say the same)."""
+    if err is not None:
+        tid = args[1]
+        errors.setdefault(tid, f"block n={args[3]} #{args[4]} of point {args[2]}:\n{err}")
+
+
+def _collect(rs: list[PointRun], conf: float, wall: float, stats: dict) -> dict:
+    rows = []
+    for r in rs:
+        ns = sorted(r.done_ns)
+        s = np.array([r.done_ns[n][0] for n in ns])
+        t = np.array([r.done_ns[n][1] for n in ns])
+        lo, hi = clopper_pearson(s, t, conf)
+        for n, si, ti, lo_i, hi_i in zip(ns, s, t, lo, hi):
+            rows.append({**r.point, "n": int(n), "trials": int(ti), "successes": int(si),
+                         "p_hat": float(si / ti), "ci_low": float(lo_i), "ci_high": float(hi_i),
+                         "conf": conf, "experiment": "curve" if r.curve else "search"})
+    return {"rows": rows, "points": [r.result(conf) for r in rs], "conf": conf,
+            "wall_seconds": wall, **stats}
+
+
 def _indexed(fn, i, args):
-    return i, fn(*args)
+    """(index, successes, None, seconds), or (index, None, traceback, seconds) when the
+    block raised: an error is returned rather than raised, so one theorem's bug does not
+    stop the others (KeyboardInterrupt and SystemExit still propagate)."""
+    t0 = time.perf_counter()
+    try:
+        return i, fn(*args), None, time.perf_counter() - t0
+    except Exception:
+        return i, None, traceback.format_exc(), time.perf_counter() - t0

@@ -45,11 +45,10 @@ def point_key(point: dict) -> str:
 
 
 class Simulator:
-    """Base class. Subclasses set ``theorem_id``, ``version``, ``params`` (constraints of
+    """Base class. Subclasses set ``theorem_id``, ``params`` (constraints of
     the values a user may override) and implement ``grid`` and ``run_trials``."""
 
     theorem_id = "?"
-    version = "1"  # bump when a change alters the numbers, so old cached blocks are not reused
     params: dict = {}
     fidelities = DEFAULT_FIDELITY
 
@@ -70,10 +69,16 @@ class Simulator:
                     f"allowed: {', '.join(sorted(self.params))}")
             for v in values:
                 self.params[name].validate(v)
-        pts = self.grid(fidelity, overrides)
+        pts = [self.canonical(p) for p in self.grid(fidelity, overrides)]
         for p in pts:
             self.check_point(p)
         return pts
+
+    def canonical(self, point: dict) -> dict:
+        """Each value in the one representation its parameter spec gives it (see
+        ``Interval.canonical``), so that a point's key, seed and cache entry do not
+        depend on how a number was written."""
+        return {k: self.params[k].canonical(v) if k in self.params else v for k, v in point.items()}
 
     def check_point(self, point: dict) -> None:
         """Refuse a parameter combination outside the theorem's hypotheses."""

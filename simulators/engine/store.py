@@ -35,14 +35,22 @@ def _is_module(name: str) -> bool:
         return False
 
 
+def _source(module: str) -> tuple[bytes, bool] | None:
+    """(source bytes, is a package) of one of our modules, None if it has no .py file."""
+    spec = importlib.util.find_spec(module)
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        return None
+    return Path(spec.origin).read_bytes(), spec.submodule_search_locations is not None
+
+
 @cache
 def _imports(module: str) -> tuple[tuple[str, ...], bytes]:
     """(modules of ours that ``module`` imports, its source bytes)."""
-    spec = importlib.util.find_spec(module)
-    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+    found_source = _source(module)
+    if found_source is None:
         return (), b""
-    source = Path(spec.origin).read_bytes()
-    package = module if spec.submodule_search_locations else module.rpartition(".")[0]
+    source, is_package = found_source
+    package = module if is_package else module.rpartition(".")[0]
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
@@ -58,7 +66,8 @@ def _imports(module: str) -> tuple[tuple[str, ...], bytes]:
 
 @cache
 def code_hash(module: str) -> str:
-    """SHA-256 (hex, 16 characters) over ``module`` and everything of ours it imports."""
+    """SHA-256 (hex, 16 characters) over ``module`` and everything of ours it imports.
+    Cached for the life of the process: a run hashes each simulator once."""
     seen, todo = set(), [module]
     while todo:
         m = todo.pop()
@@ -106,3 +115,9 @@ def locked(out: Path):
         yield
     finally:
         os.close(fd)
+
+
+def forget() -> None:
+    """Drop the memoised hashes (tests that edit a module's source call this)."""
+    _imports.cache_clear()
+    code_hash.cache_clear()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import ALPHA, BETA, EPSILON, Interval, Options
+from privbounds.simulators.accuracy import within
 from privbounds.simulators.concepts import make_class
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.instances import point_pair, threshold_cluster
@@ -28,7 +29,6 @@ LEARNERS = ("expmech", "erm")
 
 class SivThm33(Simulator):
     theorem_id = "siv.thm3_3"
-    version = "2"
     params = {
         "class": Options("class", ("thresh", "point")),
         "d": Interval("d", 2, 20, "both", integer=True),
@@ -83,5 +83,5 @@ class SivThm33(Simulator):
                 erm = erm_middle_consistent if point["class"] == "thresh" else erm_first_consistent
                 h = erm(cls, pos, neg)
             err = cls.exact_error(h, inst.targets, inst.support, inst.probs)
-            ok[sl] = np.all(err <= point["alpha"] + 1e-12, axis=-1)
+            ok[sl] = np.all(within(err, point["alpha"]), axis=-1)
         return ok

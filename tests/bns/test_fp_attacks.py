@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from privbounds.bounds import bns
+from privbounds.bounds import bns, tools
 from privbounds.params import ParameterError
 from privbounds.simulators import fingerprint, tardos
 from privbounds.simulators.bns.fp_agnostic import (
@@ -172,7 +172,7 @@ def test_agnostic_accuracy_exact_path_matches_column_draws():
     sim = BnsRem48()
     p = dict(_point(sim, alpha=0.1), k=tardos.code_length(4, float(bns.fp_security(4, 1.0))))
     rows = 2500
-    eps0 = bns.per_concept_epsilon(1.0, p["k"], "advanced", p["delta"])
+    eps0 = tools.per_concept_epsilon(1.0, p["k"], "advanced", p["delta"])
     fast = sim.run_trials(p, rows, 4000, np.random.default_rng(4)).mean()
     law = _point_law_counts(np.arange(5), 4, rows - 4, rows, 0.1, "directsum-advanced", eps0)
     rng = np.random.default_rng(5)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from privbounds.bounds import bns
-from privbounds.claims import REFUTED, Ceiling
+from privbounds.claims import REFUTED, Ceiling, use
 from privbounds.params import ParameterError
 from privbounds.simulators.bns.cor3_4 import hash_learner, n_buckets
 from privbounds.simulators.bns.ex3_5 import BnsEx35
@@ -100,7 +100,7 @@ def test_packing_ceiling_holds_for_every_pure_learner_and_catches_the_planted_bu
         ok = sim.run_trials(p, n, 40_000, np.random.default_rng(71 + n))
         rows.append({**p, "n": n, "successes": int(ok.sum()), "trials": ok.size, "p_hat": ok.mean()})
     claim = Ceiling("c", "", lambda r: r["experiment"] == "curve", ("k",),
-                    ceiling=lambda r, n: bns.packing_success_ceiling(n, r["k"], r["epsilon"]))
+                    bound=use(bns.packing_success_ceiling))
     assert (claim.evaluate([], rows)["verdict"] == REFUTED) == (learner == "nosplit")
 
 

@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from privbounds.bounds.tools import advanced_composition_epsilon as advanced_composition
 from privbounds.simulators.engine.audit import epsilon_lower_bound
 from privbounds.simulators.engine.stats import clopper_pearson
 from privbounds.simulators.pmw import (
     PMWResult,
-    advanced_composition,
     pmw_parameters,
     pmw_run,
     pmw_sample_size,

@@ -60,7 +60,7 @@ def test_alg2_fails_with_too_few_rows():
 
 
 def test_alg2_budget_spends_exactly_epsilon():
-    from privbounds.bounds.bns import advanced_composition_epsilon
+    from privbounds.bounds.tools import advanced_composition_epsilon
     e_san, d_san, eps0 = alg2_budget(1.0, 64, "basic", 1e-8)
     assert e_san + 64 * eps0 == pytest.approx(1.0) and d_san == 1e-8
     e_san, d_san, eps0 = alg2_budget(1.0, 64, "advanced", 1e-8)

@@ -6,8 +6,8 @@ import math
 
 import numpy as np
 
-from privbounds.bounds.bns import n_empirical_alg5
-from privbounds.simulators.bns.subsample import BnsLem225, BnsThm224, subsampled_epsilon
+from privbounds.bounds.bns import n_empirical_alg5, subsampled_epsilon
+from privbounds.simulators.bns.subsample import BnsLem225, BnsThm224
 from privbounds.simulators.engine.stats import clopper_pearson
 
 CONF = 0.999

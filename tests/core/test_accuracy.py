@@ -14,7 +14,7 @@ import pytest
 
 from privbounds.bounds import bns
 from privbounds.bounds import sivakumar as siv
-from privbounds.claims import REFUTED, Ceiling
+from privbounds.claims import REFUTED, Ceiling, use
 from privbounds.simulators.bns.obs3_2 import BnsObs32
 from privbounds.simulators.bns.thm5_1 import BnsThm51
 from privbounds.simulators.engine.stats import clopper_pearson
@@ -80,7 +80,7 @@ def curve_rows(learner, k=8, trials=40_000):
 
 def test_ceiling_refutes_a_learner_without_budget_split():
     claim = Ceiling("c", "", lambda p: p["experiment"] == "curve", ("k",),
-                    ceiling=lambda p, n: bns.packing_success_ceiling(n, p["k"], p["epsilon"]))
+                    bound=use(bns.packing_success_ceiling))
     assert claim.evaluate([], curve_rows("nosplit"))["verdict"] == REFUTED
     assert claim.evaluate([], curve_rows("directsum-basic"))["verdict"] != REFUTED
 

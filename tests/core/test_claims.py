@@ -1,5 +1,9 @@
 """Verdicts of bound claims (privbounds/claims.py) on hand-made search results."""
 
+import math
+
+import pytest
+
 from privbounds.claims import CONFIRMED, REFUTED, LowerBound
 
 
@@ -23,3 +27,90 @@ def test_lower_bound_above_the_interval_is_refuted():
     out = _lower(30.0).evaluate([_search(20, 16, 24)], None)
     d = out["details"][0]
     assert out["verdict"] == REFUTED and d["tightness_low"] <= d["tightness"] <= d["tightness_high"]
+
+
+# --- every claim kind on hand-made results: confirmed, refuted, inconclusive, and the edges
+
+from privbounds.bounds import bns  # noqa: E402
+from privbounds.claims import INCONCLUSIVE, Ceiling, Scaling, UpperBound, use  # noqa: E402
+
+
+def _upper(bound):
+    return UpperBound("upper", "test", lambda p: True, ("k",), bound=lambda p: bound)
+
+
+@pytest.mark.parametrize("lo, hi, verdict", [
+    (10, 20, CONFIRMED),      # interval below the bound
+    (10, 30, CONFIRMED),      # upper end exactly at the bound: still at or below it
+    (10, 31, INCONCLUSIVE),   # straddles
+    (31, 40, REFUTED),        # entirely above
+    (30, 40, INCONCLUSIVE),   # lower end at the bound: not above it
+    (10, None, INCONCLUSIVE),  # never reached on the grid: open upper end
+])
+def test_upper_bound_verdicts(lo, hi, verdict):
+    out = _upper(30.0).evaluate([_search(lo, lo, hi)], None)
+    assert out["verdict"] == verdict
+
+
+@pytest.mark.parametrize("lo, hi, verdict", [
+    (40, 50, CONFIRMED), (30, 50, CONFIRMED), (20, 50, INCONCLUSIVE), (10, 29, REFUTED), (10, 30, INCONCLUSIVE)])
+def test_lower_bound_verdicts(lo, hi, verdict):
+    assert _lower(30.0).evaluate([_search(lo, lo, hi)], None)["verdict"] == verdict
+
+
+def test_a_claim_over_several_points_is_refuted_if_any_point_is():
+    pts = [_search(10, 10, 20), _search(40, 40, 50)]
+    assert _upper(30.0).evaluate(pts, None)["verdict"] == REFUTED
+    assert _upper(30.0).evaluate(pts[:1] + [_search(25, 25, 35)], None)["verdict"] == INCONCLUSIVE
+
+
+def _row(successes, trials, n=5, **kw):
+    return {"experiment": "curve", "n": n, "successes": successes, "trials": trials,
+            "p_hat": successes / trials, "k": 1, **kw}
+
+
+def _ceiling(value):
+    return Ceiling("c", "test", lambda p: True, ("k",), bound=lambda p: value)
+
+
+@pytest.mark.parametrize("s, t, c, verdict", [
+    (0, 1000, 0.01, CONFIRMED),      # upper Clopper-Pearson end 0.0037 < 0.01
+    (100, 1000, 0.05, REFUTED),      # lower end ~0.08 > 0.05
+    (10, 1000, 0.01, INCONCLUSIVE),  # p_hat 0.01 on the ceiling
+])
+def test_ceiling_verdicts(s, t, c, verdict):
+    assert _ceiling(c).evaluate(None, [_row(s, t)])["verdict"] == verdict
+
+
+def test_a_ceiling_at_or_above_one_is_not_a_test():
+    out = _ceiling(1.0).evaluate(None, [_row(1000, 1000)])
+    assert out["details"] == [] and out["verdict"] == INCONCLUSIVE
+
+
+def _scaling(**kw):
+    return Scaling("s", "test", lambda p: True, ("k",), variable=lambda p: p["k"], variable_name="k", **kw)
+
+
+def _law(exponent, ks=(1, 2, 4, 8, 16, 32), width=1.05):
+    return [{"point": {"k": k}, "n_hat": 100 * k ** exponent, "n_low": 100 * k ** exponent / width,
+             "n_high": 100 * k ** exponent * width, "trials": 400, "conf": 0.99, "monotone": True} for k in ks]
+
+
+def test_scaling_verdicts():
+    assert _scaling(predicted=1.0).evaluate(_law(1.0), None)["verdict"] == CONFIRMED
+    assert _scaling(predicted=0.5).evaluate(_law(1.0), None)["verdict"] == REFUTED
+    # intervals so wide that the fit cannot tell 1 from 1/2 or 3/2: inconclusive
+    wide = _law(1.0, ks=(1, 1.1, 1.2), width=3.0)
+    assert _scaling(predicted=1.0).evaluate(wide, None)["verdict"] == INCONCLUSIVE
+    # fewer than 3 finite points: no fit
+    out = _scaling(predicted=1.0).evaluate(_law(1.0, ks=(1, 2)), None)
+    assert out["verdict"] == INCONCLUSIVE and out["fit"] is None
+
+
+def test_bound_refs_map_point_parameters_and_derived_arguments():
+    ref = use(bns.packing_lower_bound)
+    assert ref({"k": 8, "epsilon": 1.0, "beta": 0.1, "other": 3}) == pytest.approx(8 * math.log(2) + math.log(0.9))
+    ref = use(bns.n_laplace_histogram, domain_size=lambda p: 2 ** p["d"])
+    assert ref({"alpha": 0.1, "epsilon": 1.0, "beta": 0.1, "d": 4}) == pytest.approx(20 * math.log(160))
+    with pytest.raises(KeyError, match="epsilon"):
+        use(bns.packing_lower_bound)({"k": 8, "beta": 0.1})

@@ -26,8 +26,9 @@ def test_list_json_has_every_theorem(capsys):
     rows = json.loads(out)
     assert [r["id"] for r in rows] == [t.id for t in privbounds.theorems()]
     for r in rows:
-        assert r["paper"] and r["number"] and r["claims"]
+        assert r["paper"] and r["number"] and (r["claims"] or r["status"] != "simulated")
         assert all({"id", "kind", "description"} <= set(c) for c in r["claims"])
+    assert {r["id"]: r["status"] for r in rows}["bns.thm1_1"] == "summary"
 
 
 def test_list_shows_last_verdicts(smoke_out, capsys):

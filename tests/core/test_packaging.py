@@ -1,7 +1,8 @@
 """Packaging: every package folder on disk is installed under the one import name."""
 
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parents[2]
 MAPPED = {"privbounds": "privbounds", "bounds": "privbounds.bounds", "simulators": "privbounds.simulators",

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from privbounds.bounds.bns import per_concept_epsilon
+from privbounds.bounds.tools import per_concept_epsilon
 from privbounds.simulators.concepts import make_class
 from privbounds.simulators.engine.audit import epsilon_lower_bound
 from privbounds.simulators.learners import expmech_learner

@@ -6,7 +6,7 @@ JMLR 2019). The paper's theorems are registered by section: preliminaries.py (se
 from __future__ import annotations
 
 from privbounds.bounds import bns as bns_bounds
-from privbounds.claims import UpperBound
+from privbounds.claims import UpperBound, use
 from privbounds.registry import Paper
 
 PAPER = Paper("bns", "Bun, Nissim, Stemmer. Simultaneous Private Learning of Multiple Concepts "
@@ -20,5 +20,4 @@ def alg2_upper(cid, select, keys):
         "(800/alpha^2) ln(12k/(alpha beta)), smallest n >= (8/(alpha eps0))(ln(n+1) + ln(3k/beta))) "
         "(the three events of Lemma 3.7 at alpha/4, beta/3)",
         select, keys,
-        bound=lambda p: bns_bounds.n_alg2_points(p["k"], p["rule"], p["alpha"], p["epsilon"], p["delta"], p["beta"]),
-        bound_fn=bns_bounds.n_alg2_points)
+        bound=use(bns_bounds.n_alg2_points))

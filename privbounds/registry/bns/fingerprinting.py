@@ -5,7 +5,7 @@ codes, the tracing attacks, padding)."""
 from __future__ import annotations
 
 from privbounds.bounds import bns as bns_bounds
-from privbounds.claims import UP_TO_LOGS, Ceiling, LowerBound, Scaling, where
+from privbounds.claims import UP_TO_LOGS, Ceiling, LowerBound, Scaling, use, where
 from privbounds.registry import Theorem, entry
 from privbounds.registry.bns import PAPER
 
@@ -17,40 +17,33 @@ def _fp_xi(p):
 _PRIVATE = lambda p: p["learner"] != "erm"  # noqa: E731
 
 
-def _agnostic_attack_claims(accuracy_limit, accuracy_text):
+def _agnostic_attack_claims(accuracy_bound, accuracy_text):
     """Ceiling claims shared by the agnostic attacks (Thm 4.7 on POINT, Prop 4.11 on PAR)."""
     def ev(name, private=None):
         return lambda p: p["event"] == name and (private is None or _PRIVATE(p) == private)
 
-    dp_traced = lambda p: p["users"] * float(bns_bounds.dp_trace_ceiling(p["epsilon"], p["delta"], _fp_xi(p)))  # noqa: E731
     return [
         Ceiling("ceiling-completeness",
                 "Every learner, database D: P[the word is feasible and the tracer accuses nobody] <= eps2 "
                 "(Tardos' completeness, = xi for n >= 4, (xi/n)^(n/4) below)",
                 ev("complete-fail"), ("users", "learner"),
-                ceiling=lambda p, n: float(bns_bounds.tardos_completeness(p["users"], _fp_xi(p))),
-                bound_fn=bns_bounds.tardos_completeness),
+                bound=use(bns_bounds.tardos_completeness, n=lambda p: p["users"], xi=_fp_xi)),
         Ceiling("ceiling-soundness",
                 "Every learner, database D_-I (a uniform user's row replaced): P[the tracer accuses I] <= xi "
                 "(Tardos' tracer is sound against every word)",
-                ev("framed"), ("users", "learner"), ceiling=lambda p, n: _fp_xi(p)),
+                ev("framed"), ("users", "learner"), bound=use(bns_bounds.fp_soundness_ceiling)),
         Ceiling("ceiling-dp-trace",
                 "Private learners, database D: P[the tracer accuses somebody] <= n (e^eps xi + delta)",
-                ev("traced", True), ("users", "learner"), ceiling=lambda p, n: dp_traced(p),
-                bound_fn=bns_bounds.dp_trace_ceiling),
+                ev("traced", True), ("users", "learner"), bound=use(bns_bounds.dp_any_trace_ceiling, xi=_fp_xi)),
         Ceiling("ceiling-dp-accuracy",
                 f"Private learners while {accuracy_text}: P[agnostic alpha-accurate on D] <= eps2 + n (e^eps xi + "
                 "delta) (the theorem as a probability bound; our private learners are far from accurate there, "
                 "so it would catch only a gross privacy bug)",
-                ev("accurate", True), ("users", "learner"),
-                ceiling=lambda p, n: (float(bns_bounds.agnostic_accuracy_ceiling(p["users"], p["epsilon"], p["delta"],
-                                                                                 _fp_xi(p)))
-                                      if accuracy_limit(p, n) else 1.0),
-                bound_fn=bns_bounds.agnostic_accuracy_ceiling),
+                ev("accurate", True), ("users", "learner"), bound=accuracy_bound),
         Ceiling("ceiling-attack-erm",
                 "Non-private ERM is caught: P[the tracer accuses nobody on D] <= 1 - n (e^eps xi + delta), i.e. it is "
                 "traced more often than any (eps, delta)-DP learner may be",
-                ev("bottom", False), ("users", "learner"), ceiling=lambda p, n: 1 - dp_traced(p)),
+                ev("bottom", False), ("users", "learner"), bound=use(bns_bounds.untraced_ceiling, xi=_fp_xi)),
     ]
 
 
@@ -65,26 +58,22 @@ def _bns_thm4_3() -> Theorem:
         Ceiling("ceiling-soundness",
                 "Every learner, database D_-i* (the middle user's row replaced by junk): P[the tracer "
                 "accuses i*] <= xi, for any word (the secret permutation hides types i*-1 and i*)",
-                ev("framed-middle"), ("users", "learner"), ceiling=lambda p, n: _fp_xi(p)),
+                ev("framed-middle"), ("users", "learner"), bound=use(bns_bounds.fp_soundness_ceiling)),
         Ceiling("ceiling-dp-trace",
                 "Private learners, database D: P[the tracer accuses i*] <= e^eps xi + delta (DP against "
                 "D_-i*, where soundness caps it at xi)",
                 ev("accused-middle", True), ("users", "learner"),
-                ceiling=lambda p, n: float(bns_bounds.dp_trace_ceiling(p["epsilon"], p["delta"], _fp_xi(p))),
-                bound_fn=bns_bounds.dp_trace_ceiling),
+                bound=use(bns_bounds.dp_trace_ceiling, xi=_fp_xi)),
         Ceiling("ceiling-dp-accuracy",
                 "Private learners at alpha N < (n - 1)/2 (Thm 4.3 as a probability bound): P[alpha-accurate on "
                 "D_-J, J uniform in {1, n}] <= 1 - (1 - xi - n(e^eps xi + delta)) / (2 e^eps)",
                 ev("accurate", True), ("users", "learner"),
-                ceiling=lambda p, n: (float(bns_bounds.thresh_accuracy_ceiling(
-                    p["users"], p["epsilon"], p["delta"], _fp_xi(p))) if p["alpha"] * n < (p["users"] - 1) / 2
-                    else 1.0),
-                bound_fn=bns_bounds.thresh_accuracy_ceiling),
+                bound=use(bns_bounds.thresh_accuracy_ceiling_at, xi=_fp_xi)),
         Ceiling("ceiling-attack-erm",
                 "Non-private ERM is caught: P[the tracer does not accuse i* on D] <= 1 - (e^eps xi + delta), "
                 "i.e. i* is accused more often than any (eps, delta)-DP learner allows",
                 ev("unaccused-middle", False), ("users", "learner"),
-                ceiling=lambda p, n: 1 - float(bns_bounds.dp_trace_ceiling(p["epsilon"], p["delta"], _fp_xi(p)))),
+                bound=use(bns_bounds.untraced_ceiling, users=1, xi=_fp_xi)),
     ]
     return Theorem(
         id="bns.thm4_3", paper=PAPER.title, number="Theorem 4.3 (with Lemma 4.5's Boneh-Shaw code)",
@@ -116,10 +105,9 @@ def _bns_thm4_3() -> Theorem:
 def _bns_rem4_4() -> Theorem:
     from privbounds.simulators.bns.fp_thresh import BnsRem44
 
-    bound = lambda p: float(bns_bounds.rows_lb_code(p["users"], p["alpha"], p["epsilon"], p["delta"], p["beta"]))  # noqa: E731
     claims = [LowerBound("lower-rows",
                          "Direct sum (advanced composition) on the attack databases: N* >= (n - 1) / (2 alpha)",
-                         lambda p: True, ("users", "alpha"), bound=bound, bound_fn=bns_bounds.rows_lb_code)]
+                         lambda p: True, ("users", "alpha"), bound=use(bns_bounds.rows_lb_code))]
     return Theorem(
         id="bns.rem4_4", paper=PAPER.title, number="Remark 4.4",
         title="Padding: the fingerprinting lower bound grows like 1/alpha",
@@ -143,15 +131,15 @@ def _bns_lem4_5() -> Theorem:
         Ceiling("ceiling-completeness",
                 "Boneh-Shaw code: P[feasible pirate word and Trace = bottom] <= xi, for every "
                 "pirate strategy and coalition size",
-                where(event="completeness", part="code"), ("users", "strategy"), ceiling=lambda p, n: p["xi"]),
+                where(event="completeness", part="code"), ("users", "strategy"), bound=use(bns_bounds.code_error_ceiling)),
         Ceiling("ceiling-soundness",
                 "Boneh-Shaw code: P[Trace accuses a user outside the coalition] <= xi",
-                where(event="soundness", part="code"), ("users", "strategy"), ceiling=lambda p, n: p["xi"]),
+                where(event="soundness", part="code"), ("users", "strategy"), bound=use(bns_bounds.code_error_ceiling)),
         Ceiling("ceiling-soundness-truncated",
                 "Boneh-Shaw code with shorter blocks d' = d/2^j (same tracer), coalitions of n/2: "
                 "P[an innocent is accused] <= xi at every length (step 3's Hoeffding bound does not "
                 "involve d)",
-                where(event="soundness", part="length"), ("users", "strategy"), ceiling=lambda p, n: p["xi"]),
+                where(event="soundness", part="length"), ("users", "strategy"), bound=use(bns_bounds.code_error_ceiling)),
     ]
     lengths = "; ".join(f"n = {u}: d = {block_length(u, 0.1)}, k = {(u - 1) * block_length(u, 0.1)}"
                         for u in (4, 8, 16))
@@ -185,9 +173,7 @@ def _bns_cor4_6() -> Theorem:
                    "Direct sum (advanced composition) on the attack databases of the largest Boneh-Shaw code "
                    "of length <= k: N*(k) >= (n_LB(k) - 1) / (2 alpha)",
                    lambda p: True, ("k", "users"),
-                   bound=lambda p: float(bns_bounds.rows_lb_thresh(p["k"], p["alpha"], p["epsilon"], p["delta"],
-                                                                 p["beta"])),
-                   bound_fn=bns_bounds.rows_lb_thresh),
+                   bound=use(bns_bounds.rows_lb_thresh)),
         Scaling("scaling-k-learner",
                 "The learner's own growth (Obs 3.2, advanced composition): N*(k) / (ln|H| + ln(2k/beta)) "
                 "grows like sqrt(k), above the lower bound's k^(1/3): the gap the paper leaves open",
@@ -223,7 +209,7 @@ def _bns_thm4_7() -> Theorem:
         math=("Impossible when (1 - beta - xi)/n > e^eps xi + delta; xi = 1/(6 e^eps n). As probability bounds: "
               "P[traced on D] <= n(e^eps xi + delta); P[accurate on D] <= xi + n(e^eps xi + delta) while alpha N < n."),
         simulator=BnsThm47(), plotter="bns.fp:thm4_7",
-        claims=_agnostic_attack_claims(lambda p, n: p["alpha"] * n < p["users"], "alpha N < n"),
+        claims=_agnostic_attack_claims(use(bns_bounds.agnostic_accuracy_ceiling_at, xi=_fp_xi), "alpha N < n"),
         notes=("POINT_X with |X| = 2^10: coded rows at x0, junk rows (x1, 0...0) for users outside the coalition "
                "and for the padding of Rem 4.8; curves over the rows N. Learners: non-private ERM and the "
                "advanced-composition direct sum of exponential mechanisms (Obs 3.2). The figure shows the epsilon "
@@ -238,9 +224,7 @@ def _bns_rem4_8() -> Theorem:
                          "Direct sum (advanced composition) on the agnostic attack databases of a 4-user Tardos "
                          "code: N* >= n / alpha",
                          lambda p: True, ("alpha",),
-                         bound=lambda p: float(bns_bounds.rows_lb_tardos_code(p["users"], p["alpha"], p["epsilon"],
-                                                                             p["delta"], p["beta"])),
-                         bound_fn=bns_bounds.rows_lb_tardos_code)]
+                         bound=use(bns_bounds.rows_lb_tardos_code))]
     return Theorem(
         id="bns.rem4_8", paper=PAPER.title, number="Remark 4.8",
         title="Agnostic padding: the lower bound grows like 1/alpha",
@@ -264,19 +248,18 @@ def _bns_prop4_9() -> Theorem:
                 "Tardos code: P[feasible pirate word and Trace = bottom] <= max(xi, (xi/n)^(n/4)) (Tardos' "
                 "eps2; = xi here) at the proposition's length, for every pirate strategy and coalition size",
                 lambda p: code(p) and p.get("event") == "completeness", ("users", "strategy"),
-                ceiling=lambda p, n: float(bns_bounds.tardos_completeness(p["users"], p["xi"])),
-                bound_fn=bns_bounds.tardos_completeness),
+                bound=use(bns_bounds.tardos_completeness, n=lambda p: p["users"])),
         Ceiling("ceiling-soundness",
                 "Tardos code: P[Trace accuses a user outside the coalition] <= xi at the proposition's "
                 "length",
                 lambda p: code(p) and p.get("event") == "soundness", ("users", "strategy"),
-                ceiling=lambda p, n: p["xi"]),
+                bound=use(bns_bounds.code_error_ceiling)),
         Ceiling("ceiling-soundness-truncated",
                 "Tardos code truncated to a fraction of its length (same threshold Z), full collusion: "
                 "P[an innocent is accused] <= xi at every length (the proof's bound on an innocent's "
                 "score only weakens as the code grows)",
                 lambda p: p.get("part") == "length" and p.get("event") == "soundness", ("users", "strategy"),
-                ceiling=lambda p, n: p["xi"]),
+                bound=use(bns_bounds.code_error_ceiling)),
     ]
     lengths = "; ".join(f"n = {u}: k = {code_length(u, 0.1)}, Z = {threshold(u, 0.1):g}" for u in (4, 8))
     return Theorem(
@@ -307,9 +290,7 @@ def _bns_cor4_10() -> Theorem:
                    "Direct sum (advanced composition) on the agnostic attack databases of the largest Tardos code "
                    "of length <= k: N*(k) >= n_LB(k) / alpha",
                    lambda p: True, ("k", "users"),
-                   bound=lambda p: float(bns_bounds.rows_lb_agnostic(p["k"], p["alpha"], p["epsilon"], p["delta"],
-                                                                    p["beta"])),
-                   bound_fn=bns_bounds.rows_lb_agnostic),
+                   bound=use(bns_bounds.rows_lb_agnostic)),
         Scaling("scaling-k-learner",
                 "The learner's growth (Obs 3.2, advanced composition): N*(k) / (ln|X| + ln(2k/beta)) grows like "
                 "sqrt(k), the lower bound's own rate up to logarithms",
@@ -345,7 +326,8 @@ def _bns_prop4_11() -> Theorem:
         math=("Rows = the n = 2^d points of the cube; pirate bit [h_j is 1 on >= 1/4 of the cube]; alpha < 1/4. "
               "P[traced] <= n(e^eps xi + delta), P[accurate] <= xi + n(e^eps xi + delta) for DP learners."),
         simulator=BnsProp411(), plotter="bns.fp:prop4_11",
-        claims=_agnostic_attack_claims(lambda p, n: True, "alpha < 1/4 (no padding)"),
+        claims=_agnostic_attack_claims(use(bns_bounds.agnostic_accuracy_ceiling, n=lambda p: p["users"], xi=_fp_xi),
+                                      "alpha < 1/4 (no padding)"),
         notes=("The catalog marks this the least certain reconstruction (the statement's parameters were lost); we "
                "take n = 2^d users, a user outside the coalition keeping its point with all labels 0, and "
                "alpha = 0.2. Quick fidelity runs d = 2 (4 users, k = 9,600); full adds d = 3 (8 users, k = 44,800). "

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from privbounds.bounds import bns as bns_bounds
-from privbounds.claims import UP_TO_LOGS, Ceiling, LowerBound, Scaling, where
+from privbounds.claims import UP_TO_LOGS, Ceiling, LowerBound, Scaling, use, where
 from privbounds.registry import Theorem, entry
 from privbounds.registry.bns import PAPER
 
@@ -23,15 +23,13 @@ def _bns_thm5_1() -> Theorem:
             "Every pure-DP k-learner we have (direct sums on POINT and THRESH, the hash learner, "
             "Algorithm 2 over the tree sanitizer): n_hat >= (k ln 2 + ln(1 - beta))/eps",
             where(experiment="search"), keys,
-            bound=lambda p: bns_bounds.packing_lower_bound(p["k"], p["epsilon"], p["beta"]),
-            bound_fn=bns_bounds.packing_lower_bound),
+            bound=use(bns_bounds.packing_lower_bound)),
         Ceiling(
             "ceiling-success",
             "Every pure-DP k-learner we have: success probability p(n) <= e^(eps n)/2^k on the "
             "packing instance",
             where(experiment="curve"), keys,
-            ceiling=lambda p, n: bns_bounds.packing_success_ceiling(n, p["k"], p["epsilon"]),
-            bound_fn=bns_bounds.packing_success_ceiling),
+            bound=use(bns_bounds.packing_success_ceiling)),
     ]
     for cls, name, size in (("point", "POINT", lambda d: 2 ** d), ("thresh", "THRESH", lambda d: 2 ** d + 1)):
         for d in (1, 4):
@@ -94,8 +92,7 @@ def _bns_rem5_2() -> Theorem:
             "Direct sum (basic composition) on POINT_4 under P(x0) = 2 alpha, P(x1) = 1 - 2 alpha: "
             "n_hat >= (k ln 2 + ln(1/2 - beta))/(4 alpha eps)",
             lambda p: True, ("alpha", "k"),
-            bound=lambda p: bns_bounds.packing_accuracy_lower_bound(p["k"], p["alpha"], p["epsilon"], p["beta"]),
-            bound_fn=bns_bounds.packing_accuracy_lower_bound),
+            bound=use(bns_bounds.packing_accuracy_lower_bound)),
         Scaling(
             "scaling-alpha",
             f"Direct sum, k = {BnsRem52.K_FOR_ALPHA}: n_hat grows like 1/alpha (predicted exponent -1 "
@@ -138,8 +135,7 @@ def _bns_lem5_3() -> Theorem:
             f"failure probability <= {level:g} (the lemma: 0) for m < 2^d/4, random and worst-case "
             "corruption",
             where(experiment="curve"), ("corruption", "d"),
-            ceiling=lambda p, n: bns_bounds.parity_rounding_failure_ceiling(n, p["d"], level),
-            bound_fn=bns_bounds.parity_rounding_failure_ceiling),
+            bound=use(bns_bounds.parity_rounding_failure_ceiling, corrupted=lambda p: p["n"], level=level)),
     ]
     for learner, what in (("histogram", "improper noisy-sign histogram (alpha = 0.2 < 1/4)"),
                           ("histogram-rounded", "the same, rounded to parities (proper, exact)")):
@@ -147,8 +143,7 @@ def _bns_lem5_3() -> Theorem:
             f"lower-thm5_4-{learner}",
             f"Thm 5.4 via Lem 5.3 for the {what}: n_hat >= (k d ln 2 + ln(1 - beta))/eps",
             where(experiment="search", learner=learner), ("k",),
-            bound=lambda p: bns_bounds.parity_packing_lower_bound(p["k"], p["d"], p["epsilon"], p["beta"]),
-            bound_fn=bns_bounds.parity_packing_lower_bound))
+            bound=use(bns_bounds.parity_packing_lower_bound)))
     return Theorem(
         id="bns.lem5_3", paper=PAPER.title, number="Lemma 5.3",
         title="Improper to proper parity learning by rounding to the nearest parity",
@@ -182,8 +177,7 @@ def _bns_thm5_4() -> Theorem:
             "Pure direct sum of Ex 3.5 (every pure eps-DP k-learner for PAR_d): n_hat >= "
             "(k d ln 2 + ln(1 - beta))/eps",
             lambda p: True, ("d", "k"),
-            bound=lambda p: bns_bounds.parity_packing_lower_bound(p["k"], p["d"], p["epsilon"], p["beta"]),
-            bound_fn=bns_bounds.parity_packing_lower_bound),
+            bound=use(bns_bounds.parity_packing_lower_bound)),
     ]
     for d in (4, 6, 8):
         claims.append(Scaling(

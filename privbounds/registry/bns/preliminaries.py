@@ -7,7 +7,8 @@ from __future__ import annotations
 import math
 
 from privbounds.bounds import bns as bns_bounds
-from privbounds.claims import UP_TO_LOGS, Ceiling, Scaling, UpperBound, where
+from privbounds.bounds import tools
+from privbounds.claims import UP_TO_LOGS, Ceiling, Scaling, UpperBound, use, where
 from privbounds.registry import Theorem, entry
 from privbounds.registry.bns import PAPER, alg2_upper
 
@@ -20,8 +21,7 @@ def _bns_thm2_7() -> Theorem:
     claims = [
         UpperBound("upper", "Consistent ERM: n_hat <= (8/alpha)(VC ln(16/alpha) + ln(2/beta))",
                    lambda p: True, ("class", "d", "alpha"),
-                   bound=lambda p: bns_bounds.n_vc_realizable(vc(p), p["alpha"], p["beta"]),
-                   bound_fn=bns_bounds.n_vc_realizable),
+                   bound=use(tools.n_vc_realizable, vc=vc)),
         Scaling("scaling-alpha",
                 "Consistent ERM (middle of the consistent interval) on THRESH_10: n_hat / (ln(16/alpha) + "
                 "ln(2/beta)) grows like 1/alpha (predicted exponent 1; the bound's log factor divided out)",
@@ -50,8 +50,7 @@ def _bns_thm2_8() -> Theorem:
     claims = [
         UpperBound("upper", "Uniform convergence: n_hat <= (50 VC/alpha^2) ln(1/(alpha beta))",
                    lambda p: True, ("alpha",),
-                   bound=lambda p: bns_bounds.n_uniform_convergence(1, p["k"], p["alpha"], p["beta"]),
-                   bound_fn=bns_bounds.n_uniform_convergence),
+                   bound=use(tools.n_uniform_convergence, vc=1)),
         Scaling("scaling-alpha", "n_hat grows like 1/alpha^2 (predicted exponent 2, up to the ln(1/alpha) factor)",
                 lambda p: True, ("alpha",), variable=lambda p: 1 / p["alpha"], variable_name="1/alpha",
                 predicted=2.0, tolerance=UP_TO_LOGS),
@@ -74,8 +73,7 @@ def _bns_thm2_11() -> Theorem:
     claims = [
         UpperBound("upper", "All k columns: n_hat <= (50 VC/alpha^2) ln(k/(alpha beta))",
                    lambda p: True, ("k",),
-                   bound=lambda p: bns_bounds.n_uniform_convergence(1, p["k"], p["alpha"], p["beta"]),
-                   bound_fn=bns_bounds.n_uniform_convergence),
+                   bound=use(tools.n_uniform_convergence, vc=1)),
         Scaling("scaling-k",
                 "n_hat / ln(k/(alpha beta)) does not grow with k (predicted exponent 0): k costs only ln k",
                 lambda p: True, ("k",), variable=lambda p: p["k"], variable_name="k", predicted=0.0,
@@ -105,8 +103,7 @@ def _bns_cor2_12() -> Theorem:
                 f"upper-erm-{cls}",
                 f"Consistent ERM on {name}: n_hat <= (8/alpha)(VC ln(16/alpha) + ln(2k/beta))",
                 where(**{"class": cls}), ("k",),
-                bound=lambda p: bns_bounds.n_nonprivate_k_learner(vc[p["class"]](p), p["k"], p["alpha"], p["beta"]),
-                bound_fn=bns_bounds.n_nonprivate_k_learner),
+                bound=use(bns_bounds.n_nonprivate_k_learner, vc=lambda p: vc[p["class"]](p))),
             Scaling(
                 f"scaling-k-{cls}",
                 f"Consistent ERM on {name}: n_hat / (VC ln(16/alpha) + ln(2k/beta)) does not grow "
@@ -141,8 +138,7 @@ def _bns_thm2_16() -> Theorem:
         "ceiling-advanced",
         "Advanced composition: the privacy loss of k eps0-DP Laplace mechanisms exceeds "
         "eps' = sqrt(2k ln(1/delta')) eps0 + k eps0 (e^eps0 - 1) with probability <= delta'",
-        lambda p: True, ("eps0",), ceiling=lambda p, n: p["delta_prime"],
-        bound_fn=bns_bounds.advanced_composition_epsilon)]
+        lambda p: True, ("eps0",), bound=use(tools.composition_tail_ceiling))]
     return Theorem(
         id="bns.thm2_16", paper=PAPER.title, number="Theorem 2.16 (composition; absent from the seed text)",
         title="Composition: basic (k eps) and advanced (about sqrt(k ln(1/delta)) eps)",
@@ -169,8 +165,7 @@ def _bns_thm2_18() -> Theorem:
                    f"BLR at toy size (|X| = 8, thresholds, {N} synthetic databases of {SYNTH} rows): "
                    "n_hat <= 2 ln(N_s/beta)/(eps (alpha - 1/(2s)))",
                    lambda p: True, ("alpha", "epsilon"),
-                   bound=lambda p: bns_bounds.n_blr_toy(p["alpha"], p["epsilon"], p["beta"], N, SYNTH),
-                   bound_fn=bns_bounds.n_blr_toy),
+                   bound=use(bns_bounds.n_blr_toy, n_candidates=N, synth_size=SYNTH)),
         Scaling("scaling-eps", "alpha = 0.2: n_hat grows like 1/eps (predicted exponent -1)",
                 where(alpha=0.2), ("epsilon",), variable=lambda p: p["epsilon"], variable_name="epsilon",
                 predicted=-1.0, tolerance=UP_TO_LOGS),
@@ -192,12 +187,6 @@ def _bns_thm2_18() -> Theorem:
 @entry("bns.thm2_19")
 def _bns_thm2_19() -> Theorem:
     from privbounds.simulators.bns.thm2_19 import BnsThm219
-    from privbounds.simulators.pmw import pmw_sample_size
-
-    def bound(p):
-        X = 2 ** p["d"]
-        return pmw_sample_size(p["alpha"], p["beta"], p["epsilon"], p["delta"], X, X + 1)
-
     def pmw_log_factor(p):
         from privbounds.simulators.pmw import pmw_parameters
         X = 2 ** p["d"]
@@ -208,7 +197,8 @@ def _bns_thm2_19() -> Theorem:
         UpperBound("upper",
                    "PMW over the |X| + 1 threshold queries: n_hat <= the sample size of Dwork-Roth Thm 4.15 "
                    "(with the numeric-answer term), c = ceil(4 ln|X| / (alpha/3)^2) update rounds",
-                   lambda p: True, ("d", "alpha"), bound=bound, bound_fn=pmw_sample_size),
+                   lambda p: True, ("d", "alpha"),
+                   bound=use(tools.n_pmw, domain_size=lambda p: 2 ** p["d"], n_queries=lambda p: 2 ** p["d"] + 1)),
         Scaling("scaling-alpha",
                 f"|X| = 2^{BnsThm219.D_FOR_ALPHA}: n_hat / (ln k + ln(4c/beta)) grows like 1/alpha^2 (noise "
                 "sqrt(c)/n with c ~ 1/alpha^2 update rounds must fall below alpha; k = 2|Q|(c + 1) comparisons; "
@@ -223,7 +213,7 @@ def _bns_thm2_19() -> Theorem:
         statement=("Every finite class C over a finite X has an (eps, delta)-DP (alpha, beta)-accurate "
                    "sanitizer with about log|C| sqrt(log|X|) sqrt(log(1/delta)) / (alpha^2 eps) rows."),
         math=("Dwork-Roth online MW via NumericSparse: a = alpha/3, eta = a/2, c = ceil(4 ln|X|/a^2), "
-              "threshold 2a; explicit sample size in simulators/pmw.py (pmw_sample_size)."),
+              "threshold 2a; explicit sample size in bounds/tools.py (n_pmw)."),
         simulator=BnsThm219(), plotter="simple:thm2_19", claims=claims,
         notes=("Implementation reconstructed from Dwork and Roth (2014) Sec. 4.2 and 3.6, the (eps, delta) "
                "branch; the threshold is 2a rather than the book's n-dependent value (equal at the "
@@ -240,14 +230,12 @@ def _bns_prop2_20() -> Theorem:
             "upper-alg1",
             "Algorithm 1: n_hat <= smallest n with alpha n >= 1 + (2/eps) ln(2/delta) + (2/eps) ln(n/beta)",
             where(sanitizer="alg1"), ("d", "alpha"),
-            bound=lambda p: bns_bounds.n_point_sanitizer(p["alpha"], p["epsilon"], p["delta"], p["beta"]),
-            bound_fn=bns_bounds.n_point_sanitizer),
+            bound=use(bns_bounds.n_point_sanitizer)),
         UpperBound(
             "upper-laplace",
             "Laplace histogram (contrast): n_hat <= (2/(alpha eps)) ln(|X|/beta)",
             where(sanitizer="laplace"), ("d", "alpha"),
-            bound=lambda p: bns_bounds.n_laplace_histogram(p["alpha"], p["epsilon"], 2 ** p["d"], p["beta"]),
-            bound_fn=bns_bounds.n_laplace_histogram),
+            bound=use(bns_bounds.n_laplace_histogram, domain_size=lambda p: 2 ** p["d"])),
         Scaling(
             "scaling-X-alg1",
             "Algorithm 1, alpha = 0.05: n_hat does not depend on |X| (predicted exponent 0 in |X|, "
@@ -294,8 +282,7 @@ def _bns_prop2_21() -> Theorem:
             "upper-tree",
             "Substitute (binary-tree histogram): n_hat <= (2 L^2/(alpha eps)) ln(2|X|/beta), L = log2|X|",
             lambda p: True, ("d", "alpha"),
-            bound=lambda p: bns_bounds.n_tree_sanitizer(p["alpha"], p["epsilon"], 2 ** p["d"], p["beta"]),
-            bound_fn=bns_bounds.n_tree_sanitizer),
+            bound=use(bns_bounds.n_tree_sanitizer, domain_size=lambda p: 2 ** p["d"])),
         Scaling(
             "scaling-alpha",
             f"Substitute, |X| = 2^{BnsProp221.D_FOR_ALPHA}: n_hat is proportional to 1/alpha (the error "
@@ -338,9 +325,7 @@ def _bns_thm2_22() -> Theorem:
                    "Exponential-mechanism learner: n_hat <= max((4/(alpha eps)) ln(2|C|/beta), "
                    "(800/alpha^2) ln(8/(alpha beta)))",
                    lambda p: True, ("d", "epsilon"),
-                   bound=lambda p: bns_bounds.n_direct_sum_agnostic(2 ** p["d"], 1, "basic", p["alpha"], p["epsilon"],
-                                                                    p["delta"], p["beta"]),
-                   bound_fn=bns_bounds.n_direct_sum_agnostic),
+                   bound=use(bns_bounds.n_direct_sum_agnostic, h_size=lambda p: 2 ** p["d"], k=1, rule="basic")),
         Scaling("scaling-logC", "eps = 1: n_hat grows like ln(2|C|/beta) (predicted exponent 1)",
                 where(epsilon=1.0), ("d",), variable=lambda p: math.log(2 * 2 ** p["d"] / p["beta"]),
                 variable_name="ln(2|C|/beta)", predicted=1.0, tolerance=UP_TO_LOGS),
@@ -393,8 +378,7 @@ def _bns_thm2_24() -> Theorem:
         UpperBound("upper",
                    "Subsampled Algorithm 5 as an empirical k-learner: database size n_hat <= 9 n_alg5",
                    lambda p: True, ("k",),
-                   bound=lambda p: bns_bounds.n_empirical_alg5(p["alpha"], p["epsilon"], p["delta"], p["beta"]),
-                   bound_fn=bns_bounds.n_empirical_alg5),
+                   bound=use(bns_bounds.n_empirical_alg5)),
         Scaling("scaling-k", "the empirical k-learner inherits Alg 5's k-freedom (predicted exponent 0, "
                              "tolerance 0.05)",
                 lambda p: True, ("k",), variable=lambda p: p["k"], variable_name="k", predicted=0.0,
@@ -414,15 +398,15 @@ def _bns_thm2_24() -> Theorem:
 
 @entry("bns.lem2_25")
 def _bns_lem2_25() -> Theorem:
-    from privbounds.simulators.bns.subsample import BnsLem225, subsampled_epsilon
+    from privbounds.simulators.bns.subsample import BnsLem225
 
     claims = [Ceiling(
         "ceiling-amplified",
         "Subsampled Laplace count: P_D[output > tau] <= e^(6 eps n/m) P_D'[output > tau] (delta = 0), "
         "P_D' computed exactly",
         lambda p: True, ("epsilon", "inner_n"),
-        ceiling=lambda p, m: math.exp(subsampled_epsilon(p["epsilon"], p["inner_n"], m))
-        * BnsLem225.neighbour_tail(p, m))]
+        bound=use(bns_bounds.subsampling_ceiling, m=lambda p: p["n"],
+                  neighbour_probability=lambda p: BnsLem225.neighbour_tail(p, p["n"])))]
     return Theorem(
         id="bns.lem2_25", paper=PAPER.title, number="Lemma 2.25 (secrecy of the sample)",
         title="Privacy amplification by subsampling",

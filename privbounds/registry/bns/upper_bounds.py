@@ -7,8 +7,9 @@ from __future__ import annotations
 import math
 
 from privbounds.bounds import bns as bns_bounds
-from privbounds.claims import UP_TO_LOGS, Ceiling, LowerBound, Scaling, UpperBound, where
-from privbounds.registry import Theorem, entry
+from privbounds.bounds import tools
+from privbounds.claims import UP_TO_LOGS, Ceiling, LowerBound, Scaling, UpperBound, use, where
+from privbounds.registry import SUMMARY, Theorem, entry
 from privbounds.registry.bns import PAPER, alg2_upper
 
 
@@ -22,6 +23,26 @@ def _generic_alg2_claims(name):
             variable_name="k", predicted=pred, factor=lambda p: math.log(9 * p["k"] / p["beta"]),
             factor_name="ln(9k/beta)", tolerance=UP_TO_LOGS))
     return claims
+
+
+@entry("bns.thm1_1")
+def _bns_thm1_1() -> Theorem:
+    return Theorem(
+        id="bns.thm1_1", paper=PAPER.title, number="Theorem 1.1 (informal)",
+        title="Sanitize once, then pay VC(C) per concept",
+        statement=(
+            "If C has an eps-DP sanitizer needing m rows, then C has an eps-DP agnostic k-learner "
+            "needing about m + k VC(C) rows; with an (eps, delta)-DP sanitizer, an (eps, delta)-DP "
+            "agnostic k-learner needing about m + sqrt(k) VC(C) rows. The per-concept cost is VC(C), "
+            "not log|C| as in the direct sum."),
+        math="n = O~(m + k VC(C)) (pure); n = O~(m + sqrt(k) VC(C)) (approximate); O~ hides alpha, beta, "
+             "eps, delta and logarithmic factors.",
+        status=SUMMARY,
+        reason=("An informal summary of Lemma 3.7 (Algorithm 2) and Theorem 3.1 with hidden constants: "
+                "it has no experiment of its own. Its content, one sanitization plus k exponential "
+                "mechanisms whose cost grows like k (basic) or sqrt(k) (advanced), is measured by the "
+                "entries named here, with Lemma 3.7's explicit bound."),
+        tested_by=("bns.lem3_7", "bns.cor3_9", "bns.cor3_10", "bns.thm3_1", "bns.lem3_6"))
 
 
 @entry("bns.thm3_1")
@@ -47,10 +68,6 @@ def _bns_thm3_1() -> Theorem:
 def _bns_obs3_2() -> Theorem:
     from privbounds.simulators.bns.obs3_2 import BnsObs32
 
-    def bound(p):
-        return bns_bounds.n_direct_sum(2 ** p["d"] + 1, p["epsilon"], p["k"], p["rule"],
-                                       p["delta"], p["alpha"], p["beta"])
-
     def logf(p):
         return float(bns_bounds.direct_sum_log_factor(2 ** p["d"] + 1, p["k"], p["beta"]))
 
@@ -61,7 +78,7 @@ def _bns_obs3_2() -> Theorem:
                 f"upper-{rule}",
                 f"Direct sum with {rule} composition: n_hat <= max(8/alpha, 4/(alpha eps0)) "
                 "(ln|H| + ln(2k/beta)), eps0 the per-concept budget",
-                where(rule=rule), ("k",), bound=bound, bound_fn=bns_bounds.n_direct_sum),
+                where(rule=rule), ("k",), bound=use(bns_bounds.n_direct_sum, h_size=lambda p: 2 ** p["d"] + 1)),
             Scaling(
                 f"scaling-k-{rule}",
                 f"Direct sum with {rule} composition: n_hat / (ln|H| + ln(2k/beta)) grows like "
@@ -98,8 +115,7 @@ def _bns_cor3_3() -> Theorem:
             "Thm 5.1 (every pure eps-DP k-learner for a class with two concepts): "
             "n_hat >= (k ln 2 + ln(1 - beta))/eps",
             lambda p: True, ("d", "k"),
-            bound=lambda p: bns_bounds.packing_lower_bound(p["k"], p["epsilon"], p["beta"]),
-            bound_fn=bns_bounds.packing_lower_bound),
+            bound=use(bns_bounds.packing_lower_bound)),
         Scaling(
             "scaling-k",
             "Hash learner direct sum, |X| = 2^16, k >= 16: n_hat / ln(k/(alpha beta)) grows like k "
@@ -142,9 +158,7 @@ def _bns_cor3_4() -> Theorem:
         "upper",
         "Direct sum over POINT_X: n_hat <= max((4/(alpha eps0)) ln(2k|X|/beta), (800/alpha^2) ln(8k/(alpha beta)))",
         lambda p: True, ("rule", "d", "k"),
-        bound=lambda p: bns_bounds.n_direct_sum_agnostic(2 ** p["d"], p["k"], p["rule"], p["alpha"], p["epsilon"],
-                                                         p["delta"], p["beta"]),
-        bound_fn=bns_bounds.n_direct_sum_agnostic)]
+        bound=use(bns_bounds.n_direct_sum_agnostic, h_size=lambda p: 2 ** p["d"]))]
     for rule, pred in (("basic", 1.0), ("advanced", 0.5)):
         claims.append(Scaling(
             f"scaling-k-{rule}",
@@ -187,14 +201,12 @@ def _bns_ex3_5() -> Theorem:
             "Direct sum over PAR_d: n_hat <= (4k/(alpha eps))(d ln 2 + ln(2k/beta)) + "
             "(50 d/alpha^2) ln(2k/(alpha beta))",
             lambda p: True, ("d", "k"),
-            bound=lambda p: bns_bounds.n_parity_direct_sum(p["k"], p["d"], p["epsilon"], p["alpha"], p["beta"]),
-            bound_fn=bns_bounds.n_parity_direct_sum),
+            bound=use(bns_bounds.n_parity_direct_sum)),
         LowerBound(
             "lower-thm5_4",
             "Thm 5.4 (every pure eps-DP k-learner for PAR_d): n_hat >= (k d ln 2 + ln(1 - beta))/eps",
             lambda p: True, ("d", "k"),
-            bound=lambda p: bns_bounds.parity_packing_lower_bound(p["k"], p["d"], p["epsilon"], p["beta"]),
-            bound_fn=bns_bounds.parity_packing_lower_bound),
+            bound=use(bns_bounds.parity_packing_lower_bound)),
         Scaling(
             "scaling-k",
             f"Direct sum over PAR_{BnsEx35.D_FOR_K}: n_hat / (d ln 2 + ln(2k/beta)) grows like k "
@@ -273,8 +285,7 @@ def _bns_prop3_8() -> Theorem:
         "ceiling-utility",
         "Exponential mechanism: P[output scores <= OPT - D] <= |F| e^(-eps D / 2)",
         lambda p: True, ("epsilon", "candidates"),
-        ceiling=lambda p, n: bns_bounds.expmech_failure_ceiling(n, p["candidates"], p["epsilon"]),
-        bound_fn=bns_bounds.expmech_failure_ceiling)]
+        bound=use(tools.expmech_failure_ceiling, gap=lambda p: p["n"]))]
     return Theorem(
         id="bns.prop3_8", paper=PAPER.title, number="Proposition 3.8 (McSherry-Talwar)",
         title="The exponential mechanism: privacy and utility",
@@ -344,9 +355,7 @@ def _bns_cor3_10() -> Theorem:
         "Algorithm 2 over the tree sanitizer: n_hat <= max(n_tree(alpha/16, eps/2, |X|, beta/3), "
         "(800/alpha^2) ln(12k/(alpha beta)), (8/(alpha eps0))(ln(8/alpha + 1) + ln(3k/beta)))",
         lambda p: True, ("rule", "k"),
-        bound=lambda p: bns_bounds.n_alg2_thresholds(p["k"], p["rule"], p["alpha"], p["epsilon"], p["delta"],
-                                                     p["beta"], 2 ** p["d"]),
-        bound_fn=bns_bounds.n_alg2_thresholds)]
+        bound=use(bns_bounds.n_alg2_thresholds, domain_size=lambda p: 2 ** p["d"]))]
     for rule, pred in (("basic", 1.0), ("advanced", 0.5)):
         claims.append(Scaling(
             f"scaling-k-{rule}",
@@ -382,12 +391,11 @@ def _bns_prop3_11() -> Theorem:
                 "A_dist: P[bottom] <= e^(-gap eps/4)/delta, i.e. <= beta once the gap is "
                 "(4/eps) ln(1/(beta delta))",
                 where(part="utility"), ("epsilon", "delta"),
-                ceiling=lambda p, n: bns_bounds.adist_failure_ceiling(n, p["epsilon"], p["delta"]),
-                bound_fn=bns_bounds.adist_failure_ceiling),
+                bound=use(bns_bounds.adist_failure_ceiling, gap=lambda p: p["n"])),
         Ceiling("ceiling-privacy",
                 "A_dist: when the gap is at most 2 (the top solution can differ on a neighbour), "
                 "P[release] <= delta",
-                where(part="privacy"), ("epsilon", "delta"), ceiling=lambda p, n: p["delta"]),
+                where(part="privacy"), ("epsilon", "delta"), bound=use(bns_bounds.adist_release_ceiling)),
     ]
     return Theorem(
         id="bns.prop3_11", paper=PAPER.title, number="Proposition 3.11 (Algorithm 3, A_dist)",
@@ -414,8 +422,7 @@ def _bns_thm3_12() -> Theorem:
             "Algorithm 4: n_hat <= (d + 3) ceil(max((8/eps) ln(2/(beta delta)), 32 ln(2/beta))), "
             "whatever k",
             lambda p: True, ("d", "k"),
-            bound=lambda p: bns_bounds.n_alg4_parities(p["d"], p["epsilon"], p["delta"], p["beta"]),
-            bound_fn=bns_bounds.n_alg4_parities),
+            bound=use(bns_bounds.n_alg4_parities)),
         Scaling(
             "scaling-k",
             "Algorithm 4 on PAR_10: n_hat does not grow with k (predicted exponent 0; the "
@@ -460,8 +467,7 @@ def _bns_thm3_13() -> Theorem:
             "Algorithm 5: n_hat <= max(n_alg1(alpha/8, eps/2, delta/2, beta/3), "
             "(8/alpha)(ln(16/alpha) + ln(6/beta)), (32/(alpha eps)) ln(6/(beta delta))), whatever k and |X|",
             lambda p: True, ("d", "k"),
-            bound=lambda p: bns_bounds.n_alg5_points(p["alpha"], p["epsilon"], p["delta"], p["beta"]),
-            bound_fn=bns_bounds.n_alg5_points),
+            bound=use(bns_bounds.n_alg5_points)),
     ]
     for d in (10, 16):
         claims.append(Scaling(

@@ -1,0 +1,96 @@
+"""The block store: a cache keyed by the code that made each block (an edit to a shared
+learner recomputes exactly the blocks that use it), ``--no-cache``, canonical point
+keys, the output folder's lock and the clean-up of what killed runs leave behind."""
+
+import json
+
+import pytest
+
+import privbounds
+from privbounds.params import ParameterError
+from privbounds.simulators.engine import store
+
+TID = "siv.thm3_3"  # its simulator imports the shared learners and concepts
+
+
+def _run(out, **kw):
+    kw.setdefault("fidelity", "smoke")
+    return privbounds.run([TID], seed=0, out=out, progress=False, backend="sequential", **kw)[TID]
+
+
+def _edited(monkeypatch, module):
+    """Plant an edit of ``module``'s source, as a developer saving the file would."""
+    real = store._source
+
+    def fake(name):
+        found = real(name)
+        if name == module and found is not None:
+            return found[0] + b"\n# an edit\n", found[1]
+        return found
+    monkeypatch.setattr(store, "_source", fake)
+    store.forget()
+
+
+def test_code_hash_follows_the_import_closure(monkeypatch):
+    mod = "privbounds.simulators.siv.thm3_3"
+    before = store.code_hash(mod)
+    assert before == store.code_hash(mod)
+    _edited(monkeypatch, "privbounds.simulators.learners")  # imported by the simulator
+    assert store.code_hash(mod) != before
+    monkeypatch.undo()
+    store.forget()
+    _edited(monkeypatch, "privbounds.figures.common")  # not imported by it
+    assert store.code_hash(mod) == before
+    monkeypatch.undo()
+    store.forget()
+
+
+def test_an_edit_to_a_shared_learner_recomputes_its_blocks(tmp_path, monkeypatch):
+    first = _run(tmp_path)
+    assert first["engine"]["blocks_run"] > 0 and first["engine"]["blocks_cached"] == 0
+    again = _run(tmp_path)
+    assert again["engine"]["blocks_run"] == 0  # unchanged code: every block from the cache
+    assert again["points"] == first["points"]
+    _edited(monkeypatch, "privbounds.simulators.learners")
+    try:
+        edited = _run(tmp_path)
+    finally:
+        monkeypatch.undo()
+        store.forget()
+    assert edited["engine"]["blocks_cached"] == 0
+    assert edited["engine"]["blocks_run"] == first["engine"]["blocks_run"]
+
+
+def test_no_cache_neither_reads_nor_writes(tmp_path):
+    _run(tmp_path)
+    entries = sorted(p.name for p in (tmp_path / "cache").rglob("*"))
+    rec = _run(tmp_path, use_cache=False)
+    assert rec["engine"]["blocks_cached"] == 0 and rec["engine"]["blocks_run"] > 0
+    assert sorted(p.name for p in (tmp_path / "cache").rglob("*")) == entries
+
+
+def test_one_and_one_point_zero_are_one_point(tmp_path):
+    a = _run(tmp_path / "a", overrides={"epsilon": [1.0]})
+    b = _run(tmp_path / "b", overrides={"epsilon": [1]})
+    assert json.dumps(a["points"], sort_keys=True) == json.dumps(b["points"], sort_keys=True)
+    assert all(isinstance(p["point"]["epsilon"], float) for p in b["points"])
+
+
+def test_a_second_run_on_the_same_folder_is_refused(tmp_path):
+    tmp_path.mkdir(exist_ok=True)
+    with store.locked(tmp_path):
+        with pytest.raises(ParameterError, match=r"^--out .* is in use by another privbounds run"):
+            _run(tmp_path)
+    _run(tmp_path)  # released
+
+
+def test_leftovers_of_killed_runs_are_removed(tmp_path):
+    junk = [tmp_path / "cache" / "joblib" / "x" / "output.pkl.1f2e3d", tmp_path / "results" / ".a.json.x.tmp",
+            tmp_path / "figures" / ".a.png.tmp"]
+    for j in junk:
+        j.parent.mkdir(parents=True, exist_ok=True)
+        j.write_text("half")
+    keep = tmp_path / "cache" / "joblib" / "x" / "output.pkl"
+    keep.write_text("done")
+    _run(tmp_path)
+    assert not any(j.exists() for j in junk) and keep.exists()
