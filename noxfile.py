@@ -1,8 +1,10 @@
-"""nox sessions: tests, slow, bench, reproduce, check, lint.
+"""nox sessions: tests, slow, bench, reproduce, check, lint, lowest.
 
 Each session installs the project (editable) with the extras it needs into its own
 virtual environment; ``nox -s tests`` is equivalent to the README's test command.
 """
+
+from pathlib import Path
 
 import nox
 
@@ -58,3 +60,55 @@ def lint(session):
     session.install("ruff")
     session.run("ruff", "check", "privbounds", "bounds", "simulators", "figures", "reports",
                 "tests", "noxfile.py")
+
+
+# The smoke selection: a quick end-to-end pass through the engine (loky, threading and
+# Dask backends, block cache, resume), the CLI and one smoke-fidelity run of every theorem
+# with its figures and report.
+SMOKE = ["-m", "not slow and not benchmark and not browser", "-x", "-q",
+         "tests/core/test_engine.py", "tests/core/test_cli.py", "tests/core/test_registry.py"]
+
+
+def _floor_pins() -> list[str]:
+    """``name==X`` for every ``name>=X`` in pyproject.toml's dependencies and extras.
+
+    Read at run time, so the floors live in one place only. Extras are dropped (pip does
+    not accept them in a constraints file); the pin still holds for the package itself.
+    """
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10: nox depends on tomli there
+        import tomli as tomllib
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads(Path("pyproject.toml").read_text())["project"]
+    reqs = list(project.get("dependencies", []))
+    for extra in project.get("optional-dependencies", {}).values():
+        reqs += extra
+    pins = {}
+    for text in reqs:
+        req = Requirement(text)
+        floors = [s.version for s in req.specifier if s.operator == ">="]
+        if len(floors) != 1:
+            raise ValueError(f"pyproject.toml: {text!r} needs exactly one '>=' floor")
+        pins[req.name] = f"{req.name}=={floors[0]}"
+    return sorted(pins.values())
+
+
+@nox.session(python=PY, reuse_venv=False)
+def lowest(session):
+    """Smoke tests with every dependency at its pyproject.toml floor (``>=X`` installed as ``==X``).
+
+    Passing proves the floors are honest: the pinned set (core, test and dask extras) is
+    installable together, and the engine, CLI, figures and report work at those versions.
+    A floor that is too low (a missing API, an incompatible pair, no wheel) fails here.
+    """
+    pins = _floor_pins()
+    constraints = Path(session.create_tmp()) / "lowest-constraints.txt"
+    constraints.write_text("\n".join(pins) + "\n")
+    session.log("floors: " + ", ".join(pins))
+    session.install("-e", ".[test,dask]", "-c", str(constraints))
+    session.run("python", "-m", "pip", "check")
+    # test_engine skips its Dask test when the import fails; a broken dask floor must fail.
+    session.run("python", "-c", "import dask.distributed")
+    session.run("pytest", *SMOKE, *session.posargs)

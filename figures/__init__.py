@@ -1,5 +1,6 @@
-"""Figures: a shared style (common.py), generic plotters (simple.py, curves.py) and one
-subpackage per paper for its special figures. Importing this package loads no plotting
+"""Figures: a shared style (common.py), the plotter driven by claim kinds that every
+theorem without a plotter of its own gets (generic.py), shared plotters (simple.py,
+curves.py) and one subpackage per paper for its special figures. Importing this package loads no plotting
 library; a plotter module is imported when it draws."""
 
 from __future__ import annotations
@@ -15,4 +16,4 @@ def call(spec: str, *args):
 
 def draw(theorem, record: dict, out) -> list:
     """The figure of one theorem, from its result record: PNG and SVG paths."""
-    return call(theorem.plotter, theorem, record, out)
+    return call(theorem.plotter or "generic:plot", theorem, record, out)

@@ -10,30 +10,36 @@ import numpy as np
 from privbounds.figures.common import PALETTE, legend, new_figure, save_named
 
 
+def ceiling_panel(ax, v: dict, xlabel: str = "n") -> None:
+    """One success-ceiling claim: per group, the measured probability with its
+    (Bonferroni-adjusted) Clopper-Pearson band, and the ceiling dashed in the same colour."""
+    groups = {}
+    for d in v["details"]:
+        groups.setdefault(d["label"].rsplit(", n=", 1)[0], []).append(d)
+    for i, (label, ds) in enumerate(sorted(groups.items())):
+        ds = sorted(ds, key=lambda d: d["n"])
+        x = np.array([d["n"] for d in ds], float)
+        color = PALETTE[i % len(PALETTE)]
+        ax.fill_between(x, [d["p_low"] for d in ds], [d["p_high"] for d in ds], color=color, alpha=0.25,
+                        linewidth=0)
+        ax.plot(x, [max(d["p_hat"], 1e-12) for d in ds], "o-", color=color, markersize=4,
+                label=f"measured, {label}")
+        ax.plot(x, [d["ceiling"] for d in ds], "--", color=color, label=f"ceiling, {label}")
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("probability of the bounded event")
+    legend(ax, sort=True)
+
+
 def plot_ceilings(theorem, record, out, xlabel="n", xlog=False, claims=None):
     verdicts = [v for v in record["verdicts"] if v["kind"] == "success ceiling"
                 and (claims is None or v["claim"] in claims)]
     fig, axes = new_figure(len(verdicts) or 1, height=6.8)
     for ax, v in zip(axes, verdicts):
-        groups = {}
-        for d in v["details"]:
-            groups.setdefault(d["label"].rsplit(", n=", 1)[0], []).append(d)
-        for i, (label, ds) in enumerate(sorted(groups.items())):
-            ds = sorted(ds, key=lambda d: d["n"])
-            x = np.array([d["n"] for d in ds], float)
-            color = PALETTE[i % len(PALETTE)]
-            ax.fill_between(x, [d["p_low"] for d in ds], [d["p_high"] for d in ds], color=color, alpha=0.25,
-                            linewidth=0)
-            ax.plot(x, [max(d["p_hat"], 1e-12) for d in ds], "o-", color=color, markersize=4,
-                    label=f"measured, {label}")
-            ax.plot(x, [d["ceiling"] for d in ds], "--", color=color, label=f"ceiling, {label}")
-        ax.set_yscale("log")
+        ceiling_panel(ax, v, xlabel)
         if xlog:
             ax.set_xscale("log", base=2)
-        ax.set_xlabel(xlabel)
-        ax.set_ylabel("probability of the bounded event")
         ax.set_title(f"{v['claim']}: {v['verdict']}", fontsize=10)
-        legend(ax, sort=True)
     return save_named(fig, record["id"],
                       f"{record['id']}: {record['title']}\n({record['fidelity']} fidelity, seed "
                       f"{record['provenance']['seed']}; bands: simultaneous 95% Clopper-Pearson intervals)", out)

@@ -1,5 +1,6 @@
-"""n_hat against one parameter over the theorem's bound, for the entries whose figure is
-a single panel per group of points (Thm 2.7, 2.8, 2.11, 2.22 of Bun-Nissim-Stemmer)."""
+"""n_hat against one parameter over the theorem's bound, for the Bun-Nissim-Stemmer entries
+whose figure puts two sweeps side by side (Thm 2.7, 2.18, 2.19, 2.22) or two rules on one
+axis (Thm 3.1, Lem 3.6). Single-sweep entries use the generic plotter."""
 
 from __future__ import annotations
 
@@ -34,23 +35,6 @@ def _finish(ax, xlabel, title, xlog=True):
     ax.set_ylabel("n_hat")
     ax.set_title(title, fontsize=10)
     legend(ax)
-
-
-def thm2_8(theorem, record, out):
-    fig, (ax,) = new_figure(1, width=7.5, height=6.6)
-    pts = record["points"]
-    _panel(ax, record, pts, lambda p: 1 / p["alpha"], "sup deviation <= alpha, THRESH, k = 1", "scaling-alpha",
-           claim_bound(theorem, "upper"), PALETTE[0])
-    _finish(ax, "1 / alpha", "uniform convergence over THRESH_8 (VC = 1), label noise 0.1")
-    return save(fig, record, out)
-
-
-def thm2_11(theorem, record, out):
-    fig, (ax,) = new_figure(1, width=7.5, height=6.6)
-    _panel(ax, record, record["points"], lambda p: p["k"], "all k columns within alpha", "scaling-k",
-           claim_bound(theorem, "upper"), PALETTE[0])
-    _finish(ax, "number of concepts k", "uniform convergence for k columns at once, THRESH_6, alpha = 0.1")
-    return save(fig, record, out)
 
 
 def thm2_7(theorem, record, out):
@@ -97,14 +81,6 @@ def thm2_19(theorem, record, out):
         _panel(ax2, record, pts, lambda p: 2.0 ** p["d"], f"PMW, alpha = {sim.ALPHA_FOR_D}", None, bound,
                PALETTE[1], "s")
         _finish(ax2, "domain size |X| (|C| = |X| + 1 thresholds)", "domain")
-    return save(fig, record, out)
-
-
-def thm2_24(theorem, record, out):
-    fig, (ax,) = new_figure(1, width=7.5, height=6.6)
-    _panel(ax, record, record["points"], lambda p: p["k"], "subsampled Alg 5 (database size)", "scaling-k",
-           claim_bound(theorem, "upper"), PALETTE[0])
-    _finish(ax, "number of concepts k", "empirical k-learning of POINT_16 (accuracy on the database)")
     return save(fig, record, out)
 
 

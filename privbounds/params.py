@@ -87,10 +87,15 @@ class Options:
         return ["no-such-" + self.name]
 
 
-# The constraints that recur across the papers.
+# The constraints that recur across the papers (declared once; a simulator narrows one
+# by declaring its own Interval only where its theorem needs a narrower range).
 EPSILON = Interval("epsilon", 0, None, "neither")
+EPSILON_AT_MOST_1 = Interval("epsilon", 0, 1, "right")  # e.g. subsampling, A_dist's proof
+EPSILON_AT_MOST_4 = Interval("epsilon", 0, 4, "right")
 DELTA = Interval("delta", 0, 1, "left")
+APPROX_DELTA = Interval("delta", 0, 1, "neither")  # (eps, delta)-DP with delta > 0
 ALPHA = Interval("alpha", 0, 1, "neither")
+ALPHA_BELOW_HALF = Interval("alpha", 0, 0.5, "neither")  # agnostic accuracy below 1/2
 BETA = Interval("beta", 0, 1, "neither")
 K = Interval("k", 1, None, "left", integer=True)
 

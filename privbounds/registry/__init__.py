@@ -43,12 +43,12 @@ class Theorem:
     ``bound-only`` / ``summary`` (no experiment of its own: ``reason`` says why and
     ``tested_by`` names the entries that test it)."""
 
-    id: str
-    paper: str
     number: str
     title: str
     statement: str
     math: str
+    id: str | None = None  # filled from the @entry id
+    paper: str | None = None  # filled from the paper's PAPER
     simulator: object = None
     plotter: str | None = None  # "module:function" under privbounds.figures; None: the generic plotter
     claims: list = field(default_factory=list)
@@ -145,8 +145,10 @@ def get(theorem_id: str) -> Theorem:
         raise ParameterError(f"unknown theorem id {theorem_id!r}; see 'privbounds list' for the known ids")
     if theorem_id not in _BUILT:
         thm = _ENTRIES[theorem_id][1]()
-        if thm.id != theorem_id:
+        if thm.id not in (None, theorem_id):
             raise RuntimeError(f"builder registered as {theorem_id} returned {thm.id}")
+        thm.id = theorem_id
+        thm.paper = thm.paper or _PAPERS[theorem_id.split(".")[0]].title
         _BUILT[theorem_id] = thm
     return _BUILT[theorem_id]
 

@@ -58,7 +58,7 @@ def _siv_thm3_3() -> Theorem:
             bound=use(siv_bounds.n_erm_finite, h_size=_h_size)),
     ]
     return Theorem(
-        id="siv.thm3_3", paper=PAPER.title, number="Theorem 3.3 (with Lemma 3.2; baselines Thm 2.1, 2.2)",
+        number="Theorem 3.3 (with Lemma 3.2; baselines Thm 2.1, 2.2)",
         title="Private PAC learner for finite classes via the exponential mechanism",
         statement=(
             "For a finite class H, the learner that outputs h with probability proportional to "

@@ -21,7 +21,7 @@ import numpy as np
 
 from privbounds.bounds.bns import alg2_budget
 from privbounds.bounds.tools import COMPOSITION_RULES
-from privbounds.params import Interval, Options
+from privbounds.params import ALPHA_BELOW_HALF, APPROX_DELTA, BETA, EPSILON_AT_MOST_4, Interval, Options
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
@@ -50,10 +50,10 @@ class BnsCor310(Simulator):
         "d": Interval("d", 2, 12, "both", integer=True),
         "k": Interval("k", 1, 1 << 12, "both", integer=True),
         "rule": Options("rule", COMPOSITION_RULES),
-        "alpha": Interval("alpha", 0, 0.5, "neither"),
-        "epsilon": Interval("epsilon", 0, 4, "right"),
-        "delta": Interval("delta", 0, 1, "neither"),
-        "beta": Interval("beta", 0, 1, "neither"),
+        "alpha": ALPHA_BELOW_HALF,
+        "epsilon": EPSILON_AT_MOST_4,
+        "delta": APPROX_DELTA,
+        "beta": BETA,
     }
     _ks = {"smoke": [1, 16], "quick": [1, 4, 16, 32, 64, 128],
            "full": [1, 2, 4, 8, 16, 32, 64, 128, 256]}

@@ -26,10 +26,18 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.bounds.tools import COMPOSITION_RULES, per_concept_epsilon
-from privbounds.params import Interval, Options, ParameterError
+from privbounds.params import (
+    ALPHA_BELOW_HALF,
+    APPROX_DELTA,
+    BETA,
+    EPSILON_AT_MOST_4,
+    Interval,
+    Options,
+    ParameterError,
+)
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.cor3_9 import MASSES, NOISE, point_instance
-from privbounds.simulators.engine.simulator import Simulator, expand
+from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.mechanisms import exponential_mechanism
 
@@ -78,10 +86,10 @@ class _PointDirectSum(Simulator):
         "d": Interval("d", 6, 30, "both", integer=True),
         "k": Interval("k", 1, 1 << 12, "both", integer=True),
         "rule": Options("rule", COMPOSITION_RULES),
-        "alpha": Interval("alpha", 0, 0.5, "neither"),
-        "epsilon": Interval("epsilon", 0, 4, "right"),
-        "delta": Interval("delta", 0, 1, "neither"),
-        "beta": Interval("beta", 0, 1, "neither"),
+        "alpha": ALPHA_BELOW_HALF,
+        "epsilon": EPSILON_AT_MOST_4,
+        "delta": APPROX_DELTA,
+        "beta": BETA,
     }
     K_FOR_X = 16
 
@@ -108,11 +116,8 @@ class BnsCor34(_PointDirectSum):
 
     def grid(self, fidelity, overrides):
         base = {"alpha": [0.1], "epsilon": [1.0], "delta": [DELTA], "beta": [0.1]}
-        pts = expand({"d": [10], "k": self._ks[fidelity], "rule": list(COMPOSITION_RULES), **base}, overrides)
-        if not {"d", "k"} & set(overrides):
-            pts += [p for p in expand({"d": self._ds[fidelity], "k": [self.K_FOR_X], "rule": ["basic"], **base},
-                                      overrides) if p not in pts]
-        return pts
+        return sweeps({"d": [10], "k": self._ks[fidelity], "rule": list(COMPOSITION_RULES), **base},
+                      {"d": self._ds[fidelity], "k": [self.K_FOR_X], "rule": ["basic"], **base}, overrides, ("d", "k"))
 
     def run_trials(self, point, n, trials, rng):
         k, X = point["k"], 2 ** point["d"]
@@ -142,11 +147,8 @@ class BnsCor33(_PointDirectSum):
 
     def grid(self, fidelity, overrides):
         base = {"rule": ["basic"], "alpha": [0.1], "epsilon": [1.0], "delta": [DELTA], "beta": [0.1]}
-        pts = expand({"d": [16], "k": self._ks[fidelity], **base}, overrides)
-        if not {"d", "k"} & set(overrides):
-            pts += [p for p in expand({"d": self._ds[fidelity], "k": [self.K_FOR_X], **base}, overrides)
-                    if p not in pts]
-        return pts
+        return sweeps({"d": [16], "k": self._ks[fidelity], **base},
+                      {"d": self._ds[fidelity], "k": [self.K_FOR_X], **base}, overrides, ("d", "k"))
 
     def check_point(self, point):
         super().check_point(point)
@@ -187,7 +189,5 @@ class BnsThm222(BnsCor34):
 
     def grid(self, fidelity, overrides):
         base = {"k": [1], "rule": ["basic"], "alpha": [0.1], "delta": [DELTA], "beta": [0.1]}
-        pts = expand({"d": self._ds[fidelity], "epsilon": [1.0], **base}, overrides)
-        if not {"d", "epsilon"} & set(overrides):
-            pts += [p for p in expand({"d": [10], "epsilon": self._eps[fidelity], **base}, overrides) if p not in pts]
-        return pts
+        return sweeps({"d": self._ds[fidelity], "epsilon": [1.0], **base},
+                      {"d": [10], "epsilon": self._eps[fidelity], **base}, overrides, ("d", "epsilon"))

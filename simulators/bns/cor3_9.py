@@ -24,9 +24,9 @@ import numpy as np
 
 from privbounds.bounds.bns import alg2_budget
 from privbounds.bounds.tools import COMPOSITION_RULES
-from privbounds.params import Interval, Options
+from privbounds.params import ALPHA_BELOW_HALF, APPROX_DELTA, BETA, EPSILON_AT_MOST_4, Interval, Options
 from privbounds.simulators.accuracy import within
-from privbounds.simulators.engine.simulator import Simulator, expand
+from privbounds.simulators.engine.simulator import Simulator, expand, sweeps
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.sanitize_learn import alg2_points
 
@@ -69,10 +69,10 @@ class Alg2PointsSimulator(Simulator):
         "d": Interval("d", 6, 30, "both", integer=True),
         "k": Interval("k", 1, 1 << 14, "both", integer=True),
         "rule": Options("rule", COMPOSITION_RULES),
-        "alpha": Interval("alpha", 0, 0.5, "neither"),
-        "epsilon": Interval("epsilon", 0, 4, "right"),
-        "delta": Interval("delta", 0, 1, "neither"),
-        "beta": Interval("beta", 0, 1, "neither"),
+        "alpha": ALPHA_BELOW_HALF,
+        "epsilon": EPSILON_AT_MOST_4,
+        "delta": APPROX_DELTA,
+        "beta": BETA,
     }
 
     def check_point(self, point):
@@ -111,11 +111,8 @@ class BnsCor39(Alg2PointsSimulator):
 
     def grid(self, fidelity, overrides):
         base = {"alpha": [0.1], "epsilon": [1.0], "delta": [DELTA], "beta": [0.1]}
-        pts = expand({"d": [10], "k": self._ks[fidelity], "rule": list(COMPOSITION_RULES), **base}, overrides)
-        if not {"d", "k"} & set(overrides):
-            pts += [p for p in expand({"d": self._ds[fidelity], "k": [self.K_FOR_X], "rule": ["basic"], **base},
-                                      overrides) if p not in pts]
-        return pts
+        return sweeps({"d": [10], "k": self._ks[fidelity], "rule": list(COMPOSITION_RULES), **base},
+                      {"d": self._ds[fidelity], "k": [self.K_FOR_X], "rule": ["basic"], **base}, overrides, ("d", "k"))
 
 
 class BnsThm223(Alg2PointsSimulator):

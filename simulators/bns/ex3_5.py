@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.params import BETA, Interval
+from privbounds.params import ALPHA_BELOW_HALF, BETA, EPSILON, Interval
 from privbounds.simulators.concepts import make_class
-from privbounds.simulators.engine.simulator import Simulator, expand
+from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.mechanisms import exponential_mechanism
 from privbounds.simulators.walsh import parity_errors
@@ -34,8 +34,8 @@ class BnsEx35(Simulator):
     params = {
         "d": Interval("d", 2, 12, "both", integer=True),
         "k": Interval("k", 1, 1024, "both", integer=True),
-        "epsilon": Interval("epsilon", 0, None, "neither"),
-        "alpha": Interval("alpha", 0, 0.5, "neither"),
+        "epsilon": EPSILON,
+        "alpha": ALPHA_BELOW_HALF,
         "beta": BETA,
     }
     _ks = {"smoke": [1, 8], "quick": [1, 2, 4, 8, 16, 32, 64], "full": [1, 2, 4, 8, 16, 32, 64, 128]}
@@ -44,11 +44,8 @@ class BnsEx35(Simulator):
 
     def grid(self, fidelity, overrides):
         base = {"epsilon": [1.0], "alpha": [0.1], "beta": [0.1]}
-        pts = expand({"d": [self.D_FOR_K], "k": self._ks[fidelity], **base}, overrides)
-        if not {"d", "k"} & set(overrides):
-            pts += [p for p in expand({"d": self._ds[fidelity], "k": [self.K_FOR_D], **base}, overrides)
-                    if p not in pts]
-        return pts
+        return sweeps({"d": [self.D_FOR_K], "k": self._ks[fidelity], **base},
+                      {"d": self._ds[fidelity], "k": [self.K_FOR_D], **base}, overrides, ("d", "k"))
 
     def privacy(self, point):
         return {"epsilon": point["epsilon"], "delta": 0.0,

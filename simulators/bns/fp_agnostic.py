@@ -41,7 +41,7 @@ import numpy as np
 from scipy import stats
 
 from privbounds.bounds import bns as bounds
-from privbounds.params import BETA, DELTA, EPSILON, Interval, Options, ParameterError
+from privbounds.params import ALPHA, BETA, DELTA, EPSILON, Interval, Options, ParameterError
 from privbounds.simulators import tardos
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.fp_attack import FingerprintAttack
@@ -143,7 +143,7 @@ class _AgnosticAttack(FingerprintAttack):
         "event": Options("event", EVENTS),
         "epsilon": EPSILON,
         "delta": DELTA,
-        "alpha": Interval("alpha", 0, 1, "neither"),
+        "alpha": ALPHA,
         "beta": BETA,
     }
 

@@ -50,7 +50,7 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.bounds import bns as bounds
-from privbounds.params import BETA, DELTA, EPSILON, Interval, Options
+from privbounds.params import ALPHA_BELOW_HALF, BETA, DELTA, EPSILON, Interval, Options
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.fp_attack import FingerprintAttack
 from privbounds.simulators.engine.simulator import expand
@@ -152,7 +152,7 @@ class _ThreshAttack(FingerprintAttack):
         "event": Options("event", EVENTS),
         "epsilon": EPSILON,
         "delta": DELTA,
-        "alpha": Interval("alpha", 0, 0.5, "neither"),
+        "alpha": ALPHA_BELOW_HALF,
         "beta": BETA,
     }
 

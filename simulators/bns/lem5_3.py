@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.params import EPSILON, Interval, Options
+from privbounds.params import BETA, EPSILON, Interval, Options
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.concepts import make_class
 from privbounds.simulators.engine.simulator import Simulator, expand
@@ -85,7 +85,7 @@ class BnsLem53(Simulator):
         "epsilon": EPSILON,
         # the lemma needs alpha < 1/4
         "alpha": Interval("alpha", 0, 0.25, "neither"),
-        "beta": Interval("beta", 0, 1, "neither"),
+        "beta": BETA,
         "learner": Options("learner", LEARNERS),
     }
     _ds = {"smoke": [6], "quick": [6, 8], "full": [8, 10]}  # d = 10 costs 10 s at 8000 trials

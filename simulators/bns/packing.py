@@ -24,7 +24,7 @@ from privbounds.params import EPSILON, Interval
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.ex3_5 import BnsEx35
 from privbounds.simulators.concepts import make_class
-from privbounds.simulators.engine.simulator import Simulator, expand
+from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.learners import chunks, expmech_learner_grouped
 
 
@@ -68,11 +68,9 @@ class BnsRem52(Simulator):
 
     def grid(self, fidelity, overrides):
         base = {"d": [4], "epsilon": [1.0], "beta": [0.1]}
-        pts = expand({"k": self._ks[fidelity], "alpha": self._alphas[fidelity], **base}, overrides)
-        if not {"k", "alpha"} & set(overrides):
-            pts += [p for p in expand({"k": [self.K_FOR_ALPHA], "alpha": self._alphas_wide[fidelity], **base},
-                                      overrides) if p not in pts]
-        return pts
+        return sweeps({"k": self._ks[fidelity], "alpha": self._alphas[fidelity], **base},
+                      {"k": [self.K_FOR_ALPHA], "alpha": self._alphas_wide[fidelity], **base}, overrides,
+                      ("k", "alpha"))
 
     def privacy(self, point):
         return {"epsilon": point["epsilon"], "delta": 0.0,
@@ -104,8 +102,5 @@ class BnsThm54(BnsEx35):
 
     def grid(self, fidelity, overrides):
         base = {"epsilon": [1.0], "alpha": [0.1], "beta": [0.1]}
-        pts = expand({"d": self._ds[fidelity], "k": self._ks[fidelity], **base}, overrides)
-        if not {"d", "k"} & set(overrides):
-            pts += [p for p in expand({"d": self._ds_wide[fidelity], "k": [self.K_FOR_D], **base}, overrides)
-                    if p not in pts]
-        return pts
+        return sweeps({"d": self._ds[fidelity], "k": self._ks[fidelity], **base},
+                      {"d": self._ds_wide[fidelity], "k": [self.K_FOR_D], **base}, overrides, ("d", "k"))

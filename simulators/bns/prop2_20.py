@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.params import BETA, Interval, Options
+from privbounds.params import APPROX_DELTA, BETA, EPSILON, Interval, Options
 from privbounds.simulators.accuracy import within
-from privbounds.simulators.engine.simulator import Simulator, expand
+from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.instances import zipf_sample
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.sanitizers import laplace_histogram_error, point_sanitizer_error
@@ -29,8 +29,8 @@ class BnsProp220(Simulator):
         "sanitizer": Options("sanitizer", ("alg1", "laplace")),
         "d": Interval("d", 1, 24, "both", integer=True),
         "alpha": Interval("alpha", 0, 0.5, "right"),
-        "epsilon": Interval("epsilon", 0, None, "neither"),
-        "delta": Interval("delta", 0, 1, "neither"),
+        "epsilon": EPSILON,
+        "delta": APPROX_DELTA,
         "beta": BETA,
     }
     _ds = {"smoke": [4, 20], "quick": [4, 8, 12, 16, 20], "full": [4, 6, 8, 10, 12, 14, 16, 18, 20]}
@@ -42,13 +42,9 @@ class BnsProp220(Simulator):
 
     def grid(self, fidelity, overrides):
         base = {"epsilon": [1.0], "delta": [1e-6], "beta": [0.1]}
-        pts = expand({"sanitizer": ["alg1", "laplace"], "d": self._ds[fidelity], "alpha": [self.ALPHA_FOR_X],
-                      **base},
-                     overrides)
-        if not {"d", "alpha"} & set(overrides):
-            pts += [p for p in expand({"sanitizer": ["alg1"], "d": [16], "alpha": self._alphas[fidelity],
-                                       **base}, overrides) if p not in pts]
-        return pts
+        return sweeps({"sanitizer": ["alg1", "laplace"], "d": self._ds[fidelity], "alpha": [self.ALPHA_FOR_X], **base},
+                      {"sanitizer": ["alg1"], "d": [16], "alpha": self._alphas[fidelity], **base}, overrides,
+                      ("d", "alpha"))
 
     def check_point(self, point):
         super().check_point(point)

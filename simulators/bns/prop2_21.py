@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.params import BETA, Interval
+from privbounds.params import BETA, EPSILON, Interval
 from privbounds.simulators.accuracy import within
-from privbounds.simulators.engine.simulator import Simulator, expand
+from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.sanitizers import tree_prefix_counts
 
@@ -28,7 +28,7 @@ class BnsProp221(Simulator):
     params = {
         "d": Interval("d", 1, 14, "both", integer=True),
         "alpha": Interval("alpha", 0, 0.5, "right"),
-        "epsilon": Interval("epsilon", 0, None, "neither"),
+        "epsilon": EPSILON,
         "beta": BETA,
     }
     _ds = {"smoke": [4, 8], "quick": [2, 4, 6, 8, 10, 12], "full": [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]}
@@ -37,11 +37,8 @@ class BnsProp221(Simulator):
 
     def grid(self, fidelity, overrides):
         base = {"epsilon": [1.0], "beta": [0.1]}
-        pts = expand({"d": self._ds[fidelity], "alpha": [0.1], **base}, overrides)
-        if not {"d", "alpha"} & set(overrides):
-            pts += [p for p in expand({"d": [self.D_FOR_ALPHA], "alpha": self._alphas[fidelity], **base},
-                                      overrides) if p not in pts]
-        return pts
+        return sweeps({"d": self._ds[fidelity], "alpha": [0.1], **base},
+                      {"d": [self.D_FOR_ALPHA], "alpha": self._alphas[fidelity], **base}, overrides, ("d", "alpha"))
 
     def privacy(self, point):
         return {"epsilon": point["epsilon"], "delta": 0.0,

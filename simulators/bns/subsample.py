@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from privbounds.params import Interval
+from privbounds.params import BETA, EPSILON_AT_MOST_1, Interval
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.thm3_13 import HEAVY_MASS, draw_instance, heavy_targets, target_keys
 from privbounds.simulators.engine.simulator import Simulator, expand
@@ -32,7 +32,7 @@ from privbounds.simulators.stability import alg5_points
 class BnsLem225(Simulator):
     theorem_id = "bns.lem2_25"
     params = {
-        "epsilon": Interval("epsilon", 0, 1, "right"),
+        "epsilon": EPSILON_AT_MOST_1,
         "inner_n": Interval("inner_n", 1, 1000, "both", integer=True),
     }
 
@@ -78,9 +78,9 @@ class BnsThm224(Simulator):
         "d": Interval("d", 5, 30, "both", integer=True),
         "k": Interval("k", 1, 1 << 12, "both", integer=True),
         "alpha": Interval("alpha", HEAVY_MASS / 4, HEAVY_MASS, "neither"),
-        "epsilon": Interval("epsilon", 0, 1, "right"),
+        "epsilon": EPSILON_AT_MOST_1,
         "delta": Interval("delta", 0, 1e-6, "both"),
-        "beta": Interval("beta", 0, 1, "neither"),
+        "beta": BETA,
     }
     _ks = {"smoke": [1, 64], "quick": [1, 16, 256, 4096], "full": [1, 4, 16, 64, 256, 1024, 4096]}
     RATIO = 9

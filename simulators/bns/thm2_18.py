@@ -21,9 +21,9 @@ from functools import cache
 
 import numpy as np
 
-from privbounds.params import BETA, Interval
+from privbounds.params import BETA, EPSILON, Interval
 from privbounds.simulators.accuracy import within
-from privbounds.simulators.engine.simulator import Simulator, expand
+from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.mechanisms import exponential_mechanism
 
@@ -56,18 +56,15 @@ class BnsThm218(Simulator):
     theorem_id = "bns.thm2_18"
     params = {
         "alpha": Interval("alpha", 1 / (2 * SYNTH), 0.5, "neither"),
-        "epsilon": Interval("epsilon", 0, None, "neither"),
+        "epsilon": EPSILON,
         "beta": BETA,
     }
     _eps = {"smoke": [1.0, 0.25], "quick": [2.0, 1.0, 0.5, 0.25, 0.125], "full": [4.0, 2.0, 1.0, 0.5, 0.25, 0.125]}
     _alphas = {"smoke": [0.3], "quick": [0.3, 0.2, 0.15, 0.1], "full": [0.4, 0.3, 0.25, 0.2, 0.15, 0.1, 0.08]}
 
     def grid(self, fidelity, overrides):
-        pts = expand({"alpha": [0.2], "epsilon": self._eps[fidelity], "beta": [0.1]}, overrides)
-        if not {"alpha", "epsilon"} & set(overrides):
-            pts += [p for p in expand({"alpha": self._alphas[fidelity], "epsilon": [1.0], "beta": [0.1]}, overrides)
-                    if p not in pts]
-        return pts
+        return sweeps({"alpha": [0.2], "epsilon": self._eps[fidelity], "beta": [0.1]},
+                      {"alpha": self._alphas[fidelity], "epsilon": [1.0], "beta": [0.1]}, overrides, ("alpha", "epsilon"))
 
     def privacy(self, point):
         return {"epsilon": point["epsilon"], "delta": 0.0,

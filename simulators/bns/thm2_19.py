@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.params import BETA, Interval
+from privbounds.params import ALPHA_BELOW_HALF, APPROX_DELTA, BETA, EPSILON_AT_MOST_1, Interval
 from privbounds.simulators.accuracy import within
-from privbounds.simulators.engine.simulator import Simulator, expand
+from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.pmw import pmw_sanitize
 
@@ -31,9 +31,9 @@ class BnsThm219(Simulator):
     theorem_id = "bns.thm2_19"
     params = {
         "d": Interval("d", 1, 12, "both", integer=True),
-        "alpha": Interval("alpha", 0, 0.5, "neither"),
-        "epsilon": Interval("epsilon", 0, 1, "right"),
-        "delta": Interval("delta", 0, 1, "neither"),
+        "alpha": ALPHA_BELOW_HALF,
+        "epsilon": EPSILON_AT_MOST_1,
+        "delta": APPROX_DELTA,
         "beta": BETA,
     }
     _alphas = {"smoke": [0.4, 0.3], "quick": [0.4, 0.3, 0.25, 0.2], "full": [0.4, 0.35, 0.3, 0.25, 0.2, 0.15]}
@@ -42,11 +42,8 @@ class BnsThm219(Simulator):
 
     def grid(self, fidelity, overrides):
         base = {"epsilon": [1.0], "delta": [1e-6], "beta": [0.1]}
-        pts = expand({"d": [self.D_FOR_ALPHA], "alpha": self._alphas[fidelity], **base}, overrides)
-        if not {"d", "alpha"} & set(overrides):
-            pts += [p for p in expand({"d": self._ds[fidelity], "alpha": [self.ALPHA_FOR_D], **base}, overrides)
-                    if p not in pts]
-        return pts
+        return sweeps({"d": [self.D_FOR_ALPHA], "alpha": self._alphas[fidelity], **base},
+                      {"d": self._ds[fidelity], "alpha": [self.ALPHA_FOR_D], **base}, overrides, ("d", "alpha"))
 
     def check_point(self, point):
         super().check_point(point)

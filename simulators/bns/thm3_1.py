@@ -19,7 +19,7 @@ import numpy as np
 
 from privbounds.bounds.bns import alg2_budget
 from privbounds.bounds.tools import COMPOSITION_RULES
-from privbounds.params import Interval, Options
+from privbounds.params import APPROX_DELTA, BETA, EPSILON_AT_MOST_1, Interval, Options
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.cor3_10 import NOISE, positives_in_bins
 from privbounds.simulators.bns.thm2_18 import DOMAIN, SYNTH, blr_release, candidate_prefixes
@@ -49,9 +49,9 @@ class _GenericAlg2(Simulator):
         "k": Interval("k", 1, 1 << 12, "both", integer=True),
         "rule": Options("rule", COMPOSITION_RULES),
         "alpha": Interval("alpha", 0.1, 0.5, "neither"),
-        "epsilon": Interval("epsilon", 0, 1, "right"),
-        "delta": Interval("delta", 0, 1, "neither"),
-        "beta": Interval("beta", 0, 1, "neither"),
+        "epsilon": EPSILON_AT_MOST_1,
+        "delta": APPROX_DELTA,
+        "beta": BETA,
     }
     _ks = {"smoke": [1, 16], "quick": [1, 4, 16, 32, 64, 128, 256], "full": [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]}
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.bounds.bns import alg4_block_size
-from privbounds.params import BETA, Interval
+from privbounds.params import APPROX_DELTA, BETA, EPSILON_AT_MOST_1, Interval
 from privbounds.simulators import gf2
-from privbounds.simulators.engine.simulator import Simulator, expand
+from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.stability import alg4_parities
 
@@ -27,8 +27,8 @@ class BnsThm312(Simulator):
     params = {
         "d": Interval("d", 2, 20, "both", integer=True),
         "k": Interval("k", 1, 1 << 14, "both", integer=True),
-        "epsilon": Interval("epsilon", 0, 1, "right"),
-        "delta": Interval("delta", 0, 1, "neither"),
+        "epsilon": EPSILON_AT_MOST_1,
+        "delta": APPROX_DELTA,
         "beta": BETA,
     }
     _ks = {"smoke": [1, 16, 256], "quick": [1, 4, 16, 64, 256, 1024],
@@ -38,10 +38,8 @@ class BnsThm312(Simulator):
 
     def grid(self, fidelity, overrides):
         base = {"epsilon": [1.0], "delta": [1e-6], "beta": [0.1]}
-        pts = expand({"d": [10], "k": self._ks[fidelity], **base}, overrides)
-        if "k" not in overrides and "d" not in overrides:
-            pts += expand({"d": self._ds[fidelity], "k": [self.K_FOR_D], **base}, overrides)
-        return pts
+        return sweeps({"d": [10], "k": self._ks[fidelity], **base},
+                      {"d": self._ds[fidelity], "k": [self.K_FOR_D], **base}, overrides, ("d", "k"))
 
     def check_point(self, point):
         super().check_point(point)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.params import Interval, ParameterError
+from privbounds.params import APPROX_DELTA, BETA, Interval, ParameterError
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
@@ -84,8 +84,8 @@ class BnsThm313(Simulator):
         "k": Interval("k", 1, 1 << 16, "both", integer=True),
         "alpha": Interval("alpha", HEAVY_MASS / 4, HEAVY_MASS, "neither"),
         "epsilon": Interval("epsilon", 0, 2, "right"),
-        "delta": Interval("delta", 0, 1, "neither"),
-        "beta": Interval("beta", 0, 1, "neither"),
+        "delta": APPROX_DELTA,
+        "beta": BETA,
     }
     _ks = {"smoke": [1, 64, 4096], "quick": [1, 4, 16, 64, 256, 1024, 4096],
            "full": [1, 4, 16, 64, 256, 1024, 4096]}

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.params import Interval, Options
+from privbounds.params import APPROX_DELTA, EPSILON, EPSILON_AT_MOST_1, Interval, Options
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.mechanisms import exponential_mechanism, stable_choice
 
@@ -78,7 +78,7 @@ class BnsProp38(_Curve):
     theorem_id = "bns.prop3_8"
     accounting = "exponential mechanism, eps-DP for a sensitivity-1 score"
     params = {
-        "epsilon": Interval("epsilon", 0, None, "neither"),
+        "epsilon": EPSILON,
         "candidates": Interval("candidates", 2, 1 << 16, "both", integer=True),
     }
 
@@ -110,8 +110,8 @@ class BnsProp311(_Curve):
     accounting = "A_dist: Lap(4/eps) on the gap, threshold (4/eps) ln(1/delta)"
     params = {
         "part": Options("part", ("utility", "privacy")),
-        "epsilon": Interval("epsilon", 0, 1, "right"),
-        "delta": Interval("delta", 0, 1, "neither"),
+        "epsilon": EPSILON_AT_MOST_1,
+        "delta": APPROX_DELTA,
     }
 
     def grid(self, fidelity, overrides):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.params import BETA, Interval
+from privbounds.params import ALPHA_BELOW_HALF, BETA, Interval
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
@@ -28,7 +28,7 @@ class UniformConvergence(Simulator):
     params = {
         "d": Interval("d", 1, 12, "both", integer=True),
         "k": Interval("k", 1, 1 << 12, "both", integer=True),
-        "alpha": Interval("alpha", 0, 0.5, "neither"),
+        "alpha": ALPHA_BELOW_HALF,
         "beta": BETA,
     }
 

@@ -128,3 +128,14 @@ def expand(axes: dict, overrides: dict) -> list[dict]:
     axes = {k: overrides.get(k, v) for k, v in axes.items()}
     names = list(axes)
     return [dict(zip(names, combo)) for combo in itertools.product(*(axes[n] for n in names))]
+
+
+def sweeps(first: dict, second: dict, overrides: dict, axes: tuple) -> list[dict]:
+    """"Vary x, then vary y": the points of the grid ``first``, then those of ``second``
+    that ``first`` lacks. A user override of one of ``axes`` (the parameters the two
+    sweeps set differently) means the user chose that axis: then only ``first`` runs,
+    with the override in place."""
+    pts = expand(first, overrides)
+    if not set(axes) & set(overrides):
+        pts += [p for p in expand(second, overrides) if p not in pts]
+    return pts

@@ -57,6 +57,7 @@ def _cached_blocks(out: Path) -> int:
     return sum(1 for _ in (out / "cache").rglob("output.pkl"))
 
 
+@pytest.mark.slow
 def test_a_killed_run_resumes_from_its_cache_and_gives_the_same_result(tmp_path):
     out = tmp_path / "killed"
     cmd = [sys.executable, "-m", "privbounds.cli", "run", "siv.thm3_3", "--fidelity", "quick",

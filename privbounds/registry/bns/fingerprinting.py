@@ -7,7 +7,6 @@ from __future__ import annotations
 from privbounds.bounds import bns as bns_bounds
 from privbounds.claims import UP_TO_LOGS, Ceiling, LowerBound, Scaling, use, where
 from privbounds.registry import Theorem, entry
-from privbounds.registry.bns import PAPER
 
 
 def _fp_xi(p):
@@ -76,7 +75,7 @@ def _bns_thm4_3() -> Theorem:
                 bound=use(bns_bounds.untraced_ceiling, users=1, xi=_fp_xi)),
     ]
     return Theorem(
-        id="bns.thm4_3", paper=PAPER.title, number="Theorem 4.3 (with Lemma 4.5's Boneh-Shaw code)",
+        number="Theorem 4.3 (with Lemma 4.5's Boneh-Shaw code)",
         title="A compatible fingerprinting code rules out private empirical k-learners",
         statement=(
             "If an (n, k)-fingerprinting code with security xi is compatible with C, no (eps, delta)-DP "
@@ -109,7 +108,7 @@ def _bns_rem4_4() -> Theorem:
                          "Direct sum (advanced composition) on the attack databases: N* >= (n - 1) / (2 alpha)",
                          lambda p: True, ("users", "alpha"), bound=use(bns_bounds.rows_lb_code))]
     return Theorem(
-        id="bns.rem4_4", paper=PAPER.title, number="Remark 4.4",
+        number="Remark 4.4",
         title="Padding: the fingerprinting lower bound grows like 1/alpha",
         statement=(
             "If some element is labelled 0 by every concept, pad the attack database with copies of that "
@@ -144,7 +143,7 @@ def _bns_lem4_5() -> Theorem:
     lengths = "; ".join(f"n = {u}: d = {block_length(u, 0.1)}, k = {(u - 1) * block_length(u, 0.1)}"
                         for u in (4, 8, 16))
     return Theorem(
-        id="bns.lem4_5", paper=PAPER.title, number="Lemma 4.5 (Boneh-Shaw code)",
+        number="Lemma 4.5 (Boneh-Shaw code)",
         title="The Boneh-Shaw fingerprinting code is compatible with THRESH",
         statement=(
             "For an ordered domain with at least n + 1 elements there is an (n, k) fingerprinting "
@@ -182,7 +181,7 @@ def _bns_cor4_6() -> Theorem:
                 factor_name="ln|H| + ln(2k/beta)", tolerance=UP_TO_LOGS),
     ]
     return Theorem(
-        id="bns.cor4_6", paper=PAPER.title, number="Corollary 4.6",
+        number="Corollary 4.6",
         title="Private k-learning of thresholds needs about k^(1/3) / alpha rows",
         statement=(
             "Every (even improper) (eps, delta)-DP alpha-accurate empirical k-learner for THRESH_X needs "
@@ -200,7 +199,7 @@ def _bns_thm4_7() -> Theorem:
     from privbounds.simulators.bns.fp_agnostic import BnsThm47
 
     return Theorem(
-        id="bns.thm4_7", paper=PAPER.title, number="Theorem 4.7 (with Prop 4.9's Tardos code)",
+        number="Theorem 4.7 (with Prop 4.9's Tardos code)",
         title="Agnostic lower bound from any fingerprinting code",
         statement=(
             "In the agnostic model compatibility is not needed: any (n, k)-fingerprinting code with security "
@@ -226,7 +225,7 @@ def _bns_rem4_8() -> Theorem:
                          lambda p: True, ("alpha",),
                          bound=use(bns_bounds.rows_lb_tardos_code))]
     return Theorem(
-        id="bns.rem4_8", paper=PAPER.title, number="Remark 4.8",
+        number="Remark 4.8",
         title="Agnostic padding: the lower bound grows like 1/alpha",
         statement=(
             "If the two concepts also agree on some x1, pad the attack database with junk rows (x1, 0...0): "
@@ -263,7 +262,7 @@ def _bns_prop4_9() -> Theorem:
     ]
     lengths = "; ".join(f"n = {u}: k = {code_length(u, 0.1)}, Z = {threshold(u, 0.1):g}" for u in (4, 8))
     return Theorem(
-        id="bns.prop4_9", paper=PAPER.title, number="Proposition 4.9 (Tardos code)",
+        number="Proposition 4.9 (Tardos code)",
         title="Tardos' fingerprinting code: length O(n^2 log(n/xi))",
         statement=(
             "There is an (n, k) fingerprinting code with security xi against coalitions of any "
@@ -299,7 +298,7 @@ def _bns_cor4_10() -> Theorem:
                 factor_name="ln|X| + ln(2k/beta)", tolerance=UP_TO_LOGS),
     ]
     return Theorem(
-        id="bns.cor4_10", paper=PAPER.title, number="Corollary 4.10",
+        number="Corollary 4.10",
         title="Private agnostic k-learning needs about sqrt(k) rows",
         statement=(
             "For every class with at least two concepts, (eps, delta)-DP agnostic k-learning needs about "
@@ -317,7 +316,7 @@ def _bns_prop4_11() -> Theorem:
     from privbounds.simulators.bns.fp_agnostic import BnsProp411
 
     return Theorem(
-        id="bns.prop4_11", paper=PAPER.title, number="Proposition 4.11",
+        number="Proposition 4.11",
         title="Agnostic k-learning of parities under the uniform distribution",
         statement=(
             "The fingerprinting argument also rules out (eps, delta)-DP agnostic k-learning of parities under "

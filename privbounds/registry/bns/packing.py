@@ -8,7 +8,6 @@ import math
 from privbounds.bounds import bns as bns_bounds
 from privbounds.claims import UP_TO_LOGS, Ceiling, LowerBound, Scaling, use, where
 from privbounds.registry import Theorem, entry
-from privbounds.registry.bns import PAPER
 
 
 @entry("bns.thm5_1")
@@ -59,7 +58,7 @@ def _bns_thm5_1() -> Theorem:
         factor=lambda p: float(bns_bounds.direct_sum_log_factor(8 / ALPHA + 2, p["k"], p["beta"])),
         factor_name="ln(8/alpha + 2) + ln(2k/beta)", tolerance=UP_TO_LOGS))
     return Theorem(
-        id="bns.thm5_1", paper=PAPER.title, number="Theorem 5.1",
+        number="Theorem 5.1",
         title="Packing lower bound for pure-DP k-learning",
         statement=(
             "For any class with two concepts that disagree at some point, every eps-DP (proper "
@@ -107,7 +106,7 @@ def _bns_rem5_2() -> Theorem:
             where(alpha=a), ("k",), variable=lambda p: p["k"], variable_name="k", predicted=1.0,
             factor=logf, factor_name="ln|X| + ln(2k/beta)", tolerance=UP_TO_LOGS))
     return Theorem(
-        id="bns.rem5_2", paper=PAPER.title, number="Remark 5.2",
+        number="Remark 5.2",
         title="Packing with accuracy: k/(alpha eps) for pure-DP k-learning",
         statement=(
             "If the class has two concepts that differ at a point x0 and agree at a point x1, the "
@@ -145,7 +144,7 @@ def _bns_lem5_3() -> Theorem:
             where(experiment="search", learner=learner), ("k",),
             bound=use(bns_bounds.parity_packing_lower_bound)))
     return Theorem(
-        id="bns.lem5_3", paper=PAPER.title, number="Lemma 5.3",
+        number="Lemma 5.3",
         title="Improper to proper parity learning by rounding to the nearest parity",
         statement=(
             "Under the uniform distribution, rounding each hypothesis of an improper parity "
@@ -193,7 +192,7 @@ def _bns_thm5_4() -> Theorem:
         where(k=BnsThm54.K_FOR_D), ("d",), variable=logf, variable_name="d ln 2 + ln(2k/beta)",
         predicted=1.0, tolerance=UP_TO_LOGS))
     return Theorem(
-        id="bns.thm5_4", paper=PAPER.title, number="Theorem 5.4 (with Lemma 5.3)",
+        number="Theorem 5.4 (with Lemma 5.3)",
         title="Pure-DP parity k-learning needs k d / eps: the direct sum is optimal",
         statement=(
             "Every pure eps-DP k-learner for PAR_d under the uniform distribution (alpha < 1/4, "

@@ -10,7 +10,7 @@ from privbounds.bounds import bns as bns_bounds
 from privbounds.bounds import tools
 from privbounds.claims import UP_TO_LOGS, Ceiling, Scaling, UpperBound, use, where
 from privbounds.registry import Theorem, entry
-from privbounds.registry.bns import PAPER, alg2_upper
+from privbounds.registry.bns import alg2_upper
 
 
 @entry("bns.thm2_7")
@@ -31,7 +31,7 @@ def _bns_thm2_7() -> Theorem:
                 factor_name="ln(16/alpha) + ln(2/beta)"),
     ]
     return Theorem(
-        id="bns.thm2_7", paper=PAPER.title, number="Theorem 2.7 (Blumer et al.)",
+        number="Theorem 2.7 (Blumer et al.)",
         title="VC generalization bound, realizable",
         statement=("For a class of VC dimension VC, with O((VC ln(1/alpha) + ln(1/beta))/alpha) samples every "
                    "hypothesis consistent with the sample has error at most alpha, w.p. >= 1 - beta."),
@@ -56,13 +56,13 @@ def _bns_thm2_8() -> Theorem:
                 predicted=2.0, tolerance=UP_TO_LOGS),
     ]
     return Theorem(
-        id="bns.thm2_8", paper=PAPER.title, number="Theorem 2.8 (VC uniform convergence, agnostic)",
+        number="Theorem 2.8 (VC uniform convergence, agnostic)",
         title="Agnostic uniform convergence",
         statement=("For a class of VC dimension VC, with O((VC + ln(1/beta))/alpha^2) samples from any "
                    "distribution, every concept's empirical error is within alpha of its true error, "
                    "w.p. >= 1 - beta."),
         math="n >= (50 VC/alpha^2) ln(1/(alpha beta)) (constant as recalled in the catalog).",
-        simulator=BnsThm28(), plotter="simple:thm2_8", claims=claims,
+        simulator=BnsThm28(), claims=claims,
         notes="THRESH_8, uniform x, label noise 0.1; sup over all 257 thresholds, computed exactly.")
 
 
@@ -81,13 +81,13 @@ def _bns_thm2_11() -> Theorem:
                 tolerance=UP_TO_LOGS),
     ]
     return Theorem(
-        id="bns.thm2_11", paper=PAPER.title, number="Theorem 2.11 (empirical k-learner => PAC k-learner)",
+        number="Theorem 2.11 (empirical k-learner => PAC k-learner)",
         title="Generalization for k concepts costs only ln k",
         statement=("An empirical k-learner is a PAC k-learner once every column's empirical errors are "
                    "within alpha of the true ones; by a union bound over the k columns (beta/k each) that "
                    "takes O((VC + ln(k/beta))/alpha^2) samples, so k costs only a logarithm."),
         math="n >= (50 VC/alpha^2) ln(k/(alpha beta)); the k columns are independent label vectors.",
-        simulator=BnsThm211(), plotter="simple:thm2_11", claims=claims,
+        simulator=BnsThm211(), claims=claims,
         notes="THRESH_6, uniform x, label noise 0.1, independent uniform targets per column.")
 
 
@@ -115,7 +115,7 @@ def _bns_cor2_12() -> Theorem:
                 factor_name="VC ln(16/alpha) + ln(2k/beta)"),
         ]
     return Theorem(
-        id="bns.cor2_12", paper=PAPER.title, number="Corollary 2.12 (with Thm 2.7, 2.11)",
+        number="Corollary 2.12 (with Thm 2.7, 2.11)",
         title="Non-private k-learning costs only ln k",
         statement=(
             "Without privacy, any class of VC dimension VC can be properly k-learned with a "
@@ -140,7 +140,7 @@ def _bns_thm2_16() -> Theorem:
         "eps' = sqrt(2k ln(1/delta')) eps0 + k eps0 (e^eps0 - 1) with probability <= delta'",
         lambda p: True, ("eps0",), bound=use(tools.composition_tail_ceiling))]
     return Theorem(
-        id="bns.thm2_16", paper=PAPER.title, number="Theorem 2.16 (composition; absent from the seed text)",
+        number="Theorem 2.16 (composition; absent from the seed text)",
         title="Composition: basic (k eps) and advanced (about sqrt(k ln(1/delta)) eps)",
         statement=(
             "Running k mechanisms, each (eps0, delta0)-DP, is (k eps0, k delta0)-DP (basic), and for "
@@ -171,7 +171,7 @@ def _bns_thm2_18() -> Theorem:
                 predicted=-1.0, tolerance=UP_TO_LOGS),
     ]
     return Theorem(
-        id="bns.thm2_18", paper=PAPER.title, number="Theorem 2.18 (Blum-Ligett-Roth), toy size",
+        number="Theorem 2.18 (Blum-Ligett-Roth), toy size",
         title="The BLR sanitizer (exponential mechanism over synthetic databases), at toy size",
         statement=("Every class C over a finite X has an eps-DP (alpha, beta)-accurate sanitizer from "
                    "O(VC log|X| log(1/alpha)/(alpha^3 eps) + log(1/beta)/(alpha eps)) rows."),
@@ -208,7 +208,7 @@ def _bns_thm2_19() -> Theorem:
                 factor_name="ln k + ln(4c/beta)"),
     ]
     return Theorem(
-        id="bns.thm2_19", paper=PAPER.title, number="Theorem 2.19 (Hardt-Rothblum PMW)",
+        number="Theorem 2.19 (Hardt-Rothblum PMW)",
         title="Private multiplicative weights: a generic (eps, delta) sanitizer",
         statement=("Every finite class C over a finite X has an (eps, delta)-DP (alpha, beta)-accurate "
                    "sanitizer with about log|C| sqrt(log|X|) sqrt(log(1/delta)) / (alpha^2 eps) rows."),
@@ -256,7 +256,7 @@ def _bns_prop2_20() -> Theorem:
             variable_name="1/alpha", predicted=1.0, tolerance=UP_TO_LOGS),
     ]
     return Theorem(
-        id="bns.prop2_20", paper=PAPER.title, number="Proposition 2.20 (Algorithm 1)",
+        number="Proposition 2.20 (Algorithm 1)",
         title="A sanitizer for points whose cost does not depend on the domain",
         statement=(
             "POINT_X has an (eps, delta)-differentially private (alpha, beta)-accurate sanitizer "
@@ -299,7 +299,7 @@ def _bns_prop2_21() -> Theorem:
             predicted=2.0, tolerance=UP_TO_LOGS),
     ]
     return Theorem(
-        id="bns.prop2_21", paper=PAPER.title, number="Proposition 2.21 (substitute sanitizer)",
+        number="Proposition 2.21 (substitute sanitizer)",
         title="A sanitizer for thresholds (substitute: the binary-tree histogram)",
         statement=(
             "THRESH_X has an (eps, delta)-DP (alpha, beta)-accurate sanitizer with "
@@ -334,7 +334,7 @@ def _bns_thm2_22() -> Theorem:
                 predicted=-1.0, tolerance=UP_TO_LOGS),
     ]
     return Theorem(
-        id="bns.thm2_22", paper=PAPER.title, number="Theorem 2.22 (Kasiviswanathan et al.)",
+        number="Theorem 2.22 (Kasiviswanathan et al.)",
         title="The generic private learner: O(log|C| / (alpha eps)) via the exponential mechanism",
         statement=("Every finite class C has a proper agnostic eps-DP learner with "
                    "O((ln|C| + ln(1/beta))(1/(alpha eps) + 1/alpha^2)) samples: the exponential "
@@ -358,7 +358,7 @@ def _bns_thm2_23() -> Theorem:
                 predicted=-1.0, tolerance=UP_TO_LOGS),
     ]
     return Theorem(
-        id="bns.thm2_23", paper=PAPER.title, number="Theorem 2.23 (the k = 1 case of Lemma 3.7)",
+        number="Theorem 2.23 (the k = 1 case of Lemma 3.7)",
         title="From a sanitizer to a private learner",
         statement=(
             "Given an (alpha, beta, eps, delta)-sanitizer for C^xor with sample size m, there is a "
@@ -385,13 +385,13 @@ def _bns_thm2_24() -> Theorem:
                 tolerance=0.05),
     ]
     return Theorem(
-        id="bns.thm2_24", paper=PAPER.title, number="Theorem 2.24 (with Lemma 2.25)",
+        number="Theorem 2.24 (with Lemma 2.25)",
         title="From a private PAC k-learner to a private empirical k-learner",
         statement=("An (eps, delta)-DP (alpha, beta)-accurate PAC k-learner on n samples gives an "
                    "(eps, delta)-DP (alpha, beta)-accurate empirical k-learner on 9n rows: run it on n rows "
                    "drawn with replacement from the database (eps <= 1)."),
         math="m = 9n; privacy by Lemma 2.25: (2/3 eps, e^(2 eps/3)(4/9) delta).",
-        simulator=BnsThm224(), plotter="simple:thm2_24", claims=claims,
+        simulator=BnsThm224(), claims=claims,
         notes=("Inner learner: Algorithm 5 (bns.thm3_13) on databases drawn from that theorem's POINT "
                "instance over 2^16 points; accuracy is measured on the database itself."))
 
@@ -408,7 +408,7 @@ def _bns_lem2_25() -> Theorem:
         bound=use(bns_bounds.subsampling_ceiling, m=lambda p: p["n"],
                   neighbour_probability=lambda p: BnsLem225.neighbour_tail(p, p["n"])))]
     return Theorem(
-        id="bns.lem2_25", paper=PAPER.title, number="Lemma 2.25 (secrecy of the sample)",
+        number="Lemma 2.25 (secrecy of the sample)",
         title="Privacy amplification by subsampling",
         statement=("If A is (eps, delta)-DP on n rows (eps <= 1), then running A on n rows drawn with "
                    "replacement from m >= 2n rows is (6 eps n/m, exp(6 eps n/m)(4n/m) delta)-DP."),

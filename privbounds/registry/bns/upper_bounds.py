@@ -10,7 +10,7 @@ from privbounds.bounds import bns as bns_bounds
 from privbounds.bounds import tools
 from privbounds.claims import UP_TO_LOGS, Ceiling, LowerBound, Scaling, UpperBound, use, where
 from privbounds.registry import SUMMARY, Theorem, entry
-from privbounds.registry.bns import PAPER, alg2_upper
+from privbounds.registry.bns import alg2_upper
 
 
 def _generic_alg2_claims(name):
@@ -28,7 +28,7 @@ def _generic_alg2_claims(name):
 @entry("bns.thm1_1")
 def _bns_thm1_1() -> Theorem:
     return Theorem(
-        id="bns.thm1_1", paper=PAPER.title, number="Theorem 1.1 (informal)",
+        number="Theorem 1.1 (informal)",
         title="Sanitize once, then pay VC(C) per concept",
         statement=(
             "If C has an eps-DP sanitizer needing m rows, then C has an eps-DP agnostic k-learner "
@@ -50,7 +50,7 @@ def _bns_thm3_1() -> Theorem:
     from privbounds.simulators.bns.thm3_1 import BnsThm31
 
     return Theorem(
-        id="bns.thm3_1", paper=PAPER.title, number="Theorem 3.1 (Algorithm 2 over BLR), toy size",
+        number="Theorem 3.1 (Algorithm 2 over BLR), toy size",
         title="Generic private k-learner for any finite class",
         statement=("For every finite C there is a proper agnostic eps-DP k-learner with "
                    "n = O~(k VC + VC log|X|) and an (eps, delta)-DP one with "
@@ -87,7 +87,7 @@ def _bns_obs3_2() -> Theorem:
                 predicted=pred, factor=logf, factor_name="ln|H| + ln(2k/beta)", tolerance=UP_TO_LOGS),
         ]
     return Theorem(
-        id="bns.obs3_2", paper=PAPER.title, number="Observation 3.2",
+        number="Observation 3.2",
         title="Direct sum: k private learners with a split privacy budget",
         statement=(
             "Running an (alpha, beta, eps, delta)-private learner with sample size m on each of "
@@ -131,7 +131,7 @@ def _bns_cor3_3() -> Theorem:
             predicted=0.0, tolerance=0.05),
     ]
     return Theorem(
-        id="bns.cor3_3", paper=PAPER.title, number="Corollary 3.3 (substitute inner learner)",
+        number="Corollary 3.3 (substitute inner learner)",
         title="Points, improper, pure: about k/eps rows and no dependence on |X|",
         statement=(
             "POINT_X can be improperly agnostically k-learned with pure eps-DP from "
@@ -173,7 +173,7 @@ def _bns_cor3_4() -> Theorem:
         where(rule="basic", k=BnsCor34.K_FOR_X), ("d",), variable=logf, variable_name="ln(2k|X|/beta)",
         predicted=1.0, tolerance=UP_TO_LOGS))
     return Theorem(
-        id="bns.cor3_4", paper=PAPER.title, number="Corollary 3.4 (Obs 3.2 over Thm 2.22)",
+        number="Corollary 3.4 (Obs 3.2 over Thm 2.22)",
         title="The direct sum for any finite class, here POINT_X: k log|C| / eps",
         statement=(
             "Every finite class C can be agnostically and properly k-learned by running the "
@@ -221,7 +221,7 @@ def _bns_ex3_5() -> Theorem:
             predicted=1.0, tolerance=UP_TO_LOGS),
     ]
     return Theorem(
-        id="bns.ex3_5", paper=PAPER.title, number="Example 3.5 (with Thm 5.4)",
+        number="Example 3.5 (with Thm 5.4)",
         title="Parities by the pure-DP direct sum: k d / eps, sandwiched by the packing bound",
         statement=(
             "PAR_d can be properly k-learned with pure eps-differential privacy from "
@@ -242,7 +242,7 @@ def _bns_lem3_6() -> Theorem:
     from privbounds.simulators.bns.thm3_1 import BnsLem36
 
     return Theorem(
-        id="bns.lem3_6", paper=PAPER.title, number="Lemma 3.6 (Algorithm 2 over PMW), toy size",
+        number="Lemma 3.6 (Algorithm 2 over PMW), toy size",
         title="Generic k-learner with generic sanitizers (PMW)",
         statement=("Plugging the generic sanitizers (BLR, PMW) for C^xor into Lemma 3.7 gives agnostic "
                    "proper k-learners whose per-concept cost is about VC/(alpha eps) times k (pure) or "
@@ -260,7 +260,7 @@ def _bns_lem3_7() -> Theorem:
     from privbounds.simulators.bns.cor3_9 import BnsLem37
 
     return Theorem(
-        id="bns.lem3_7", paper=PAPER.title, number="Lemma 3.7 (Algorithm 2)",
+        number="Lemma 3.7 (Algorithm 2)",
         title="Generic k-learner: sanitize once, then one exponential mechanism per concept",
         statement=(
             "Given a sanitizer for C^xor with sample size m, Algorithm 2 is an agnostic proper k-learner "
@@ -287,7 +287,7 @@ def _bns_prop3_8() -> Theorem:
         lambda p: True, ("epsilon", "candidates"),
         bound=use(tools.expmech_failure_ceiling, gap=lambda p: p["n"]))]
     return Theorem(
-        id="bns.prop3_8", paper=PAPER.title, number="Proposition 3.8 (McSherry-Talwar)",
+        number="Proposition 3.8 (McSherry-Talwar)",
         title="The exponential mechanism: privacy and utility",
         statement=(
             "Sampling f with probability proportional to exp(eps q(D, f) / (2 Delta_q)) is eps-DP, "
@@ -324,7 +324,7 @@ def _bns_cor3_9() -> Theorem:
         where(rule="basic", k=BnsCor39.K_FOR_X), ("d",), variable=lambda p: 2.0 ** p["d"],
         variable_name="|X|", predicted=0.0, tolerance=0.05))
     return Theorem(
-        id="bns.cor3_9", paper=PAPER.title, number="Corollary 3.9 (Algorithm 2 with Algorithm 1; Lemma 3.7)",
+        number="Corollary 3.9 (Algorithm 2 with Algorithm 1; Lemma 3.7)",
         title="Points, agnostic and proper: one sanitization, then k exponential mechanisms",
         statement=(
             "POINT_X can be agnostically and properly k-learned with a sample size independent "
@@ -366,7 +366,7 @@ def _bns_cor3_10() -> Theorem:
             variable=lambda p: p["k"], variable_name="k", predicted=pred,
             factor=logf, factor_name="ln(|H| k / beta)", tolerance=UP_TO_LOGS))
     return Theorem(
-        id="bns.cor3_10", paper=PAPER.title, number="Corollary 3.10 (Algorithm 2, substitute sanitizer)",
+        number="Corollary 3.10 (Algorithm 2, substitute sanitizer)",
         title="Thresholds, agnostic and proper: one sanitization, then k exponential mechanisms",
         statement=(
             "THRESH_X can be agnostically and properly k-learned with (eps, delta)-differential "
@@ -398,7 +398,7 @@ def _bns_prop3_11() -> Theorem:
                 where(part="privacy"), ("epsilon", "delta"), bound=use(bns_bounds.adist_release_ceiling)),
     ]
     return Theorem(
-        id="bns.prop3_11", paper=PAPER.title, number="Proposition 3.11 (Algorithm 3, A_dist)",
+        number="Proposition 3.11 (Algorithm 3, A_dist)",
         title="Stability-based choice A_dist",
         statement=(
             "A_dist releases the best solution when it beats every other by a margin of order "
@@ -437,7 +437,7 @@ def _bns_thm3_12() -> Theorem:
             variable_name="s = d + 3", predicted=1.0, tolerance=UP_TO_LOGS),
     ]
     return Theorem(
-        id="bns.thm3_12", paper=PAPER.title, number="Theorem 3.12 (Algorithm 4, with Prop 3.11)",
+        number="Theorem 3.12 (Algorithm 4, with Prop 3.11)",
         title="Parities under the uniform distribution: k-free private k-learning",
         statement=(
             "Under the uniform distribution on {0,1}^d, PAR_d can be k-learned exactly with "
@@ -476,7 +476,7 @@ def _bns_thm3_13() -> Theorem:
             "tolerance 0.05)",
             where(d=d), ("k",), variable=lambda p: p["k"], variable_name="k", predicted=0.0, tolerance=0.05))
     return Theorem(
-        id="bns.thm3_13", paper=PAPER.title, number="Theorem 3.13 (Algorithm 5, with Prop 2.20, 3.11)",
+        number="Theorem 3.13 (Algorithm 5, with Prop 2.20, 3.11)",
         title="Points with approximate privacy: k-free and domain-free private k-learning",
         statement=(
             "POINT_X can be PAC k-learned (realizable) with (eps, delta)-differential privacy from "

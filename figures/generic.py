@@ -1,0 +1,89 @@
+"""The figure of a theorem that has no plotter of its own, drawn from its claims alone.
+
+One panel per claim, by claim kind:
+
+- upper or lower bound: n_hat with its interval band against the claim's last label key,
+  one series per value of its other label keys, and the claim's own bound (dashed, same
+  colour) at the same points;
+- scaling: n_hat (divided by the claim's factor, if any) against its variable, log-log,
+  with the fitted power law and its exponent interval, and the predicted slope;
+- success ceiling: the measured probabilities with their intervals under the ceiling
+  (``curves.ceiling_panel``).
+
+Any theorem of any paper gets a readable figure this way; a paper adds a plotter of its
+own only where a figure needs more (several claims on one axis, a headline figure).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from privbounds.figures.common import PALETTE, band, bound_line, exponent_text, legend, new_figure, save
+from privbounds.figures.curves import ceiling_panel
+
+
+def plot(theorem, record, out, xlabel: str = "n"):
+    verdicts = {v["claim"]: v for v in record["verdicts"]}
+    claims = [c for c in theorem.claims if c.id in verdicts]
+    fig, axes = new_figure(max(1, len(claims)), width=6.0, height=6.6)
+    for ax, c in zip(axes, claims):
+        v = verdicts[c.id]
+        if v["kind"] == "scaling":
+            _scaling_panel(ax, v)
+        elif v["kind"] == "success ceiling":
+            ceiling_panel(ax, v, xlabel)
+        else:
+            _bound_panel(ax, v, c.label_keys)
+        ax.set_title(f"{c.id}: {v['verdict']}", fontsize=10)
+    return save(fig, record, out)
+
+
+def _bound_panel(ax, v, label_keys):
+    details = [d for d in v["details"]]
+    if not details:
+        ax.text(0.5, 0.5, "no point selected", ha="center", transform=ax.transAxes)
+        return
+    x_key = label_keys[-1] if label_keys else None
+    groups = {}
+    for d in details:
+        group = tuple((k, d["point"].get(k)) for k in label_keys[:-1])
+        groups.setdefault(group, []).append(d)
+    for i, (group, ds) in enumerate(sorted(groups.items(), key=lambda g: str(g[0]))):
+        color = PALETTE[i % len(PALETTE)]
+        xs = [d["point"].get(x_key, j) if x_key else j for j, d in enumerate(ds)]
+        name = ", ".join(f"{k}={val}" for k, val in group)
+        suffix = f", {name}" if name else ""
+        band(ax, xs, ds, color, f"n_hat (measured){suffix}", "os^v"[i % 4])
+        bound_line(ax, xs, [d["bound"] for d in ds], color, f"the claim's {v['kind']}{suffix}")
+    ax.set_yscale("log")
+    if x_key and all(isinstance(d["point"].get(x_key), (int, float)) for d in details):
+        xs = [d["point"][x_key] for d in details]
+        if min(xs) > 0 and max(xs) / min(xs) >= 8:
+            ax.set_xscale("log", base=2)
+    ax.set_xlabel(x_key or "point")
+    ax.set_ylabel("n_hat (simultaneous 95% band)")
+    legend(ax)
+
+
+def _scaling_panel(ax, v):
+    details = v.get("details") or []
+    if not details or not v.get("fit"):
+        ax.text(0.5, 0.5, f"no fit: {v.get('reason', '')}", ha="center", transform=ax.transAxes, wrap=True)
+        return
+    x = np.array([d["x"] for d in details], float)
+    f = np.array([d["factor"] for d in details], float)
+    pts = [{"n_hat": d["n_hat"] / fi, "n_low": d["n_low"] / fi, "n_high": d["n_high"] / fi}
+           for d, fi in zip(details, f)]
+    band(ax, x, pts, PALETTE[0], exponent_text(v))
+    y = np.array([p["n_hat"] for p in pts], float)
+    # the fitted power law through the points' geometric centre, and the predicted slope
+    cx, cy = np.exp(np.mean(np.log(x))), np.exp(np.mean(np.log(y)))
+    xx = np.geomspace(x.min(), x.max(), 30)
+    ax.plot(xx, cy * (xx / cx) ** v["fit"]["exponent"], "-", color="gray", linewidth=1, label="fitted power law")
+    ax.plot(xx, cy * (xx / cx) ** v["predicted"], ":", color="k", linewidth=1.4,
+            label=f"predicted exponent {v['predicted']:g}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(v["variable"])
+    ax.set_ylabel(f"n_hat / ({v['divided_by']})" if v.get("divided_by") else "n_hat")
+    legend(ax)
