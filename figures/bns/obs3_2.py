@@ -1,20 +1,22 @@
 """Figure for Bun-Nissim-Stemmer Observation 3.2 (direct sum): n_hat against k for basic
-and advanced composition, log-log, each over its bound."""
+and advanced composition, log-log, each over its claim's bound (upper-basic,
+upper-advanced)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from privbounds.bounds import bns
 from privbounds.figures.common import (
     PALETTE,
     band,
     bound_line,
+    claim_bound,
     exponent_text,
     legend,
     new_figure,
     save,
     select,
+    sweep,
     verdict,
 )
 
@@ -29,8 +31,8 @@ def plot(theorem, record, out):
         ks = [p["point"]["k"] for p in pts]
         band(ax, ks, pts, PALETTE[i], f"{rule} composition ({exponent_text(verdict(record, f'scaling-k-{rule}'))})", "os"[i])
         kk = np.unique(np.geomspace(min(ks), max(ks), 40).round().astype(int))
-        bound_line(ax, kk, bns.n_direct_sum(2 ** p0["d"] + 1, p0["epsilon"], kk, rule, p0["delta"],
-                                             p0["alpha"], p0["beta"]), PALETTE[i], f"bound, {rule}")
+        bound_line(ax, kk, sweep(claim_bound(theorem, f"upper-{rule}"), p0, "k", kk), PALETTE[i],
+                   f"Obs 3.2 bound, {rule}")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("number of concepts k")
