@@ -2,517 +2,92 @@
 
 A *bound function* is one tagged by ``bound(kind, source)`` (bounds/_meta.py), i.e. it
 has ``.kind`` and ``.source``. They are found by name over every public module of
-``privbounds.bounds`` (sivakumar, tools, bns: where a function lives does not matter).
-``PINNED`` gives each one at least two points (three or four where the function has
-branches: a max() of terms, basic vs advanced composition, a cap, a vacuous case, the
-condition of an ``_at`` variant, Tardos' eps2 below and from n = 4), and
-``test_every_bound_function_is_pinned`` fails when a new bound function appears without
-them. Probability ceilings are pinned as their docstrings state them (capped at 1 or
-floored at 0 only where the docstring says so). ``DOCSTRING_DISAGREEMENTS`` holds points
-where a function's value is not its own docstring's formula: the expected value is the
-docstring's, the case is xfail(strict=True), and the reason says what differs.
-``HELPERS`` pins two untagged helpers the bounds build on (advanced_composition_epsilon,
-per_concept_epsilon), looked up by name over the same modules.
+``privbounds.bounds``. This file is the machinery only; the hand values live with each
+paper, one ``bound_pins.py`` per test folder, holding the pins of the functions *defined*
+(``fn.__module__``) in that paper's module:
 
-How the expected values were obtained: never from privbounds. Each one is the formula
-of the function's docstring (cross-checked with /work/shared/theorems/bns-multilearning.md
-and sivakumar-overview.md) evaluated by hand with plain ``math``, written out below with
-the hand-simplified constants (e.g. 4 / (0.25 * 0.25) = 64) and, for max() terms, the
-value of every term so the winning branch is visible. Where the formula needs a root
-(the smallest n of Prop 2.20's inequality, of the E3 term of Lemma 3.7, or the per-concept
-eps0 of advanced composition) the root is a literal found in a scratch shell by plain
-bisection (200 halvings) of the stated condition; the ``test_*_literals_*`` tests below
-re-check each literal against its own condition (holds at it, fails just below it; the
-advanced eps0 reproduces the total budget), and ``test_point_sanitizer_returns_the_smallest_n``
-checks the function's own answer the same way. The "most users" lower bounds (n_LB(k))
-are literals with the code lengths and conditions that fix them in comments, re-checked
-by ``test_most_users_literals_satisfy_their_definition``. n_pmw's integer cutoff c is a
-literal with its ceil() written out, and the expected row count is math.ceil of the hand
-expression (every point is far from an integer, so float rounding cannot move the ceil).
+- tests/core/bound_pins.py: privbounds.bounds.tools, plus ``HELPERS`` (the untagged shared
+  helpers advanced_composition_epsilon and per_concept_epsilon);
+- tests/siv/bound_pins.py: privbounds.bounds.sivakumar;
+- tests/bns/bound_pins.py: privbounds.bounds.bns.
+
+Every ``tests/*/bound_pins.py`` is loaded (under the module name ``bound_pins_<folder>``)
+and its tables are merged; a name pinned in two files is an error. A pins file is a plain
+module (no __init__.py needed, and it imports no other pins file) that may define:
+
+- ``PINNED``: name -> [(kwargs, expected), ...], at least two points per bound function
+  (three or four where it has branches: a max() of terms, basic vs advanced composition,
+  a cap, a vacuous case, the condition of an ``_at`` variant, ...);
+- ``DOCSTRING_DISAGREEMENTS``: name -> [(kwargs, expected, reason), ...], points where a
+  function's value is not its own docstring's formula: the expected value is the
+  docstring's, the case is xfail(strict=True), and the reason says what differs;
+- ``SOLVED_BY_ROOT_FINDER``: names whose value goes through a root finder (compared at
+  rel 1e-6 instead of 1e-9, as is every point with ``rule="advanced"``);
+- ``HELPERS``: name -> points, for untagged helpers, looked up by name over the same modules;
+- ``check_*()`` functions: re-checks of its own literals (bisection roots and the like),
+  each called by ``test_pinned_literals_are_right``.
+
+To add a paper: write tests/<paper>/bound_pins.py with a docstring and those tables for
+the functions its bounds module defines. Nothing here changes;
+``test_every_bound_function_is_pinned`` fails until each new bound function has >= 2 points.
+
+How the expected values were obtained, in every pins file: never from privbounds. Each
+one is the formula of the function's docstring (cross-checked with
+/work/shared/theorems/bns-multilearning.md and sivakumar-overview.md) evaluated by hand
+with plain ``math``, written out with the hand-simplified constants (e.g. 4 / (0.25 *
+0.25) = 64) and, for max() terms, the value of every term so the winning branch is
+visible. Probability ceilings are pinned as their docstrings state them (capped at 1 or
+floored at 0 only where the docstring says so). Where a formula needs a root, the root is
+a literal found in a scratch shell by plain bisection of the stated condition, and a
+``check_*`` function of the same pins file re-checks it.
 """
 
 import importlib
-import math
+import importlib.util
+import inspect
 import pkgutil
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import privbounds.bounds
 
-LN = math.log
-LN2 = math.log(2)
+TESTS = Path(__file__).parents[1]
 
 
-# --- roots found by bisection in a scratch shell (re-checked by the tests below) --------
+# --- the pins of every paper ---------------------------------------------------------------
 
-def _alg1_slack(alpha, eps, delta, beta, n):
-    """Prop 2.20 / Alg 1: alpha n - (1 + (2/eps) ln(2/delta) + (2/eps) ln(n/beta));
-    the sanitizer needs the smallest n at which this is >= 0."""
-    return alpha * n - (1 + (2 / eps) * LN(2 / delta) + (2 / eps) * LN(n / beta))
-
-
-def _advanced_total(eps0, k, delta_prime):
-    """Dwork-Roth Thm 3.20: k eps0-DP runs are sqrt(2k ln(1/d')) eps0 + k eps0 (e^eps0 - 1)."""
-    return math.sqrt(2 * k * LN(1 / delta_prime)) * eps0 + k * eps0 * math.expm1(eps0)
-
-
-def _e3_slack(c, log_k_over_beta, n):
-    """Lemma 3.7's E3 over |H| <= n + 1 representatives: n - c (ln(n + 1) + ln(k/beta'))
-    with c = 2 / (alpha' eps0); Alg 2 needs the smallest n at which this is >= 0."""
-    return n - c * (LN(n + 1) + log_k_over_beta)
+def _load_pins():
+    """folder name -> the loaded module of tests/<folder>/bound_pins.py."""
+    pins = {}
+    for path in sorted(TESTS.glob("*/bound_pins.py")):
+        name = f"bound_pins_{path.parent.name}"
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        pins[path.parent.name] = module
+    assert "core" in pins, f"tests/core/bound_pins.py not found under {TESTS}"
+    return pins
 
 
-# Smallest real n with _alg1_slack(alpha, eps, delta, beta, n) >= 0.
-SAN_1 = 469.2474619653107           # (0.1, 1, 1e-6, 0.1)
-SAN_2 = 1450.0807399762145          # (0.05, 0.5, 1e-3, 0.05)
-SAN_3 = 21.505875840765206          # (0.5, 2, 0.01, 0.25)
-SAN_ALG5_A = 8944.577624446587      # Alg 5 at (0.1, 1, 1e-6, 0.1): (0.1/8, 1/2, 1e-6/2, 0.1/3)
-SAN_ALG5_B = 222.33003985607584     # Alg 5 at (0.2, 10, 0.1, 0.3): (0.2/8, 10/2, 0.1/2, 0.3/3)
-SAN_ALG5_C = 49600.116655826874     # Alg 5 at (0.05, 0.5, 1e-9, 0.01): (0.05/8, 0.5/2, 1e-9/2, 0.01/3)
-SAN_ALG2_P1 = 192513.78006454508    # Alg 2, alpha=0.5 eps=0.01 basic: (0.5/8, 0.01/2, 1e-6, 0.1/3)
-SAN_ALG2_P2 = 8714.428977335514     # Alg 2, alpha=0.1 eps=1 basic: (0.1/8, 1/2, 1e-6, 0.1/3)
-SAN_ALG2_P4 = 47059.47157473349     # Alg 2, alpha=0.1 eps=0.2 advanced: (0.1/8, 0.2/2, 1e-6/2, 0.1/3)
-SAN_ROOTS = [
-    ((0.1, 1.0, 1e-6, 0.1), SAN_1),
-    ((0.05, 0.5, 1e-3, 0.05), SAN_2),
-    ((0.5, 2.0, 0.01, 0.25), SAN_3),
-    ((0.1 / 8, 1.0 / 2, 1e-6 / 2, 0.1 / 3), SAN_ALG5_A),
-    ((0.2 / 8, 10.0 / 2, 0.1 / 2, 0.3 / 3), SAN_ALG5_B),
-    ((0.05 / 8, 0.5 / 2, 1e-9 / 2, 0.01 / 3), SAN_ALG5_C),
-    ((0.5 / 8, 0.01 / 2, 1e-6, 0.1 / 3), SAN_ALG2_P1),
-    ((0.1 / 8, 1.0 / 2, 1e-6, 0.1 / 3), SAN_ALG2_P2),
-    ((0.1 / 8, 0.2 / 2, 1e-6 / 2, 0.1 / 3), SAN_ALG2_P4),
-]
-
-# eps0 with _advanced_total(eps0, k, delta') = total.
-ADV_DS = 0.0229678468074706         # n_direct_sum: total 1, k = 64, delta' = 1e-6
-ADV_DSA = 0.0005994290234368462     # n_direct_sum_agnostic: total 0.1, k = 1000, delta' = 1e-6
-ADV_ALG2 = 0.0005850351437120734    # n_alg2_points: total 0.2/2, k = 1000, delta' = 1e-6/2
-ADV_THR = 0.0002930183844832047     # n_alg2_thresholds: total 0.1/2, k = 1000, delta' = 1e-6/2
-ADV_ROOTS = [
-    ((1.0, 64, 1e-6), ADV_DS),
-    ((0.1, 1000, 1e-6), ADV_DSA),
-    ((0.1, 1000, 5e-7), ADV_ALG2),
-    ((0.05, 1000, 5e-7), ADV_THR),
-]
-
-# Smallest n with _e3_slack(c, ln(k/beta'), n) >= 0, alpha' = alpha/4, beta' = beta/3.
-E3_P1 = 45183.02824866098   # alpha=0.5, eps0 = 0.01/2:      c = 2/(0.125 * 0.005) = 3200, ln 30
-E3_P2 = 1737.958219193988   # alpha=0.1, eps0 = 1/2:         c = 2/(0.025 * 0.5) = 160,    ln 30
-E3_P3 = 4085089.121311645   # alpha=0.1, eps0 = 1/(2*1000):  c = 160000,                   ln 30000
-E3_P4 = 3468963.4795174208  # alpha=0.1, eps0 = ADV_ALG2:    c = 2/(0.025 * ADV_ALG2),     ln 30000
-E3_ROOTS = [
-    ((3200.0, LN(30)), E3_P1),
-    ((160.0, LN(30)), E3_P2),
-    ((160000.0, LN(30000)), E3_P3),
-    ((2 / (0.025 * ADV_ALG2), LN(30000)), E3_P4),
-]
-
-# Alg 5 (Thm 3.13): max(n_alg1(alpha/8, eps/2, delta/2, beta/3),
-#   (8/alpha)(ln(16/alpha) + ln(6/beta)), (32/(alpha eps)) ln(6/(beta delta))).
-# The third term never wins: n_alg1 = 8/alpha + (32/(alpha eps)) ln(12 n_alg1/(beta delta)),
-# which exceeds it because 12 n_alg1 > 6. So only two branches are reachable.
-ALG5_A = max(SAN_ALG5_A,                         # 8944.6  <- sanitizer wins
-             80 * (LN(160) + LN(60)),            #  733.6
-             320 * LN(6e7))                      # 5731.2
-ALG5_B = max(SAN_ALG5_B,                         #  222.3
-             40 * (LN(80) + LN(20)),             #  295.1  <- Thm 2.7 term wins
-             16 * LN(200))                       #   84.8
-ALG5_C = max(SAN_ALG5_C,                         # 49600.1 <- sanitizer wins
-             160 * (LN(320) + LN(600)),          #  1946.4
-             1280 * LN(6e11))                    # 34713.9
+def _merged(table):
+    """The union of ``table`` (e.g. "PINNED") over all pins files; a name in two files is an error."""
+    merged, owner = {}, {}
+    for folder, module in PINS.items():
+        for name, points in getattr(module, table, {}).items():
+            if name in merged:
+                raise ValueError(f"{name} is in the {table} of both tests/{owner[name]}/bound_pins.py "
+                                 f"and tests/{folder}/bound_pins.py")
+            merged[name], owner[name] = points, folder
+    return merged
 
 
-# n_pmw (Dwork-Roth Thm 4.15 with the numeric-answer term), B = (sqrt 512 + 1) sqrt(c ln(2/delta)) / (eps a):
-# alpha = 0.3, eps = 1, delta = 1e-6, |X| = 1024: a = 0.1, c = ceil(400 ln 1024) = ceil(2772.59) = 2773,
-#   k = 2 |Q| 2774 (5.548e9 at |Q| = 1e6, 5.548e6 at |Q| = 1000), 4c/beta = 110920, 2c/beta = 55460;
-# alpha = 0.6, eps = 0.5, delta = 1e-3, |X| = 2: a = 0.2, c = ceil(100 ln 2) = ceil(69.31) = 70,
-#   k = 2 |Q| 71 (1420 at |Q| = 10), 4c/beta = 5600, 2c/beta = 2800.
-SQRT8 = math.sqrt(8)
-PMW_B1 = (math.sqrt(512) + 1) * math.sqrt(2773 * LN(2e6)) / 0.1
-PMW_B2 = (math.sqrt(512) + 1) * math.sqrt(70 * LN(2000)) / 0.1
-
-
-PINNED = {
-    # ---- Sivakumar ------------------------------------------------------------------
-    # N = max(8/alpha, 4/(alpha eps)) (ln|H| + ln(2/beta))
-    "n_expmech_learner": [
-        (dict(h_size=257, epsilon=0.25), 64 * (LN(257) + LN(8))),           # 4/(a eps) = 64 > 32
-        (dict(h_size=17, epsilon=1.0), 32 * (LN(17) + LN(8))),              # 8/a = 32 > 16
-        (dict(h_size=100, epsilon=2.0, alpha=0.1, beta=0.05), 80 * (LN(100) + LN(40))),  # 80 > 20
-    ],
-    # N = (ln|H| + ln(1/beta)) / alpha
-    "n_erm_finite": [
-        (dict(h_size=16), 4 * (LN(16) + LN(4))),
-        (dict(h_size=1000, alpha=0.1, beta=0.05), 10 * (LN(1000) + LN(20))),
-    ],
-    # N = ln(2/beta) / alpha
-    "n_erm_threshold": [
-        (dict(), 4 * LN(8)),
-        (dict(alpha=0.1, beta=0.01), 10 * LN(200)),
-    ],
-
-    # ---- tools.py: composition, exponential mechanism, VC, PMW ---------------------------
-    # delta'
-    "composition_tail_ceiling": [
-        (dict(delta_prime=1e-6), 1e-6),
-        (dict(delta_prime=0.05), 0.05),
-    ],
-    # min(1, |F| e^{-eps gap/2})
-    "expmech_failure_ceiling": [
-        (dict(gap=20, candidates=100, epsilon=1.0), 100 * math.exp(-10)),
-        (dict(gap=10, candidates=1, epsilon=0.5), math.exp(-2.5)),
-        (dict(gap=0, candidates=5, epsilon=1.0), 1.0),                    # capped
-    ],
-    # Thm 2.7: (8/alpha)(vc ln(16/alpha) + ln(2/beta))
-    "n_vc_realizable": [
-        (dict(vc=1, alpha=0.25, beta=0.25), 32 * (LN(64) + LN(8))),
-        (dict(vc=5, alpha=0.1, beta=0.05), 80 * (5 * LN(160) + LN(40))),
-    ],
-    # Thm 2.8 + union bound: (50 vc/alpha^2) ln(k/(alpha beta))
-    "n_uniform_convergence": [
-        (dict(vc=1, k=1, alpha=0.1, beta=0.1), 5000 * LN(100)),
-        (dict(vc=3, k=64, alpha=0.05, beta=0.01), 60000 * LN(128000)),
-    ],
-    # a = alpha/3, c = ceil(4 ln|X| / a^2), k = 2|Q|(c + 1), B = (sqrt 512 + 1) sqrt(c ln(2/delta))/(eps a):
-    # ceil(B max(ln k + ln(4c/beta), sqrt 8 ln(2c/beta))); source_only: ceil(B (ln k + ln(4c/beta))).
-    # (The same arithmetic as simulators/pmw.py's pmw_sample_size before the move: equal at
-    # all four points, checked in a scratch shell against the committed version.)
-    "n_pmw": [
-        (dict(alpha=0.3, beta=0.1, epsilon=1.0, delta=1e-6, domain_size=1024, n_queries=10 ** 6),
-         math.ceil(PMW_B1 * (LN(5.548e9) + LN(110920)))),    # sparse 1613851.6 > numeric 1464226.7
-        (dict(alpha=0.3, beta=0.1, epsilon=1.0, delta=1e-6, domain_size=1024, n_queries=1000),
-         math.ceil(PMW_B1 * SQRT8 * LN(55460))),              # sparse 1286479.4 < numeric 1464226.7
-        (dict(alpha=0.3, beta=0.1, epsilon=1.0, delta=1e-6, domain_size=1024, n_queries=1000,
-              source_only=True),
-         math.ceil(PMW_B1 * (LN(5.548e6) + LN(110920)))),    # the book's term only: 1286479.4
-        (dict(alpha=0.6, beta=0.05, epsilon=0.5, delta=1e-3, domain_size=2, n_queries=10),
-         math.ceil(PMW_B2 * SQRT8 * LN(2800))),               # sparse 86595.0 < numeric 122354.4
-    ],
-
-    # ---- BNS: composition, direct sums -------------------------------------------------
-    # N = max(8/alpha, 4/(alpha eps0)) (ln|H| + ln(2k/beta)), eps0 = eps/k or advanced root
-    "n_direct_sum": [
-        (dict(h_size=257, epsilon=1.0, k=8, rule="basic", alpha=0.25, beta=0.25),
-         128 * (LN(257) + LN(64))),                   # eps0 = 1/8: 4/(a eps0) = 128 > 32
-        (dict(h_size=16, epsilon=4.0, k=2, rule="basic"),
-         32 * (LN(16) + LN(16))),                     # eps0 = 2: 8/a = 32 > 4/(a eps0) = 8
-        (dict(h_size=1024, epsilon=1.0, k=64, rule="advanced", delta=1e-6, alpha=0.1, beta=0.1),
-         (40 / ADV_DS) * (LN(1024) + LN(1280))),      # 4/(a eps0) = 1741.6 > 80
-    ],
-    # max((4/(alpha eps0)) ln(2k|C|/beta), (800 vc/alpha^2) ln(8k/(alpha beta)))
-    "n_direct_sum_agnostic": [
-        (dict(h_size=1024, k=10, rule="basic", alpha=0.1, epsilon=1.0, delta=None, beta=0.1),
-         max(400 * LN(204800), 80000 * LN(8000))),                 # 4892 vs 718976: Thm 2.8 term
-        (dict(h_size=1024, k=1000, rule="basic", alpha=0.5, epsilon=1.0, delta=None, beta=0.1, vc=2),
-         max(8000 * LN(2.048e7), 6400 * LN(160000))),              # 134680 vs 76691: exp mech
-        (dict(h_size=1024, k=1000, rule="advanced", alpha=0.5, epsilon=0.1, delta=1e-6, beta=0.1),
-         max((8 / ADV_DSA) * LN(2.048e7), 3200 * LN(160000))),     # 224680 vs 38345: exp mech
-    ],
-    # (4k/(alpha eps))(d ln 2 + ln(2k/beta)) + (50 d/alpha^2) ln(2k/(alpha beta))
-    "n_parity_direct_sum": [
-        (dict(k=4, d=8, epsilon=1.0, alpha=0.1, beta=0.1),
-         160 * (8 * LN2 + LN(80)) + 40000 * LN(800)),
-        (dict(k=1, d=2, epsilon=0.5, alpha=0.25, beta=0.25),
-         32 * (2 * LN2 + LN(8)) + 1600 * LN(32)),
-    ],
-    # Cor 2.12: (8/alpha)(vc ln(16/alpha) + ln(2k/beta))
-    "n_nonprivate_k_learner": [
-        (dict(vc=1, k=1), 32 * (LN(64) + LN(8))),
-        (dict(vc=3, k=100, alpha=0.1, beta=0.05), 80 * (3 * LN(160) + LN(4000))),
-    ],
-
-    # ---- BNS: sanitizers ---------------------------------------------------------------
-    # smallest n with alpha n >= 1 + (2/eps) ln(2/delta) + (2/eps) ln(n/beta)
-    "n_point_sanitizer": [
-        (dict(alpha=0.1, epsilon=1.0, delta=1e-6, beta=0.1), SAN_1),
-        (dict(alpha=0.05, epsilon=0.5, delta=1e-3, beta=0.05), SAN_2),
-        (dict(alpha=0.5, epsilon=2.0, delta=0.01, beta=0.25), SAN_3),
-    ],
-    # (2/(alpha eps)) ln(|X|/beta)
-    "n_laplace_histogram": [
-        (dict(alpha=0.1, epsilon=1.0, domain_size=1024, beta=0.1), 20 * LN(10240)),
-        (dict(alpha=0.05, epsilon=0.5, domain_size=2 ** 20, beta=0.01), 80 * LN(2 ** 20 * 100)),
-    ],
-    # (2 L^2/(alpha eps)) ln(2|X|/beta), L = log2|X|
-    "n_tree_sanitizer": [
-        (dict(alpha=0.1, epsilon=1.0, domain_size=1024, beta=0.1), 2000 * LN(20480)),    # L = 10
-        (dict(alpha=0.05, epsilon=0.5, domain_size=2, beta=0.25), 80 * LN(16)),          # L = 1
-        (dict(alpha=0.1, epsilon=1.0, domain_size=1000, beta=0.1),
-         20 * math.log2(1000) ** 2 * LN(20000)),                                        # L not integer
-    ],
-    # (1/(alpha eps)) 8^{log*|X|} log*|X| ln(1/(alpha beta delta)); log* 1024 = 4
-    # (1024 -> 10 -> 3.32 -> 1.73 -> 0.79), log* 16 = 3 (16 -> 4 -> 2 -> 1), log* 2 = 1
-    "n_thresh_sanitizer_paper": [
-        (dict(alpha=0.1, epsilon=1.0, delta=1e-6, beta=0.1, domain_size=1024),
-         10 * 8 ** 4 * 4 * LN(1e8)),
-        (dict(alpha=0.25, epsilon=0.5, delta=1e-3, beta=0.25, domain_size=16),
-         8 * 8 ** 3 * 3 * LN(16000)),
-        (dict(alpha=0.5, epsilon=2.0, delta=0.1, beta=0.5, domain_size=2),
-         1 * 8 * 1 * LN(40)),
-    ],
-    # BLR toy: 2 ln(n_candidates/beta) / (eps (alpha - 1/(2 s)))
-    "n_blr_toy": [
-        (dict(alpha=0.25, epsilon=1.0, beta=0.1, n_candidates=1000, synth_size=4),
-         16 * LN(1e4)),                               # gap 0.25 - 1/8 = 1/8
-        (dict(alpha=0.1, epsilon=0.5, beta=0.05, n_candidates=2 ** 20, synth_size=10),
-         80 * LN(2 ** 20 * 20)),                      # gap 0.1 - 1/20 = 1/20
-    ],
-    # BLR shape: vc log2|X| ln(1/alpha)/(alpha^3 eps) + ln(1/beta)/(alpha eps)
-    # ("log" of the docstring read as ln: it writes log2 where it means base 2)
-    "n_blr_shape": [
-        (dict(alpha=0.1, epsilon=1.0, beta=0.1, domain_size=1024),
-         10 * LN(10) / 0.001 + LN(10) / 0.1),
-        (dict(alpha=0.25, epsilon=0.5, beta=0.05, domain_size=2 ** 16, vc=3),
-         3 * 16 * LN(4) / (0.015625 * 0.5) + LN(20) / 0.125),
-    ],
-
-    # ---- BNS: algorithms 2, 4, 5 ----------------------------------------------------------
-    # T = ceil(max((8/eps) ln(2/(beta delta)), 32 ln(2/beta))), n = (d + 3) T
-    "n_alg4_parities": [
-        (dict(d=8, epsilon=1.0, delta=1e-6, beta=0.1), 11 * 135),   # 8 ln 2e7 = 134.49 > 95.86
-        (dict(d=4, epsilon=4.0, delta=0.1, beta=0.1), 7 * 96),      # 2 ln 200 = 10.60 < 32 ln 20 = 95.86
-        (dict(d=1, epsilon=0.5, delta=1e-3, beta=0.5), 4 * 133),    # 16 ln 4000 = 132.70 > 32 ln 4 = 44.36
-    ],
-    "n_alg5_points": [
-        (dict(alpha=0.1, epsilon=1.0, delta=1e-6, beta=0.1), ALG5_A),
-        (dict(alpha=0.2, epsilon=10.0, delta=0.1, beta=0.3), ALG5_B),
-        (dict(alpha=0.05, epsilon=0.5, delta=1e-9, beta=0.01), ALG5_C),
-    ],
-    # ratio x n_alg5_points (Thm 2.24, m = 9n)
-    "n_empirical_alg5": [
-        (dict(alpha=0.1, epsilon=1.0, delta=1e-6, beta=0.1), 9 * ALG5_A),
-        (dict(alpha=0.2, epsilon=10.0, delta=0.1, beta=0.3, ratio=2), 2 * ALG5_B),
-    ],
-    # Lemma 3.7 with Alg 1, alpha' = alpha/4, beta' = beta/3: max of
-    #   E2 n_alg1(alpha'/2, eps/2, delta [basic] or delta/2 [advanced], beta'),
-    #   E1 (50/alpha'^2) ln(k/(alpha' beta')), E3 smallest n >= (2/(alpha' eps0))(ln(n+1) + ln(k/beta'))
-    # with eps0 = eps/(2k) (basic) or the advanced split of eps/2 at delta' = delta/2.
-    "n_alg2_points": [
-        (dict(k=1, rule="basic", alpha=0.5, epsilon=0.01, delta=1e-6, beta=0.1),
-         max(SAN_ALG2_P1, 3200 * LN(240), E3_P1)),          # 192514 | 17538 | 45183: E2
-        (dict(k=1, rule="basic", alpha=0.1, epsilon=1.0, delta=1e-6, beta=0.1),
-         max(SAN_ALG2_P2, 80000 * LN(1200), E3_P2)),        # 8714 | 567206 | 1738: E1
-        (dict(k=1000, rule="basic", alpha=0.1, epsilon=1.0, delta=1e-6, beta=0.1),
-         max(SAN_ALG2_P2, 80000 * LN(1.2e6), E3_P3)),       # 8714 | 1119827 | 4085089: E3
-        (dict(k=1000, rule="advanced", alpha=0.1, epsilon=0.2, delta=1e-6, beta=0.1),
-         max(SAN_ALG2_P4, 80000 * LN(1.2e6), E3_P4)),       # 47059 | 1119827 | 3468963: E3
-    ],
-    # As Alg 2 on points but with the tree sanitizer at (alpha/16, eps/2, |X|, beta/3) and
-    # E3 = (2/(alpha' eps0))(ln(8/alpha + 1) + ln(k/beta')).
-    "n_alg2_thresholds": [
-        (dict(k=1, rule="basic", alpha=0.1, epsilon=1.0, delta=1e-6, beta=0.1, domain_size=1024),
-         max(64000 * LN(61440), 80000 * LN(1200), 160 * (LN(81) + LN(30)))),      # tree
-        (dict(k=1, rule="basic", alpha=0.1, epsilon=1.0, delta=1e-6, beta=0.1, domain_size=16),
-         max(10240 * LN(960), 80000 * LN(1200), 160 * (LN(81) + LN(30)))),        # E1
-        (dict(k=1000, rule="basic", alpha=0.1, epsilon=1.0, delta=1e-6, beta=0.1, domain_size=16),
-         max(10240 * LN(960), 80000 * LN(1.2e6), 160000 * (LN(81) + LN(30000)))),  # E3
-        (dict(k=1000, rule="advanced", alpha=0.1, epsilon=0.1, delta=1e-6, beta=0.1, domain_size=16),
-         max(102400 * LN(960), 80000 * LN(1.2e6), (80 / ADV_THR) * (LN(81) + LN(30000)))),  # E3
-    ],
-
-    # ---- BNS: A_dist (Prop 3.11) ------------------------------------------------------------
-    # delta
-    "adist_release_ceiling": [
-        (dict(delta=1e-6), 1e-6),
-        (dict(delta=0.3), 0.3),
-    ],
-    # min(1, e^{-gap eps/4} / delta)
-    "adist_failure_ceiling": [
-        (dict(gap=100, epsilon=1.0, delta=1e-6), math.exp(-25) / 1e-6),
-        (dict(gap=4, epsilon=1.0, delta=0.5), 2 * math.exp(-1)),
-        (dict(gap=0, epsilon=1.0, delta=0.5), 1.0),                       # 2 capped to 1
-    ],
-
-    # ---- BNS: secrecy of the sample (Lem 2.25) ----------------------------------------------
-    # e^{6 eps n/m} P_D'[E] (no cap stated)
-    "subsampling_ceiling": [
-        (dict(epsilon=1.0, inner_n=10, m=90, neighbour_probability=0.1), 0.1 * math.exp(2 / 3)),
-        (dict(epsilon=0.5, inner_n=100, m=1000, neighbour_probability=0.02), 0.02 * math.exp(0.3)),
-    ],
-
-    # ---- BNS: packing lower bounds (Section 5) -----------------------------------------
-    # (k ln 2 + ln(1 - beta)) / eps
-    "packing_lower_bound": [
-        (dict(k=10, epsilon=0.5, beta=0.1), (10 * LN2 + LN(0.9)) / 0.5),
-        (dict(k=64, epsilon=2.0, beta=0.25), (64 * LN2 + LN(0.75)) / 2),
-        (dict(k=1, epsilon=1.0, beta=0.9), LN2 + LN(0.1)),               # negative: vacuous
-    ],
-    # min(1, e^{eps n} / 2^k)
-    "packing_success_ceiling": [
-        (dict(n=5, k=10, epsilon=0.5), math.exp(2.5) / 1024),
-        (dict(n=0, k=3, epsilon=1.0), 1 / 8),
-        (dict(n=100, k=10, epsilon=0.5), 1.0),                           # e^50/2^10: capped
-    ],
-    # (k ln 2 + ln(1/2 - beta)) / (4 alpha eps)
-    "packing_accuracy_lower_bound": [
-        (dict(k=100, alpha=0.1, epsilon=1.0, beta=0.1), (100 * LN2 + LN(0.4)) / 0.4),
-        (dict(k=20, alpha=0.5, epsilon=2.0, beta=1e-4), (20 * LN2 + LN(0.4999)) / 4),
-        (dict(k=1, alpha=0.25, epsilon=1.0, beta=0.25), LN2 + LN(0.25)),  # = -ln 2: vacuous
-    ],
-    # (k d ln 2 + ln(1 - beta)) / eps
-    "parity_packing_lower_bound": [
-        (dict(k=4, d=8, epsilon=1.0, beta=0.1), 32 * LN2 + LN(0.9)),
-        (dict(k=1, d=1, epsilon=0.5, beta=0.75), (LN2 + LN(0.25)) / 0.5),  # negative: vacuous
-    ],
-    # level when 4 corrupted < 2^d, else 1
-    "parity_rounding_failure_ceiling": [
-        (dict(corrupted=3, d=4), 1e-3),                 # 12 < 16
-        (dict(corrupted=4, d=4), 1.0),                  # exactly a quarter: no guarantee
-        (dict(corrupted=0, d=1, level=0.01), 0.01),
-    ],
-
-    # ---- BNS: fingerprinting lower bounds (Section 4) ----------------------------------
-    # Boneh-Shaw: (n - 1) ceil(2 n^2 ln(2n/xi))
-    "bs_code_length": [
-        (dict(n=4, xi=0.1), 3 * 141),                   # 32 ln 80 = 140.22
-        (dict(n=16, xi=0.1), 15 * 2954),                # 512 ln 320 = 2953.38
-        (dict(n=2, xi=0.5), 1 * 17),                    # 8 ln 8 = 16.64
-    ],
-    # Tardos: 100 n^2 ceil(ln(n/xi))
-    "tardos_code_length": [
-        (dict(n=8, xi=0.1), 6400 * 5),                  # ln 80 = 4.38
-        (dict(n=2, xi=0.5), 400 * 2),                   # ln 4 = 1.39
-    ],
-    # Most users n >= 2 of a BS code of length <= k at xi = 1/(6 e^eps n) with
-    # 1 - xi - n (e^eps xi + delta) > 2 e^eps beta; 1 if none. At eps = 1 the lengths are
-    # 39, 206, 603, 1344 for n = 2..5, and e^eps xi = 1/(6n).
-    "n_lb_thresh_users": [
-        (dict(k=1000, epsilon=1.0, delta=1e-4, beta=0.01), 4),   # 603 <= 1000 < 1344; 0.818 > 0.054
-        (dict(k=603, epsilon=1.0, delta=1e-4, beta=0.01), 4),    # length exactly k still fits
-        (dict(k=1000, epsilon=1.0, delta=0.2, beta=0.01), 3),    # n=4 fits but 0.018 < 0.054
-        (dict(k=38, epsilon=1.0, delta=1e-4, beta=0.01), 1),     # no code fits: vacuous
-    ],
-    # (n_LB - 1) / (2 alpha), 0 below 2 users
-    "rows_lb_thresh": [
-        (dict(k=1000, alpha=0.1, epsilon=1.0, delta=1e-4, beta=0.01), 3 / 0.2),
-        (dict(k=1000, alpha=0.25, epsilon=1.0, delta=0.2, beta=0.01), 2 / 0.5),
-        (dict(k=38, alpha=0.1, epsilon=1.0, delta=1e-4, beta=0.01), 0.0),
-    ],
-    # (3k / (4 ln k))^(1/3)
-    "n_lb_thresh_asymptotic": [
-        (dict(k=1000), (3000 / (4 * LN(1000))) ** (1 / 3)),
-        (dict(k=3), (9 / (4 * LN(3))) ** (1 / 3)),
-    ],
-    # Most users n >= 2 of a Tardos code of length <= k at xi = 1/(6 e^eps n) with
-    # (1 - beta - eps2)/n > e^eps xi + delta, eps2 = max(xi, (xi/n)^(n/4)); 1 if none.
-    # At eps = 1 the lengths are 2000, 4500, 9600, 17500 for n = 2..5; eps2 = 0.1238,
-    # 0.0237, 0.0153 (= xi) for n = 2, 3, 4.
-    "n_lb_agnostic_users": [
-        (dict(k=10000, epsilon=1.0, delta=1e-3, beta=0.1), 4),   # 9600 <= 10000 < 17500; 0.221 > 0.043
-        (dict(k=4500, epsilon=1.0, delta=1e-3, beta=0.72), 3),   # n=3: 0.0854 > 0.0566
-        (dict(k=2000, epsilon=1.0, delta=1e-3, beta=0.72), 1),   # n=2: 0.0781 < 0.0843 (eps2 > xi)
-    ],
-    # n_LB / alpha, 0 below 2 users
-    "rows_lb_agnostic": [
-        (dict(k=10000, alpha=0.1, epsilon=1.0, delta=1e-3, beta=0.1), 4 / 0.1),
-        (dict(k=4500, alpha=0.2, epsilon=1.0, delta=1e-3, beta=0.72), 3 / 0.2),
-        (dict(k=2000, alpha=0.1, epsilon=1.0, delta=1e-3, beta=0.72), 0.0),
-    ],
-    # sqrt(k / (100 ln k))
-    "n_lb_agnostic_asymptotic": [
-        (dict(k=10000), math.sqrt(10000 / (100 * LN(10000)))),
-        (dict(k=3), math.sqrt(3 / (100 * LN(3)))),
-    ],
-    # (users - 1)/(2 alpha) when 5/6 - 1/(6 e^eps users) - users delta > 2 e^eps beta, else 0
-    "rows_lb_code": [
-        (dict(users=8, alpha=0.1, epsilon=1.0, delta=1e-3, beta=0.1), 7 / 0.2),      # 0.818 > 0.544
-        (dict(users=16, alpha=0.05, epsilon=0.5, delta=1e-4, beta=0.1), 15 / 0.1),  # 0.825 > 0.330
-        (dict(users=8, alpha=0.1, epsilon=1.0, delta=1e-3, beta=0.2), 0.0),          # 0.818 < 1.087
-    ],
-    # users/alpha when (1 - beta - eps2)/users > 1/(6 users) + delta, else 0
-    "rows_lb_tardos_code": [
-        (dict(users=4, alpha=0.1, epsilon=1.0, delta=1e-3, beta=0.1), 4 / 0.1),
-        (dict(users=3, alpha=0.1, epsilon=1.0, delta=1e-3, beta=0.72), 3 / 0.1),
-        (dict(users=2, alpha=0.1, epsilon=1.0, delta=1e-3, beta=0.72), 0.0),  # fails by eps2 alone
-    ],
-
-    # ---- BNS: fingerprinting as probability ceilings (Thm 4.3 / 4.7) -----------------------
-    # As their docstrings state them: neither capped at 1 nor floored at 0.
-    # xi = 1/(6 e^eps users)
-    "fp_soundness_ceiling": [
-        (dict(users=4, epsilon=1.0), 1 / (24 * math.e)),
-        (dict(users=10, epsilon=0.5), 1 / (60 * math.exp(0.5))),
-    ],
-    # xi
-    "code_error_ceiling": [
-        (dict(xi=0.01), 0.01),
-        (dict(xi=0.5), 0.5),
-    ],
-    # e^eps xi + delta
-    "dp_trace_ceiling": [
-        (dict(epsilon=1.0, delta=1e-3, xi=0.01), 0.01 * math.e + 1e-3),
-        (dict(epsilon=0.5, delta=1e-6, xi=0.1), 0.1 * math.exp(0.5) + 1e-6),
-    ],
-    # users (e^eps xi + delta); at xi = 1/(48 e), e^eps xi = 1/48
-    "dp_any_trace_ceiling": [
-        (dict(users=8, epsilon=1.0, delta=1e-3, xi=1 / (48 * math.e)), 1 / 6 + 0.008),
-        (dict(users=3, epsilon=0.5, delta=1e-4, xi=0.02), 3 * (0.02 * math.exp(0.5) + 1e-4)),
-    ],
-    # 1 - users (e^eps xi + delta)
-    "untraced_ceiling": [
-        (dict(users=8, epsilon=1.0, delta=1e-3, xi=1 / (48 * math.e)), 5 / 6 - 0.008),
-        (dict(users=3, epsilon=0.5, delta=1e-4, xi=0.02), 1 - 3 * (0.02 * math.exp(0.5) + 1e-4)),
-        (dict(users=100, epsilon=1.0, delta=0.01, xi=0.01), -math.e),      # 1 - (e + 1): not floored
-    ],
-    # 1 - (1 - xi - n (e^eps xi + delta)) / (2 e^eps); at xi = 1/(24 e), e xi = 1/24
-    "thresh_accuracy_ceiling": [
-        (dict(n=4, epsilon=1.0, delta=1e-3, xi=1 / (24 * math.e)),
-         1 - (5 / 6 - 0.004 - 1 / (24 * math.e)) / (2 * math.e)),          # 0.8503
-        (dict(n=8, epsilon=0.5, delta=1e-4, xi=0.01),
-         1 - (0.99 - 8 * (0.01 * math.exp(0.5) + 1e-4)) / (2 * math.exp(0.5))),  # 0.7400
-    ],
-    # thresh_accuracy_ceiling(users, ...) when alpha n < (users - 1)/2, else 1
-    "thresh_accuracy_ceiling_at": [
-        (dict(n=5, users=4, alpha=0.25, epsilon=1.0, delta=1e-3, xi=1 / (24 * math.e)),
-         1 - (5 / 6 - 0.004 - 1 / (24 * math.e)) / (2 * math.e)),          # 1.25 < 1.5
-        (dict(n=6, users=4, alpha=0.25, epsilon=1.0, delta=1e-3, xi=1 / (24 * math.e)),
-         1.0),                                                              # 1.5 = 1.5: not below
-        (dict(n=30, users=8, alpha=0.1, epsilon=0.5, delta=1e-4, xi=0.01),
-         1 - (0.99 - 8 * (0.01 * math.exp(0.5) + 1e-4)) / (2 * math.exp(0.5))),  # 3 < 3.5
-        (dict(n=100, users=8, alpha=0.1, epsilon=0.5, delta=1e-4, xi=0.01), 1.0),  # 10 > 3.5
-    ],
-    # eps2 + n (e^eps xi + delta), eps2 = max(xi, (xi/n)^(n/4))
-    "agnostic_accuracy_ceiling": [
-        (dict(n=4, epsilon=1.0, delta=1e-3, xi=1 / (24 * math.e)),
-         1 / (24 * math.e) + 1 / 6 + 0.004),                   # eps2 = xi (xi/4 < xi)
-        (dict(n=2, epsilon=1.0, delta=1e-3, xi=1 / (12 * math.e)),
-         math.sqrt(1 / (24 * math.e)) + 1 / 6 + 0.002),        # eps2 = sqrt(xi/2) = 0.124 > xi = 0.031
-        (dict(n=8, epsilon=0.5, delta=1e-4, xi=0.01),
-         0.01 + 8 * (0.01 * math.exp(0.5) + 1e-4)),            # eps2 = xi (1.6e-6 < xi)
-    ],
-    # agnostic_accuracy_ceiling(users, ...) when alpha n < users, else 1
-    "agnostic_accuracy_ceiling_at": [
-        (dict(n=15, users=4, alpha=0.25, epsilon=1.0, delta=1e-3, xi=1 / (24 * math.e)),
-         1 / (24 * math.e) + 1 / 6 + 0.004),                   # 3.75 < 4
-        (dict(n=16, users=4, alpha=0.25, epsilon=1.0, delta=1e-3, xi=1 / (24 * math.e)),
-         1.0),                                                 # 4 = 4: not below
-        (dict(n=1000, users=2, alpha=0.1, epsilon=1.0, delta=1e-3, xi=1 / (12 * math.e)),
-         1.0),                                                 # 100 > 2
-    ],
-    # eps2 = xi for n >= 4 ((xi/n)^(n/4) <= xi/4 there), else (xi/n)^(n/4) (> xi at these points)
-    "tardos_completeness": [
-        # n = 3, xi = 0.05 >= 1/27: (xi/3)^(3/4) = 0.0464 < xi, so the max is xi
-        (dict(n=3, xi=0.05), 0.05),
-        (dict(n=4, xi=0.1), 0.1),                              # (xi/4)^1 = 0.025
-        (dict(n=8, xi=0.01), 0.01),                            # (xi/8)^2 = 1.6e-6
-        (dict(n=2, xi=0.1), math.sqrt(0.05)),                  # 0.224 > 0.1
-        (dict(n=3, xi=0.01), (1 / 300) ** 0.75),               # 0.0139 > 0.01
-    ],
-}
-
-# Points where a bound function's value is not the formula of its own docstring. The
-# expected value is the docstring's; each case is xfail(strict=True), so it turns into an
-# XPASS failure (remove it then) as soon as the function or its docstring is fixed.
-DOCSTRING_DISAGREEMENTS = {
-    # (tardos_completeness at n = 3, xi = 0.05 was one: its docstring now states the max)
-}
-
-# Functions whose value goes through a root finder (scipy brentq for the smallest n of
-# Prop 2.20 / Lemma 3.7's E3, or for the advanced-composition eps0): compared at rel 1e-6
-# because brentq stops at its own tolerance, not at the exact root of our literals.
-SOLVED_BY_ROOT_FINDER = {"n_point_sanitizer", "n_alg5_points", "n_empirical_alg5", "n_alg2_points"}
+PINS = _load_pins()
+PINNED = _merged("PINNED")
+DOCSTRING_DISAGREEMENTS = _merged("DOCSTRING_DISAGREEMENTS")
+HELPERS = _merged("HELPERS")
+SOLVED_BY_ROOT_FINDER = set().union(*(getattr(m, "SOLVED_BY_ROOT_FINDER", set()) for m in PINS.values()))
 
 
 def _rel(name, kwargs):
@@ -584,23 +159,6 @@ def test_every_bound_function_is_pinned():
 # --- untagged helpers that bound functions build on -----------------------------------
 # Not bound functions (no kind/source), so not in PINNED; looked up by name over the
 # modules of privbounds.bounds all the same, so a move between modules does not lose them.
-# advanced: sqrt(2k ln(1/d')) eps0 + k eps0 (e^eps0 - 1); at eps0 = ln 2, k = 2, d' = 1/e:
-# 2 ln 2 + 2 ln 2; at eps0 = ln 1.5, k = 8, d' = e^-4: 8 ln 1.5 + 4 ln 1.5.
-HELPERS = {
-    "advanced_composition_epsilon": [
-        (dict(eps0=LN2, k=2, delta_prime=math.exp(-1)), 4 * LN2),
-        (dict(eps0=LN(1.5), k=8, delta_prime=math.exp(-4)), 12 * LN(1.5)),
-        (dict(eps0=ADV_DS, k=64, delta_prime=1e-6), 1.0),
-    ],
-    # basic: eps / k; advanced: the eps0 literals above (bisection roots)
-    "per_concept_epsilon": [
-        (dict(epsilon=1.0, k=8, rule="basic"), 0.125),
-        (dict(epsilon=0.1, k=1000, rule="basic"), 1e-4),
-        (dict(epsilon=1.0, k=64, rule="advanced", delta=1e-6), ADV_DS),
-        (dict(epsilon=0.1, k=1000, rule="advanced", delta=1e-6), ADV_DSA),
-    ],
-}
-
 
 def _helper(name):
     """The one function called ``name`` in the modules of privbounds.bounds."""
@@ -619,73 +177,15 @@ def test_helper_matches_hand_value(name, kwargs, expected):
 
 
 # --- the literals are right ----------------------------------------------------------
+# Each pins file re-checks its own literals in its check_*() functions.
 
-@pytest.mark.parametrize("args, n", SAN_ROOTS)
-def test_alg1_literals_are_the_smallest_n(args, n):
-    assert _alg1_slack(*args, n) >= -1e-9
-    assert _alg1_slack(*args, n * (1 - 1e-9)) < 0
-    # the condition is decreasing then increasing in n, with its minimum at 2/(alpha eps):
-    # the root past the minimum is the only crossing, so it is the smallest n
-    alpha, eps = args[0], args[1]
-    assert n > 2 / (alpha * eps)
-
-
-@pytest.mark.parametrize("args, eps0", ADV_ROOTS)
-def test_advanced_eps0_literals_spend_the_budget(args, eps0):
-    total, k, delta_prime = args
-    assert _advanced_total(eps0, k, delta_prime) == pytest.approx(total, rel=1e-12)
-
-
-@pytest.mark.parametrize("args, n", E3_ROOTS)
-def test_e3_literals_are_the_smallest_n(args, n):
-    c, log_term = args
-    assert _e3_slack(c, log_term, n) >= -1e-9
-    assert _e3_slack(c, log_term, n * (1 - 1e-9)) < 0
-    assert n + 1 > c    # past the minimum of the slack (at n + 1 = c): the only crossing
-
-
-def test_point_sanitizer_returns_the_smallest_n():
-    fn = _bound_functions()["n_point_sanitizer"]
-    for kwargs, _ in PINNED["n_point_sanitizer"]:
-        args = (kwargs["alpha"], kwargs["epsilon"], kwargs["delta"], kwargs["beta"])
-        n = float(fn(**kwargs))
-        assert _alg1_slack(*args, n) >= -1e-8          # holds (up to brentq's xtol 1e-9)
-        assert _alg1_slack(*args, n - 1e-3) < 0        # and fails just below
-        assert _alg1_slack(*args, n - 1) < 0
-
-
-def _bs_length(n, eps):
-    xi = 1 / (6 * math.exp(eps) * n)
-    return (n - 1) * math.ceil(2 * n * n * LN(2 * n / xi))
-
-
-def _bs_ok(n, eps, delta, beta):
-    xi = 1 / (6 * math.exp(eps) * n)
-    return 1 - xi - n * (math.exp(eps) * xi + delta) > 2 * math.exp(eps) * beta
-
-
-def _tardos_length(n, eps):
-    xi = 1 / (6 * math.exp(eps) * n)
-    return 100 * n * n * math.ceil(LN(n / xi))
-
-
-def _tardos_ok(n, eps, delta, beta):
-    xi = 1 / (6 * math.exp(eps) * n)
-    eps2 = max(xi, (xi / n) ** (n / 4))
-    return (1 - beta - eps2) / n > math.exp(eps) * xi + delta
-
-
-@pytest.mark.parametrize("name, length, ok", [
-    ("n_lb_thresh_users", _bs_length, _bs_ok),
-    ("n_lb_agnostic_users", _tardos_length, _tardos_ok),
-])
-def test_most_users_literals_satisfy_their_definition(name, length, ok):
-    for kwargs, n in PINNED[name]:
-        k, eps, delta, beta = kwargs["k"], kwargs["epsilon"], kwargs["delta"], kwargs["beta"]
-        fitting = [m for m in range(2, 64) if length(m, eps) <= k]
-        assert fitting == list(range(2, 2 + len(fitting)))      # lengths increase with n
-        good = [m for m in fitting if ok(m, eps, delta, beta)]
-        assert n == (max(good) if good else 1), kwargs
+@pytest.mark.parametrize("check", [
+    pytest.param(fn, id=f"{folder}-{name}")
+    for folder, module in PINS.items()
+    for name, fn in vars(module).items()
+    if name.startswith("check_") and inspect.isfunction(fn) and fn.__module__ == module.__name__])
+def test_pinned_literals_are_right(check):
+    check()
 
 
 # --- the test has teeth ----------------------------------------------------------------
