@@ -217,7 +217,14 @@ def show(theorem_id: str, out=DEFAULT_OUT) -> dict:
     files that implement the theorem and, if ``out`` has its results, its last verdicts."""
     thm = get(theorem_id)
     last = {}
-    info = {**thm.summary(), "math": thm.math, "notes": thm.notes, "files": thm.files()}
+    info = {**thm.summary(), "math": thm.math, "notes": thm.notes, "files": thm.files(), "uses": []}
+    if thm.simulator is not None:
+        from privbounds.registry import _source_path
+        from privbounds.simulators.engine.store import closure
+
+        parts = [m for m in closure(type(thm.simulator).__module__)
+                 if m.startswith("privbounds.simulators.") and ".engine" not in m]
+        info["uses"] = [f for f in map(_source_path, parts) if f not in info["files"]]
     if out is not None and theorem_id in available(out):
         rec = load(out, theorem_id)
         last = {v["claim"]: v["verdict"] for v in rec.get("verdicts", [])}

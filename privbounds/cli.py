@@ -197,6 +197,10 @@ def _show(args) -> int:
     print("files:")
     for f in info["files"]:
         print(f"    {f}")
+    if info["uses"]:
+        print("uses (reusable parts, and what the simulator imports):")
+        for f in info["uses"]:
+            print(f"    {f}")
     if info["claims"]:
         print("claims:")
     for c in info["claims"]:

@@ -64,10 +64,8 @@ def _imports(module: str) -> tuple[tuple[str, ...], bytes]:
     return tuple(m for m in ours if _is_module(m)), source
 
 
-@cache
-def code_hash(module: str) -> str:
-    """SHA-256 (hex, 16 characters) over ``module`` and everything of ours it imports.
-    Cached for the life of the process: a run hashes each simulator once."""
+def closure(module: str) -> list[str]:
+    """``module`` and every module of ours it imports, followed transitively, sorted."""
     seen, todo = set(), [module]
     while todo:
         m = todo.pop()
@@ -75,8 +73,15 @@ def code_hash(module: str) -> str:
             continue
         seen.add(m)
         todo += _imports(m)[0]
+    return sorted(seen)
+
+
+@cache
+def code_hash(module: str) -> str:
+    """SHA-256 (hex, 16 characters) over the source of ``closure(module)``. Cached for the
+    life of the process: a run hashes each simulator once."""
     h = hashlib.sha256()
-    for m in sorted(seen):
+    for m in closure(module):
         h.update(m.encode() + b"\0" + _imports(m)[1] + b"\0")
     return h.hexdigest()[:16]
 
