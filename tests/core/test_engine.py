@@ -137,3 +137,22 @@ def test_nhat_interval_coverage_precisely(tmp_path):
     lo, hi = stats.binomtest(covered, reps).proportion_ci(0.99)
     print(f"n_hat interval coverage {covered}/{reps} = {covered / reps:.3f}, 99% CI [{lo:.3f}, {hi:.3f}]")
     assert hi >= 0.95
+
+
+class OneCurve(Logistic):
+    """A fixed curve of one sample size: finished after the first round."""
+
+    theorem_id = "test.one-curve"
+
+    def curve(self, point):
+        return [40]
+
+
+def test_each_theorem_is_handed_over_as_soon_as_it_finishes(tmp_path):
+    seen = []
+    work = {"slow": (Logistic(), [{"beta": 0.2}]), "fast": (OneCurve(), [{"beta": 0.2}])}
+    fid = {t: Logistic.fidelities["smoke"] for t in work}
+    out = run_points(work, fid, 0, tmp_path / "cache", backend="sequential", progress=False,
+                     on_done=lambda tid, res: seen.append((tid, res["rounds"])))
+    assert [t for t, _ in seen] == ["fast", "slow"]
+    assert seen[0][1] == 1 and out["slow"]["rounds"] > 1  # "fast" was written while "slow" ran on
