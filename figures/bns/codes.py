@@ -143,8 +143,9 @@ def _length_panels(ax_t, ax_s, record, out, full_length, coalition_text, xlog=Fa
     ax_t.set_title(f"truncated code, {coalition_text}, same tracer:\n"
                    f"P[someone guilty accused] (no claim)\n{trials} trials per point; bands: "
                    "Clopper-Pearson (Bonferroni)", fontsize=9)
-    ax_s.axhline(0.1, color="0.25", linestyle="--", linewidth=1.4)
-    ax_s.set_ylim(-0.005, 0.135)
+    xi = details[0]["ceiling"] if details else 0.1  # the claim's ceiling, as judged
+    ax_s.axhline(xi, color="0.25", linestyle="--", linewidth=1.4)
+    ax_s.set_ylim(-0.005, 1.35 * xi)
     ax_s.set_title(f"truncated code, {coalition_text}: P[innocent accused]\n"
                    f"claim {v['verdict'] if v else 'not run'} (ceiling xi at every length)", fontsize=9)
 

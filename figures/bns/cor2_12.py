@@ -1,20 +1,22 @@
 """Figure for Bun-Nissim-Stemmer Corollary 2.12 (non-private k-learning): n_hat of
-consistent ERM against k, log-log, over its bound; nearly flat in k."""
+consistent ERM against k, log-log, over its claim's bound (upper-erm-<class>); nearly
+flat in k."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from privbounds.bounds import bns
 from privbounds.figures.common import (
     PALETTE,
     band,
     bound_line,
+    claim_bound,
     exponent_text,
     legend,
     new_figure,
     save,
     select,
+    sweep,
     verdict,
 )
 
@@ -31,7 +33,7 @@ def plot(theorem, record, out):
         band(ax, ks, pts, PALETTE[i], f"ERM, {name}_{p0['d']} ({exponent_text(verdict(record, f'scaling-k-{cls}'))})",
              "os^"[i])
         kk = np.geomspace(min(ks), max(ks), 40)
-        bound_line(ax, kk, bns.n_nonprivate_k_learner(vc, kk, p0["alpha"], p0["beta"]), PALETTE[i],
+        bound_line(ax, kk, sweep(claim_bound(theorem, f"upper-erm-{cls}"), p0, "k", kk), PALETTE[i],
                    f"Cor 2.12 bound, {name} (VC = {vc})")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")

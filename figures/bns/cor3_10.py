@@ -1,7 +1,8 @@
 """Figure for Bun-Nissim-Stemmer Corollary 3.10 (Algorithm 2 over the substitute
 threshold sanitizer): n_hat against k, basic and advanced accounting, over the explicit
-bound, with sqrt(k) and k^(1/3) reference slopes (Cor 3.10's upper and Cor 4.6's lower
-bound shapes) and the non-private reference."""
+bound of the claim "upper" (Lemma 3.7's three events over the tree sanitizer), with
+sqrt(k) and k^(1/3) reference slopes (Cor 3.10's upper and Cor 4.6's lower bound shapes)
+and the non-private reference of Cor 2.12."""
 
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ from privbounds.figures.common import (
     PALETTE,
     band,
     bound_line,
+    claim_bound,
     exponent_text,
     legend,
     new_figure,
     save,
     select,
+    sweep,
     verdict,
 )
 
@@ -33,8 +36,8 @@ def plot(theorem, record, out):
         band(ax, ks, pts, PALETTE[i], f"Alg 2 + tree, {rule} ({exponent_text(verdict(record, f'scaling-k-{rule}'))})",
              "os"[i])
         kk = np.unique(np.geomspace(min(ks), max(ks), 30).round().astype(int))
-        bound_line(ax, kk, bns.n_alg2_thresholds(kk, rule, p0["alpha"], p0["epsilon"], p0["delta"], p0["beta"],
-                                                  2 ** p0["d"]), PALETTE[i], f"Lemma 3.7 bound, {rule}")
+        bound_line(ax, kk, sweep(claim_bound(theorem, "upper"), p0, "k", kk), PALETTE[i],
+                   f"Lemma 3.7 bound (tree sanitizer), {rule}")
     adv = select(record, rule="advanced")
     if adv:
         top = max(adv, key=lambda p: p["point"]["k"])

@@ -1,5 +1,9 @@
 """Figures for Bun-Nissim-Stemmer Corollaries 3.4 and 3.3 (direct sums over POINT_X):
-n_hat against k (left) and against |X| (right) on the agnostic instance of Cor 3.9."""
+n_hat against k (left) and against |X| (right) on the agnostic instance of Cor 3.9.
+
+Cor 3.4: both panels over the claim "upper", the right one with Cor 3.9's |X|-free bound
+for contrast. Cor 3.3: over the claim "lower-thm5_1" (Thm 5.1's packing bound; the
+upper bound's constant is hidden, so it is not drawn)."""
 
 from __future__ import annotations
 
@@ -10,11 +14,13 @@ from privbounds.figures.common import (
     PALETTE,
     band,
     bound_line,
+    claim_bound,
     exponent_text,
     legend,
     new_figure,
     save,
     select,
+    sweep,
     verdict,
 )
 
@@ -42,8 +48,7 @@ def plot(theorem, record, out):
         band(ax1, ks, pts, PALETTE[i], f"direct sum, {rule} ({exponent_text(verdict(record, f'scaling-k-{rule}'))})",
              "os"[i])
         kk = np.unique(np.geomspace(min(ks), max(ks), 30).round().astype(int))
-        bound_line(ax1, kk, bns.n_direct_sum_agnostic(2 ** 10, kk, rule, p0["alpha"], p0["epsilon"], p0["delta"],
-                                                       p0["beta"]), PALETTE[i], f"Cor 3.4 bound, {rule}")
+        bound_line(ax1, kk, sweep(claim_bound(theorem, "upper"), p0, "k", kk), PALETTE[i], f"Cor 3.4 bound, {rule}")
     if p0:
         ax1.set_title(f"agnostic POINT_10 (instance of Cor 3.9); alpha = {p0['alpha']}, eps = {p0['epsilon']}",
                       fontsize=10)
@@ -57,7 +62,8 @@ def plot(theorem, record, out):
         X = _x_panel(ax2, record, pts, f"direct sum, basic, k = {k_x}", "scaling-X")
         q = pts[0]["point"]
         xx = np.geomspace(min(X), max(X), 30)
-        bound_line(ax2, xx, bns.n_direct_sum_agnostic(xx, k_x, "basic", q["alpha"], q["epsilon"], q["delta"], q["beta"]),
+        # the claim's parameter is d = log2|X|: a smooth curve over |X| is one over real d
+        bound_line(ax2, xx, sweep(claim_bound(theorem, "upper"), q, "d", np.log2(xx)),
                    PALETTE[0], "Cor 3.4 bound (grows with ln|X|)")
         bound_line(ax2, xx, np.full_like(xx, bns.n_alg2_points(k_x, "basic", q["alpha"], q["epsilon"], q["delta"],
                                                                q["beta"])), PALETTE[2],
@@ -76,7 +82,7 @@ def plot_cor3_3(theorem, record, out):
         ks = [p["point"]["k"] for p in pts]
         band(ax1, ks, pts, PALETTE[0], f"hash-learner direct sum ({exponent_text(verdict(record, 'scaling-k'))})")
         kk = np.geomspace(min(ks), max(ks), 30)
-        bound_line(ax1, kk, np.maximum(bns.packing_lower_bound(kk, p0["epsilon"], p0["beta"]), 1), "k",
+        bound_line(ax1, kk, np.maximum(sweep(claim_bound(theorem, "lower-thm5_1"), p0, "k", kk), 1), "k",
                    "Thm 5.1: every pure eps-DP learner needs (k ln2 + ln(1-beta))/eps", "-")
         ax1.set_xscale("log", base=2)
         ax1.set_yscale("log")

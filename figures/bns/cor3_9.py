@@ -1,6 +1,7 @@
 """Figure for Bun-Nissim-Stemmer Corollary 3.9 (Algorithm 2 over the point sanitizer):
 n_hat against k under basic and advanced accounting (left) over the explicit bound of
-Lemma 3.7, with the non-private reference; n_hat against |X| (right)."""
+Lemma 3.7 (the claim "upper"), with the non-private reference of Cor 2.12; n_hat against
+|X| (right) over the same bound."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ from privbounds.figures.common import (
     PALETTE,
     band,
     bound_line,
+    claim_bound,
     exponent_text,
     legend,
     new_figure,
     save,
     select,
+    sweep,
     verdict,
 )
 
@@ -32,8 +35,8 @@ def plot(theorem, record, out):
         band(ax1, ks, pts, PALETTE[i], f"Alg 2, {rule} ({exponent_text(verdict(record, f'scaling-k-{rule}'))})",
              "os"[i])
         kk = np.unique(np.geomspace(min(ks), max(ks), 30).round().astype(int))
-        bound_line(ax1, kk, bns.n_alg2_points(kk, rule, p0["alpha"], p0["epsilon"], p0["delta"], p0["beta"]),
-                   PALETTE[i], f"Lemma 3.7 bound, {rule}")
+        bound_line(ax1, kk, sweep(claim_bound(theorem, "upper"), p0, "k", kk), PALETTE[i],
+                   f"Lemma 3.7 bound, {rule}")
     if p0:
         kk = np.geomspace(1, max(p["point"]["k"] for p in record["points"]), 30)
         bound_line(ax1, kk, bns.n_nonprivate_k_learner(1, kk, p0["alpha"], p0["beta"]), PALETTE[3],
@@ -50,9 +53,8 @@ def plot(theorem, record, out):
     if len(pts) > 1:
         X = [2.0 ** p["point"]["d"] for p in pts]
         band(ax2, X, pts, PALETTE[0], f"Alg 2, basic, k = {k_x} ({exponent_text(verdict(record, 'scaling-X'))})")
-        q = pts[0]["point"]
-        bound_line(ax2, X, [bns.n_alg2_points(k_x, "basic", q["alpha"], q["epsilon"], q["delta"], q["beta"])] * len(X),
-                   PALETTE[0], "Lemma 3.7 bound (no |X|)")
+        bound_line(ax2, X, [claim_bound(theorem, "upper")(p["point"]) for p in pts], PALETTE[0],
+                   "Lemma 3.7 bound (no |X|)")
         ax2.set_xscale("log", base=2)
         ax2.set_yscale("log")
         ax2.set_xlabel("domain size |X|")

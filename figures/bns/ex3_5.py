@@ -1,6 +1,7 @@
 """Figure for Bun-Nissim-Stemmer Example 3.5 (pure-DP direct sum over PAR_d): n_hat
-against k (left) and d (right), between the explicit upper bound and the packing lower
-bound of Thm 5.4; the approximate-DP Algorithm 4 bound (Thm 3.12) for contrast."""
+against k (left) and d (right), between the explicit upper bound (the claim "upper") and
+the packing lower bound of Thm 5.4 (the claim "lower-thm5_4"); the approximate-DP
+Algorithm 4 bound (Thm 3.12, delta = 1e-6) for contrast."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ from privbounds.figures.common import (
     PALETTE,
     band,
     bound_line,
+    claim_bound,
     exponent_text,
     legend,
     new_figure,
     save,
     select,
+    sweep,
     verdict,
 )
 
@@ -27,11 +30,12 @@ def plot(theorem, record, out):
     if pts:
         p0 = pts[0]["point"]
         ks = [p["point"]["k"] for p in pts]
-        d, eps, a, b = p0["d"], p0["epsilon"], p0["alpha"], p0["beta"]
+        d, eps, b = p0["d"], p0["epsilon"], p0["beta"]
         band(ax1, ks, pts, PALETTE[0], f"direct sum, pure eps-DP ({exponent_text(verdict(record, 'scaling-k'))})")
         kk = np.geomspace(min(ks), max(ks), 40)
-        bound_line(ax1, kk, bns.n_parity_direct_sum(kk, d, eps, a, b), PALETTE[0], "Ex 3.5 upper bound")
-        bound_line(ax1, kk, np.maximum(bns.parity_packing_lower_bound(kk, d, eps, b), 1), "k",
+        upper, lower = claim_bound(theorem, "upper"), claim_bound(theorem, "lower-thm5_4")
+        bound_line(ax1, kk, sweep(upper, p0, "k", kk), PALETTE[0], "Ex 3.5 upper bound")
+        bound_line(ax1, kk, np.maximum(sweep(lower, p0, "k", kk), 1), "k",
                    "Thm 5.4 lower bound (k d ln2 + ln(1-beta))/eps", "-")
         bound_line(ax1, kk, np.full_like(kk, bns.n_alg4_parities(d, eps, 1e-6, b)), PALETTE[2],
                    "Thm 3.12 bound, (eps, 1e-6)-DP, no k (contrast)", ":")
@@ -48,9 +52,8 @@ def plot(theorem, record, out):
         band(ax2, ds, pts, PALETTE[1], f"direct sum, k = {sim.K_FOR_D} ({exponent_text(verdict(record, 'scaling-d'))})",
              "s")
         dd = np.arange(min(ds), max(ds) + 1)
-        bound_line(ax2, dd, bns.n_parity_direct_sum(sim.K_FOR_D, dd, p0["epsilon"], p0["alpha"], p0["beta"]),
-                   PALETTE[1], "Ex 3.5 upper bound")
-        bound_line(ax2, dd, bns.parity_packing_lower_bound(sim.K_FOR_D, dd, p0["epsilon"], p0["beta"]), "k",
+        bound_line(ax2, dd, sweep(claim_bound(theorem, "upper"), p0, "d", dd), PALETTE[1], "Ex 3.5 upper bound")
+        bound_line(ax2, dd, sweep(claim_bound(theorem, "lower-thm5_4"), p0, "d", dd), "k",
                    "Thm 5.4 lower bound", "-")
         ax2.set_yscale("log")
         ax2.set_xlabel("dimension d")

@@ -1,8 +1,9 @@
 """Figures for the fingerprinting lower bounds of Bun, Nissim, Stemmer, Section 4: the
-attack of Theorem 4.3 / 4.7 as curves over the database size N (accuracy, tracing rates
-under their ceilings, the epsilon the attack certifies), and the rows N* a private
-learner needs against the lower-bound lines (Remarks 4.4 / 4.8, Corollaries 4.6 /
-4.10)."""
+attack of Theorem 4.3 / 4.7 (and Prop 4.11) as curves over the database size N
+(accuracy, tracing rates under the DP ceiling of the claim "ceiling-dp-trace", the
+epsilon the attack certifies), and the rows N* a private learner needs against the
+lower bound of the claim "lower-rows" (Remarks 4.4 / 4.8, Corollaries 4.6 / 4.10; the
+corollaries also draw the bound's asymptotic shape, for reference only)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ from privbounds.figures.common import (
     PALETTE,
     band,
     bound_line,
+    claim_bound,
     exponent_text,
     legend,
     new_figure,
     save,
     save_named,
     select,
+    sweep,
     verdict,
 )
 from privbounds.results import load_rows
@@ -62,12 +65,13 @@ def _rate(ax, rows, event, color, label, style="o-"):
     ax.plot(g["n"], g["p_hat"], style, color=color, markersize=4, label=label)
 
 
-def attack(theorem, record, out, pairs, ceilings, limit, limit_label, trace_event=None,
+def attack(theorem, record, out, pairs, limit, limit_label, trace_event=None,
            xlabel="rows N of the attack database", by_users=True):
     """Three panels over N: accuracy of each learner, the tracer's rates with the DP
-    ceiling (on ``trace_event``, default the first pair's "accused" event), and the
-    certified epsilon. ``limit(users, alpha)`` is where accuracy stops forcing a
-    feasible word (None: everywhere)."""
+    ceiling of the theorem's claim "ceiling-dp-trace" (on ``trace_event``, default the
+    first pair's "accused" event), and the certified epsilon. ``limit(users, alpha)`` is
+    where accuracy stops forcing a feasible word (None: everywhere)."""
+    ceiling = claim_bound(theorem, "ceiling-dp-trace")
     trace_event = trace_event or pairs[0][0]
     rows = load_rows(out, record["id"])
     keys = ["users", "learner"] if by_users else ["learner"]   # by_users=False: one curve over n per learner
@@ -92,7 +96,7 @@ def attack(theorem, record, out, pairs, ceilings, limit, limit_label, trace_even
             ax3.axhline(eps, color="k", linestyle="--", linewidth=1)
     for users in sorted(rows["users"].unique()):
         g = rows[rows["users"] == users]
-        c = ceilings(g.iloc[0])
+        c = ceiling(g.iloc[0].to_dict())
         ax2.axhline(c, color="k", linestyle="--", linewidth=0.8)
         ax2.annotate(f"DP ceiling, n = {users}", (rows["n"].min(), c), fontsize=7, va="bottom")
     for ax in (ax1, ax2, ax3):
@@ -116,14 +120,13 @@ def attack(theorem, record, out, pairs, ceilings, limit, limit_label, trace_even
 
 def thm4_3(theorem, record, out):
     return attack(theorem, record, out, [("accused-middle", "framed-middle"), ("accused-first", "framed-first")],
-                  lambda r: float(bns.dp_trace_ceiling(r["epsilon"], r["delta"],
-                                                       bns.fp_security(r["users"], r["epsilon"]))),
                   lambda users, alpha: (users - 1) / (2 * alpha), "alpha N = (n - 1)/2")
 
 
 def search_curves(ax, record, out, key, bound):
     """The success rates the n_hat search evaluated, one curve per value of ``key``, with
-    each point's lower bound as a vertical line of the same colour."""
+    each point's lower bound (``bound``, a claim's bound) as a vertical line of the same
+    colour."""
     rows = load_rows(out, record["id"])
     rows = rows[rows["experiment"] == "search"]
     for i, (val, g) in enumerate(rows.groupby(key)):
@@ -132,7 +135,7 @@ def search_curves(ax, record, out, key, bound):
         lo, hi = clopper_pearson(g["successes"].to_numpy(), g["trials"].to_numpy(), 0.95)
         ax.fill_between(g["n"], lo, hi, color=color, alpha=0.2, linewidth=0)
         ax.plot(g["n"], g["p_hat"], "o-", color=color, markersize=3, label=f"{key} = {val}")
-        ax.axvline(bound(g.iloc[0]), color=color, linestyle="--", linewidth=1)
+        ax.axvline(bound(g.iloc[0].to_dict()), color=color, linestyle="--", linewidth=1)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("rows N of the attack database")
     ax.set_ylabel("P[every hypothesis alpha-accurate]")
@@ -140,10 +143,10 @@ def search_curves(ax, record, out, key, bound):
     legend(ax)
 
 
-def rem4_4(theorem, record, out, bound=bns.rows_lb_code, name="n / (2 alpha)"):
+def rem4_4(theorem, record, out, name="n / (2 alpha)"):
+    bound = claim_bound(theorem, "lower-rows")
     fig, (ax, ax2) = new_figure(2, height=7.0)
-    search_curves(ax2, record, out, "alpha",
-                  lambda r: float(bound(r["users"], r["alpha"], r["epsilon"], r["delta"], r["beta"])))
+    search_curves(ax2, record, out, "alpha", bound)
     users_all = sorted({p["point"]["users"] for p in record["points"]})
     for i, users in enumerate(users_all):
         pts = select(record, users=users)
@@ -152,8 +155,7 @@ def rem4_4(theorem, record, out, bound=bns.rows_lb_code, name="n / (2 alpha)"):
         band(ax, [1 / p["point"]["alpha"] for p in pts], pts, PALETTE[i], f"N*, n = {users} users ({txt})", "os"[i % 2])
         p0 = pts[0]["point"]
         inv = np.geomspace(min(1 / p["point"]["alpha"] for p in pts), max(1 / p["point"]["alpha"] for p in pts), 30)
-        bound_line(ax, inv, bound(users, 1 / inv, p0["epsilon"], p0["delta"], p0["beta"]), PALETTE[i],
-                   f"lower bound {name}, n = {users}")
+        bound_line(ax, inv, sweep(bound, p0, "alpha", 1 / inv), PALETTE[i], f"lower bound {name}, n = {users}")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("1 / alpha")
@@ -163,18 +165,21 @@ def rem4_4(theorem, record, out, bound=bns.rows_lb_code, name="n / (2 alpha)"):
     return save(fig, record, out)
 
 
-def versus_k(theorem, record, out, bound, asymptotic, factor, name):
+def versus_k(theorem, record, out, asymptotic, factor, name):
+    """N*(k) over the lower bound of the claim "lower-rows" (a step: n_LB(k) is an
+    integer), with ``asymptotic(k) * factor(point)``, the bound's shape, for reference."""
+    bound = claim_bound(theorem, "lower-rows")
     fig, (ax, ax2) = new_figure(2, height=7.6)
-    search_curves(ax2, record, out, "k", lambda r: float(bound(r["k"], r["alpha"], r["epsilon"], r["delta"], r["beta"])))
+    search_curves(ax2, record, out, "k", bound)
     pts = record["points"]
     ks = [p["point"]["k"] for p in pts]
     p0 = pts[0]["point"]
     band(ax, ks, pts, PALETTE[0],
          f"N*(k) of {p0['learner']} ({exponent_text(record['verdicts'][1])})")
     grid = np.unique(np.round(np.geomspace(min(ks), max(ks), 60)))
-    lb = bound(grid, p0["alpha"], p0["epsilon"], p0["delta"], p0["beta"])
+    lb = sweep(bound, p0, "k", grid)
     ax.step(grid, np.maximum(lb, 0.5), where="post", color="k", label=f"lower bound {name}")
-    bound_line(ax, grid, asymptotic(grid) * factor(p0), "0.5", "asymptotic shape of the bound", ":")
+    bound_line(ax, grid, asymptotic(grid) * factor(p0), "0.5", "asymptotic shape of the bound (reference only)", ":")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("number of concepts k")
@@ -185,28 +190,24 @@ def versus_k(theorem, record, out, bound, asymptotic, factor, name):
 
 
 def cor4_6(theorem, record, out):
-    return versus_k(theorem, record, out, bns.rows_lb_thresh, bns.n_lb_thresh_asymptotic,
+    return versus_k(theorem, record, out, bns.n_lb_thresh_asymptotic,
                     lambda p: 1 / (2 * p["alpha"]), "n_LB(k) / (2 alpha)")
 
 
 def thm4_7(theorem, record, out):
     return attack(theorem, record, out, [("accused", "framed")],
-                  lambda r: r["users"] * float(bns.dp_trace_ceiling(r["epsilon"], r["delta"],
-                                                                   bns.fp_security(r["users"], r["epsilon"]))),
                   lambda users, alpha: users / alpha, "alpha N = n", trace_event="traced")
 
 
 def prop4_11(theorem, record, out):
     return attack(theorem, record, out, [("accused", "framed")],
-                  lambda r: r["users"] * float(bns.dp_trace_ceiling(r["epsilon"], r["delta"],
-                                                                   bns.fp_security(r["users"], r["epsilon"]))),
                   None, "", trace_event="traced", xlabel="users n = 2^d = rows", by_users=False)
 
 
 def rem4_8(theorem, record, out):
-    return rem4_4(theorem, record, out, bound=bns.rows_lb_tardos_code, name="n / alpha")
+    return rem4_4(theorem, record, out, name="n / alpha")
 
 
 def cor4_10(theorem, record, out):
-    return versus_k(theorem, record, out, bns.rows_lb_agnostic, bns.n_lb_agnostic_asymptotic,
+    return versus_k(theorem, record, out, bns.n_lb_agnostic_asymptotic,
                     lambda p: 1 / p["alpha"], "n_LB(k) / alpha")

@@ -3,9 +3,12 @@ Multiple Concepts": for each class (POINT, THRESH, PAR), n_hat against k for eve
 k-learner we have on it - non-private ERM (Cor 2.12), direct sums with basic and
 advanced composition (Obs 3.2, Cor 3.3, 3.4, Ex 3.5), the generic learner through one
 sanitization (Alg 2: Cor 3.9, 3.10) and the stability-based learners (Alg 4, 5:
-Thm 3.12, 3.13) - each with its interval band and, dashed, its bound. The paper's
-direct-sum story in one picture per class: pure privacy pays k, advanced composition
-sqrt(k), and approximate privacy with stability nothing.
+Thm 3.12, 3.13) - each with its interval band and, dashed, its bound: the bound of the
+upper-bound claim of the theorem the series comes from, at each measured point (Cor 3.3
+has none: its constant is hidden). The paper's direct-sum story in one picture per
+class: pure privacy pays k, advanced composition sqrt(k), and approximate privacy with
+stability nothing. Solid grey: the lower-bound claims of Thm 5.1, 5.4 and Cor 4.6, 4.10,
+evaluated at one fixed parameter point over the whole k range.
 
 Series come from different theorems' experiments (instances, alpha and eps differ; the
 legend says which), so the picture compares growth in k, not absolute levels.
@@ -15,62 +18,47 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.bounds import bns
-from privbounds.figures.common import PALETTE, new_figure, save_named
+from privbounds.figures.common import PALETTE, claim_bound, new_figure, save_named, sweep
+from privbounds.registry import get
 
-ALPHA_BETA = lambda p: (p.get("alpha", 0.25), p.get("beta", 0.25))  # noqa: E731
-
-# (theorem id, point filter, label, bound at a point or None)
+# (theorem id, point filter, label, id of the theorem's upper-bound claim drawn dashed, or None)
 SERIES = {
     "POINT": [
-        ("bns.cor2_12", {"class": "point"}, "non-private ERM (Cor 2.12), realizable",
-         lambda p: bns.n_nonprivate_k_learner(1, p["k"], p["alpha"], p["beta"])),
-        ("bns.cor3_4", {"rule": "basic", "d": 10}, "direct sum, basic (Cor 3.4), agnostic",
-         lambda p: bns.n_direct_sum_agnostic(2 ** p["d"], p["k"], "basic", p["alpha"], p["epsilon"], p["delta"], p["beta"])),
-        ("bns.cor3_4", {"rule": "advanced", "d": 10}, "direct sum, advanced (Cor 3.4), agnostic",
-         lambda p: bns.n_direct_sum_agnostic(2 ** p["d"], p["k"], "advanced", p["alpha"], p["epsilon"], p["delta"], p["beta"])),
+        ("bns.cor2_12", {"class": "point"}, "non-private ERM (Cor 2.12), realizable", "upper-erm-point"),
+        ("bns.cor3_4", {"rule": "basic", "d": 10}, "direct sum, basic (Cor 3.4), agnostic", "upper"),
+        ("bns.cor3_4", {"rule": "advanced", "d": 10}, "direct sum, advanced (Cor 3.4), agnostic", "upper"),
         ("bns.cor3_3", {"d": 16}, "hash-learner direct sum, pure (Cor 3.3), agnostic", None),
-        ("bns.cor3_9", {"rule": "basic", "d": 10}, "Alg 2 + Alg 1, basic (Cor 3.9), agnostic",
-         lambda p: bns.n_alg2_points(p["k"], "basic", p["alpha"], p["epsilon"], p["delta"], p["beta"])),
-        ("bns.cor3_9", {"rule": "advanced", "d": 10}, "Alg 2 + Alg 1, advanced (Cor 3.9), agnostic",
-         lambda p: bns.n_alg2_points(p["k"], "advanced", p["alpha"], p["epsilon"], p["delta"], p["beta"])),
-        ("bns.thm3_13", {"d": 10}, "Alg 5, stability (Thm 3.13), realizable",
-         lambda p: bns.n_alg5_points(p["alpha"], p["epsilon"], p["delta"], p["beta"])),
+        ("bns.cor3_9", {"rule": "basic", "d": 10}, "Alg 2 + Alg 1, basic (Cor 3.9), agnostic", "upper"),
+        ("bns.cor3_9", {"rule": "advanced", "d": 10}, "Alg 2 + Alg 1, advanced (Cor 3.9), agnostic", "upper"),
+        ("bns.thm3_13", {"d": 10}, "Alg 5, stability (Thm 3.13), realizable", "upper"),
     ],
     "THRESH": [
-        ("bns.cor2_12", {"class": "thresh"}, "non-private ERM (Cor 2.12), realizable",
-         lambda p: bns.n_nonprivate_k_learner(1, p["k"], p["alpha"], p["beta"])),
-        ("bns.obs3_2", {"rule": "basic"}, "direct sum, basic (Obs 3.2), realizable cluster",
-         lambda p: bns.n_direct_sum(2 ** p["d"] + 1, p["epsilon"], p["k"], "basic", p["delta"], p["alpha"], p["beta"])),
-        ("bns.obs3_2", {"rule": "advanced"}, "direct sum, advanced (Obs 3.2), realizable cluster",
-         lambda p: bns.n_direct_sum(2 ** p["d"] + 1, p["epsilon"], p["k"], "advanced", p["delta"], p["alpha"], p["beta"])),
-        ("bns.cor3_10", {"rule": "basic"}, "Alg 2 + tree, basic (Cor 3.10), agnostic",
-         lambda p: bns.n_alg2_thresholds(p["k"], "basic", p["alpha"], p["epsilon"], p["delta"], p["beta"], 2 ** p["d"])),
-        ("bns.cor3_10", {"rule": "advanced"}, "Alg 2 + tree, advanced (Cor 3.10), agnostic",
-         lambda p: bns.n_alg2_thresholds(p["k"], "advanced", p["alpha"], p["epsilon"], p["delta"], p["beta"],
-                                         2 ** p["d"])),
+        ("bns.cor2_12", {"class": "thresh"}, "non-private ERM (Cor 2.12), realizable", "upper-erm-thresh"),
+        ("bns.obs3_2", {"rule": "basic"}, "direct sum, basic (Obs 3.2), realizable cluster", "upper-basic"),
+        ("bns.obs3_2", {"rule": "advanced"}, "direct sum, advanced (Obs 3.2), realizable cluster", "upper-advanced"),
+        ("bns.cor3_10", {"rule": "basic"}, "Alg 2 + tree, basic (Cor 3.10), agnostic", "upper"),
+        ("bns.cor3_10", {"rule": "advanced"}, "Alg 2 + tree, advanced (Cor 3.10), agnostic", "upper"),
     ],
     "PAR": [
-        ("bns.cor2_12", {"class": "par"}, "non-private ERM (Cor 2.12), d = 10",
-         lambda p: bns.n_nonprivate_k_learner(p["d"], p["k"], p["alpha"], p["beta"])),
-        ("bns.ex3_5", {"d": 8}, "direct sum, pure (Ex 3.5), d = 8",
-         lambda p: bns.n_parity_direct_sum(p["k"], p["d"], p["epsilon"], p["alpha"], p["beta"])),
-        ("bns.thm3_12", {"d": 10}, "Alg 4, stability (Thm 3.12), d = 10",
-         lambda p: bns.n_alg4_parities(p["d"], p["epsilon"], p["delta"], p["beta"])),
+        ("bns.cor2_12", {"class": "par"}, "non-private ERM (Cor 2.12), d = 10", "upper-erm-par"),
+        ("bns.ex3_5", {"d": 8}, "direct sum, pure (Ex 3.5), d = 8", "upper"),
+        ("bns.thm3_12", {"d": 10}, "Alg 4, stability (Thm 3.12), d = 10", "upper"),
     ],
 }
 MARKERS = "os^vDP*X"
 
-# Lower bounds drawn as solid grey lines over the whole k range (eps = 1, beta = 0.1,
-# alpha = 0.1): who they bind is in the label. The fingerprinting bounds are for PAC
-# learners, so they are divided by Thm 2.24's factor 9.
+# Lower bounds drawn as solid grey lines over the whole k range: (label, theorem id, id of
+# its lower-bound claim, the parameter point other than k, divisor, style); who they bind
+# is in the label. The fingerprinting bounds are for empirical learners: a PAC learner on
+# n samples gives one on 9n rows (Thm 2.24), so they are divided by 9.
+_LB_POINT = {"alpha": 0.1, "epsilon": 1.0, "delta": 1e-7, "beta": 0.1}
 LOWER = {
-    "POINT": [("Thm 5.1 packing, pure DP only", lambda k: bns.packing_lower_bound(k, 1.0, 0.1), "-"),
-              ("Cor 4.10 / 9, agnostic (eps, delta)-DP PAC",
-               lambda k: bns.rows_lb_agnostic(k, 0.1, 1.0, 1e-7, 0.1) / 9, ":")],
-    "THRESH": [("Thm 5.1 packing, pure DP only", lambda k: bns.packing_lower_bound(k, 1.0, 0.1), "-"),
-               ("Cor 4.6 / 9, (eps, delta)-DP PAC", lambda k: bns.rows_lb_thresh(k, 0.1, 1.0, 1e-7, 0.1) / 9, ":")],
-    "PAR": [("Thm 5.4 packing (d = 8), pure DP only", lambda k: bns.parity_packing_lower_bound(k, 8, 1.0, 0.1), "-")],
+    "POINT": [("Thm 5.1 packing, pure DP only", "bns.thm5_1", "lower-nhat", {"epsilon": 1.0, "beta": 0.1}, 1, "-"),
+              ("Cor 4.10 / 9, agnostic (eps, delta)-DP PAC", "bns.cor4_10", "lower-rows", _LB_POINT, 9, ":")],
+    "THRESH": [("Thm 5.1 packing, pure DP only", "bns.thm5_1", "lower-nhat", {"epsilon": 1.0, "beta": 0.1}, 1, "-"),
+               ("Cor 4.6 / 9, (eps, delta)-DP PAC", "bns.cor4_6", "lower-rows", _LB_POINT, 9, ":")],
+    "PAR": [("Thm 5.4 packing (d = 8), pure DP only", "bns.thm5_4", "lower-nhat",
+             {"d": 8, "epsilon": 1.0, "beta": 0.1}, 1, "-")],
 }
 
 
@@ -85,7 +73,7 @@ def plot(records: dict, out) -> list:
     for cls, series in SERIES.items():
         fig, (ax,) = new_figure(1, width=8.2, height=8.0)
         drawn = 0
-        for i, (tid, where, label, bound) in enumerate(series):
+        for i, (tid, where, label, claim) in enumerate(series):
             rec = records.get(tid)
             if rec is None:
                 continue
@@ -101,8 +89,9 @@ def plot(records: dict, out) -> list:
             hi = np.array([p["n_high"] or np.nan for p in pts], float)
             ax.fill_between(k, lo, np.where(np.isnan(hi), lo, hi), color=color, alpha=0.2, linewidth=0)
             ax.plot(k, nh, "-", marker=MARKERS[i % len(MARKERS)], color=color, markersize=5, label=label)
-            if bound is not None:
-                ax.plot(k, [float(bound(p["point"])) for p in pts], "--", color=color, linewidth=1.0, alpha=0.8)
+            if claim is not None:
+                bound = claim_bound(get(tid), claim)
+                ax.plot(k, [bound(p["point"]) for p in pts], "--", color=color, linewidth=1.0, alpha=0.8)
             drawn += 1
         if not drawn:
             import matplotlib.pyplot as plt
@@ -110,8 +99,8 @@ def plot(records: dict, out) -> list:
             continue
         ax.plot([], [], "--", color="gray", label="dashed: each learner's bound (same colour)")
         ks = np.unique(np.round(np.geomspace(1, max(ax.get_xlim()[1], 2), 80)))
-        for label, fn, style in LOWER[cls]:
-            y = np.asarray(fn(ks), float)
+        for label, tid, claim, point, divisor, style in LOWER[cls]:
+            y = sweep(claim_bound(get(tid), claim), point, "k", ks) / divisor
             keep = y >= 1                      # below one row a lower bound says nothing
             if keep.any():
                 ax.plot(ks[keep], y[keep], style, color="0.35", linewidth=1.6, label=f"lower bound: {label}")

@@ -1,12 +1,22 @@
 """Figure for Bun-Nissim-Stemmer Lemma 3.7 (Algorithm 2 over the point sanitizer, k = 16):
-n_hat against 1/alpha for both accountings over the explicit three-event bound."""
+n_hat against 1/alpha for both accountings over the explicit three-event bound (the
+claim "upper")."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from privbounds.bounds import bns
-from privbounds.figures.common import PALETTE, band, bound_line, legend, new_figure, save, select
+from privbounds.figures.common import (
+    PALETTE,
+    band,
+    bound_line,
+    claim_bound,
+    legend,
+    new_figure,
+    save,
+    select,
+    sweep,
+)
 
 
 def plot(theorem, record, out):
@@ -19,8 +29,8 @@ def plot(theorem, record, out):
         inv = [1 / p["point"]["alpha"] for p in pts]
         band(ax, inv, pts, PALETTE[i], f"Alg 2 + Alg 1, {rule}, k = {p0['k']}", "os"[i])
         ii = np.geomspace(min(inv), max(inv), 20)
-        bound_line(ax, ii, [bns.n_alg2_points(p0["k"], rule, 1 / a, p0["epsilon"], p0["delta"], p0["beta"])
-                            for a in ii], PALETTE[i], f"Lemma 3.7 bound, {rule}")
+        bound_line(ax, ii, sweep(claim_bound(theorem, "upper"), p0, "alpha", 1 / ii), PALETTE[i],
+                   f"Lemma 3.7 bound, {rule}")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("1 / alpha")

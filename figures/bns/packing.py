@@ -1,12 +1,15 @@
-"""Figures for Bun-Nissim-Stemmer Section 5 (pure-DP packing bounds):
+"""Figures for Bun-Nissim-Stemmer Section 5 (pure-DP packing bounds); every bound line
+is the bound of one of the theorem's own claims:
 
 - Remark 5.2: n_hat against k per alpha over the bound (k ln 2 + ln(1/2 - beta))/(4 alpha eps)
-  (left); n_hat against alpha at one k (right).
+  (left); n_hat against alpha at one k (right); claim lower-nhat.
 - Lemma 5.3: failure probability of rounding to the nearest parity against the fraction
   of corrupted points, random and worst-case corruption, with the 1/4 threshold (left);
-  n_hat of an improper pure-DP parity learner and of its rounding over Thm 5.4 (right).
+  n_hat of an improper pure-DP parity learner and of its rounding over Thm 5.4 (right;
+  claims lower-thm5_4-histogram and lower-thm5_4-histogram-rounded, one bound).
 - Theorem 5.4: n_hat of the pure direct sum over PAR_d against k per d over the bound
-  (k d ln 2 + ln(1 - beta))/eps (left); against d ln 2 + ln(2k/beta) at one k (right).
+  (k d ln 2 + ln(1 - beta))/eps (left); against d ln 2 + ln(2k/beta) at one k (right);
+  claim lower-nhat.
 """
 
 from __future__ import annotations
@@ -14,16 +17,17 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.ticker import FormatStrFormatter
 
-from privbounds.bounds import bns
 from privbounds.figures.common import (
     PALETTE,
     band,
     bound_line,
+    claim_bound,
     exponent_text,
     legend,
     new_figure,
     save,
     select,
+    sweep,
     verdict,
 )
 from privbounds.results import load_rows
@@ -59,7 +63,7 @@ def plot_rem5_2(theorem, record, out):
         fit = exponent_text(verdict(record, sid)) if sid in ids else "no fit"
         band(ax1, [p["point"]["k"] for p in pts], pts, color, f"alpha = {a:g} ({fit})", MARKERS[i % len(MARKERS)])
         ks = np.geomspace(1, max(p["point"]["k"] for p in pts), 40)
-        lb = bns.packing_accuracy_lower_bound(ks, a, p0["epsilon"], p0["beta"])
+        lb = sweep(claim_bound(theorem, "lower-nhat"), p0, "k", ks)
         bound_line(ax1, ks[lb >= 1], lb[lb >= 1], color, f"bound (k ln2 + ln(1/2 - beta))/(4 alpha eps), alpha = {a:g}")
         i += 1
     _loglog(ax1, "number of concepts k", "n_hat (every h_j alpha-accurate)",
@@ -70,7 +74,7 @@ def plot_rem5_2(theorem, record, out):
         band(ax2, [p["point"]["alpha"] for p in pts], pts, PALETTE[0],
              f"direct sum, k = {sim.K_FOR_ALPHA} ({exponent_text(verdict(record, 'scaling-alpha'))})")
         aa = np.geomspace(min(p["point"]["alpha"] for p in pts), max(p["point"]["alpha"] for p in pts), 40)
-        bound_line(ax2, aa, bns.packing_accuracy_lower_bound(sim.K_FOR_ALPHA, aa, p0["epsilon"], p0["beta"]), "k",
+        bound_line(ax2, aa, sweep(claim_bound(theorem, "lower-nhat"), p0, "alpha", aa), "k",
                    "lower bound (Rem 5.2)", "-")
         _loglog(ax2, "accuracy alpha (P(x0) = 2 alpha)", "n_hat", "growth like 1/alpha")
     return save(fig, record, out)
@@ -107,8 +111,9 @@ def plot_lem5_3(theorem, record, out):
     if pts:
         p0 = pts[0]["point"]
         ks = np.geomspace(1, max(p["point"]["k"] for p in pts), 40)
-        bound_line(ax2, ks, np.maximum(bns.parity_packing_lower_bound(ks, p0["d"], p0["epsilon"], p0["beta"]), 1),
-                   "k", "Thm 5.4 lower bound (k d ln2 + ln(1 - beta))/eps", "-")
+        # both learners' claims (lower-thm5_4-histogram, -histogram-rounded) share this bound
+        lb = sweep(claim_bound(theorem, "lower-thm5_4-histogram"), p0, "k", ks)
+        bound_line(ax2, ks, np.maximum(lb, 1), "k", "Thm 5.4 lower bound (k d ln2 + ln(1 - beta))/eps", "-")
         _loglog(ax2, "number of concepts k", "n_hat",
                 f"PAR_{p0['d']}, pure eps = {p0['epsilon']}, alpha = {p0['alpha']}, beta = {p0['beta']}")
     return save(fig, record, out)
@@ -128,7 +133,7 @@ def plot_thm5_4(theorem, record, out):
         band(ax1, [p["point"]["k"] for p in pts], pts, color,
              f"direct sum, PAR_{d} ({exponent_text(verdict(record, f'scaling-k-d{d}'))})", MARKERS[i])
         ks = np.geomspace(1, max(p["point"]["k"] for p in pts), 40)
-        bound_line(ax1, ks, bns.parity_packing_lower_bound(ks, d, eps, beta), color,
+        bound_line(ax1, ks, sweep(claim_bound(theorem, "lower-nhat"), p0, "k", ks), color,
                    f"Thm 5.4 bound (k d ln2 + ln(1-beta))/eps, d = {d}", "-")
     _loglog(ax1, "number of concepts k", "n_hat (all k parities exact w.p. >= 1 - beta)",
             f"pure eps = {eps}, beta = {beta}; lower bound: {verdict(record, 'lower-nhat')['verdict']}")
@@ -140,10 +145,9 @@ def plot_thm5_4(theorem, record, out):
              "s")
         dd = np.arange(min(p["point"]["d"] for p in pts), max(p["point"]["d"] for p in pts) + 1)
         xx = dd * np.log(2) + np.log(2 * sim.K_FOR_D / p0["beta"])
-        bound_line(ax2, xx, bns.parity_packing_lower_bound(sim.K_FOR_D, dd, p0["epsilon"], p0["beta"]), "k",
-                   "Thm 5.4 lower bound", "-")
-        for di, xi in zip(dd, xx):
-            ax2.annotate(f"d={di}", (xi, bns.parity_packing_lower_bound(sim.K_FOR_D, di, p0["epsilon"], p0["beta"])),
-                         fontsize=7, textcoords="offset points", xytext=(0, -10), ha="center")
+        lb = sweep(claim_bound(theorem, "lower-nhat"), p0, "d", dd)
+        bound_line(ax2, xx, lb, "k", "Thm 5.4 lower bound", "-")
+        for di, xi, yi in zip(dd, xx, lb):
+            ax2.annotate(f"d={di}", (xi, yi), fontsize=7, textcoords="offset points", xytext=(0, -10), ha="center")
         _loglog(ax2, "d ln 2 + ln(2k/beta)", "n_hat", "growth in d", base=10)
     return save(fig, record, out)

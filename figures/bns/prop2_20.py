@@ -1,21 +1,22 @@
 """Figure for Bun-Nissim-Stemmer Proposition 2.20 (Algorithm 1, the point sanitizer):
 n_hat against |X| for Algorithm 1 and the Laplace histogram (left), and against 1/alpha
-for Algorithm 1 (right), each over its bound."""
+for Algorithm 1 (right), each over its claim's bound (upper-alg1, upper-laplace)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from privbounds.bounds import bns
 from privbounds.figures.common import (
     PALETTE,
     band,
     bound_line,
+    claim_bound,
     exponent_text,
     legend,
     new_figure,
     save,
     select,
+    sweep,
     verdict,
 )
 
@@ -31,12 +32,9 @@ def plot(theorem, record, out):
         X = [2.0 ** p["point"]["d"] for p in pts]
         band(ax1, X, pts, PALETTE[i], f"{name} ({exponent_text(verdict(record, claim))})", "os"[i])
         xx = np.geomspace(min(X), max(X), 40)
-        if san == "alg1":
-            y = np.full_like(xx, bns.n_point_sanitizer(p0["alpha"], p0["epsilon"], p0["delta"], p0["beta"]))
-            label = "Prop 2.20 bound (no |X|)"
-        else:
-            y = bns.n_laplace_histogram(p0["alpha"], p0["epsilon"], xx, p0["beta"])
-            label = "Laplace bound (2/(alpha eps)) ln(|X|/beta)"
+        # the claims' parameter is d = log2|X|: a smooth curve over |X| is one over real d
+        y = sweep(claim_bound(theorem, f"upper-{san}"), p0, "d", np.log2(xx))
+        label = "Prop 2.20 bound (no |X|)" if san == "alg1" else "Laplace bound (2/(alpha eps)) ln(|X|/beta)"
         bound_line(ax1, xx, y, PALETTE[i], label)
     ax1.set_xscale("log", base=2)
     ax1.set_yscale("log")
@@ -51,7 +49,7 @@ def plot(theorem, record, out):
         band(ax2, inv, pts, PALETTE[0],
              f"Algorithm 1, |X| = 2^16 ({exponent_text(verdict(record, 'scaling-alpha-alg1'))})")
         ii = np.geomspace(min(inv), max(inv), 30)
-        bound_line(ax2, ii, bns.n_point_sanitizer(1 / ii, p0["epsilon"], p0["delta"], p0["beta"]),
+        bound_line(ax2, ii, sweep(claim_bound(theorem, "upper-alg1"), p0, "alpha", 1 / ii),
                    PALETTE[0], "Prop 2.20 bound")
         ax2.set_xscale("log", base=2)
         ax2.set_yscale("log")

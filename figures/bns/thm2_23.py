@@ -1,12 +1,22 @@
 """Figure for Bun-Nissim-Stemmer Theorem 2.23 (sanitizer to learner; Algorithm 2 with
-k = 1): n_hat against eps, log-log, over the explicit bound."""
+k = 1): n_hat against eps, log-log, over the explicit bound of Lemma 3.7 at k = 1 (the
+claim "upper")."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from privbounds.bounds import bns
-from privbounds.figures.common import PALETTE, band, bound_line, exponent_text, legend, new_figure, save
+from privbounds.figures.common import (
+    PALETTE,
+    band,
+    bound_line,
+    claim_bound,
+    exponent_text,
+    legend,
+    new_figure,
+    save,
+    sweep,
+)
 
 
 def plot(theorem, record, out):
@@ -18,8 +28,8 @@ def plot(theorem, record, out):
         v = next(v for v in record["verdicts"] if v["claim"] == "scaling-eps")
         band(ax, eps, pts, PALETTE[0], f"Alg 2 + Alg 1, k = 1 ({exponent_text(v)})")
         ee = np.geomspace(min(eps), max(eps), 30)
-        bound_line(ax, ee, [bns.n_alg2_points(1, "basic", p0["alpha"], e, p0["delta"], p0["beta"]) for e in ee],
-                   PALETTE[0], "Lemma 3.7 bound at k = 1")
+        bound_line(ax, ee, sweep(claim_bound(theorem, "upper"), p0, "epsilon", ee), PALETTE[0],
+                   f"Lemma 3.7 bound at k = {p0['k']}, {p0['rule']} accounting")
         ax.set_title(f"agnostic POINT_10, noise 0.1; alpha = {p0['alpha']}, delta = {p0['delta']:g}, "
                      f"beta = {p0['beta']}", fontsize=10)
     ax.set_xscale("log", base=2)

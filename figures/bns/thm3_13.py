@@ -1,6 +1,6 @@
 """Figure for Bun-Nissim-Stemmer Theorem 3.13 (Algorithm 5, points): n_hat against k for
-two domain sizes, flat, over the k-free bound, with the pure-DP packing lower bound of
-Thm 5.1 (linear in k) and the non-private reference of Cor 2.12."""
+two domain sizes, flat, over the k-free bound (the claim "upper"), with the pure-DP
+packing lower bound of Thm 5.1 (linear in k) and the non-private reference of Cor 2.12."""
 
 from __future__ import annotations
 
@@ -11,11 +11,13 @@ from privbounds.figures.common import (
     PALETTE,
     band,
     bound_line,
+    claim_bound,
     exponent_text,
     legend,
     new_figure,
     save,
     select,
+    sweep,
     verdict,
 )
 
@@ -33,7 +35,7 @@ def plot(theorem, record, out):
     if p0:
         ks = np.geomspace(1, max(p["point"]["k"] for p in record["points"]), 40)
         eps, dl, a, b = p0["epsilon"], p0["delta"], p0["alpha"], p0["beta"]
-        bound_line(ax, ks, np.full_like(ks, bns.n_alg5_points(a, eps, dl, b)), PALETTE[2],
+        bound_line(ax, ks, sweep(claim_bound(theorem, "upper"), p0, "k", ks), PALETTE[2],
                    "Thm 3.13 bound (no k, no |X|)")
         bound_line(ax, ks, np.maximum(bns.packing_lower_bound(ks, eps, b), 1), "k",
                    "Thm 5.1: every pure eps-DP learner needs (k ln2 + ln(1-beta))/eps", "-")

@@ -1,22 +1,24 @@
 """Figure for Bun-Nissim-Stemmer Theorem 5.1 (packing): n_hat of every pure-DP k-learner
 (direct sums on POINT and THRESH, the hash learner of Cor 3.3, Algorithm 2 over the tree
-sanitizer) against k over the lower bound (left); measured success probability against
-n under the ceiling e^(eps n) / 2^k (right)."""
+sanitizer) against k over the lower bound of the claim "lower-nhat" (left); measured
+success probability against n under the ceiling e^(eps n) / 2^k of the claim
+"ceiling-success" (right)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from privbounds.bounds import bns
 from privbounds.figures.common import (
     PALETTE,
     band,
     bound_line,
+    claim_bound,
     exponent_text,
     legend,
     new_figure,
     save,
     select,
+    sweep,
     verdict,
 )
 from privbounds.results import load_rows
@@ -46,11 +48,12 @@ def _series(record):
 
 def plot(theorem, record, out):
     fig, (ax1, ax2) = new_figure(2, height=8.4)
-    eps, beta = None, None
+    eps, beta, p0 = None, None, None
     ids = [v["claim"] for v in record["verdicts"]]
     for i, (learner, cls, d) in enumerate(_series(record)):
         pts = select(record, experiment="search", learner=learner, d=d, **{"class": cls})
-        eps, beta = pts[0]["point"]["epsilon"], pts[0]["point"]["beta"]
+        p0 = pts[0]["point"]
+        eps, beta = p0["epsilon"], p0["beta"]
         sid = _scaling_id(learner, cls, d)
         fit = exponent_text(verdict(record, sid)).replace("exponent of n_hat / ", "k-exp. of n/") \
             if sid in ids else "no fit"
@@ -59,7 +62,7 @@ def plot(theorem, record, out):
     search = select(record, experiment="search")
     if search:
         ks = np.geomspace(1, max(p["point"]["k"] for p in search), 40)
-        bound_line(ax1, ks, np.maximum(bns.packing_lower_bound(ks, eps, beta), 0.5), "k",
+        bound_line(ax1, ks, np.maximum(sweep(claim_bound(theorem, "lower-nhat"), p0, "k", ks), 0.5), "k",
                    "lower bound (k ln2 + ln(1 - beta))/eps", "-")
     ax1.set_xscale("log", base=2)
     ax1.set_yscale("log")
@@ -87,9 +90,9 @@ def plot(theorem, record, out):
                  label=f"k = {k}: {NAMES.get(learner, learner)}, {cls.upper()}_{d}")
         if k not in drawn:  # the ceiling depends on k and eps only
             drawn.add(k)
-            eps_c = float(g["epsilon"].iloc[0])
             ns = np.linspace(0, g["n"].max(), 100)
-            ax2.plot(ns, bns.packing_success_ceiling(ns, k, eps_c), "--", color="k",
+            ceiling = sweep(claim_bound(theorem, "ceiling-success"), g.iloc[0].to_dict(), "n", ns)
+            ax2.plot(ns, ceiling, "--", color="k",
                      linewidth=1 + 0.6 * (k > 4), label=f"k = {k}: ceiling e^(eps n)/2^{k}")
     ax2.set_yscale("log")
     ax2.set_xlabel("rows n")

@@ -1,6 +1,7 @@
 """Figure for Sivakumar, Theorem 3.3 (exponential-mechanism learner) with the ERM
 baselines of Theorems 2.1 and 2.2: n_hat against ln|H| (left) and against epsilon
-(right), each over its analytic bound."""
+(right), each over its analytic bound, the bound of the theorem's claim for that series
+(upper-expmech-<class>, upper-erm-thresh, upper-erm-point)."""
 
 from __future__ import annotations
 
@@ -8,16 +9,17 @@ import math
 
 import numpy as np
 
-from privbounds.bounds import sivakumar as b
 from privbounds.figures.common import (
     PALETTE,
     band,
     bound_line,
+    claim_bound,
     exponent_text,
     legend,
     new_figure,
     save,
     select,
+    sweep,
     verdict,
 )
 
@@ -36,11 +38,21 @@ def plot(theorem, record, out):
         band(ax1, x, pts, PALETTE[i], f"exp. mech., {names[cls]} ({exponent_text(verdict(record, f'scaling-logH-{cls}'))})", marks[cls])
         erm = select(record, **{"class": cls, "learner": "erm"})
         band(ax1, [math.log(_h(p["point"])) for p in erm], erm, PALETTE[i + 2], f"non-private ERM, {names[cls]}", marks[cls])
-    # the bound depends on the class only through |H|, so one line serves both
+    # the bounds depend on the class only through |H|, so one line serves both: the POINT
+    # claims', whose |H| = 2^d is e^x at d = x / ln 2
     xs = np.linspace(*ax1.get_xlim(), 50)
-    bound_line(ax1, xs, b.n_expmech_learner(np.exp(xs), 1.0), "k", "Thm 3.3 bound (proof constants)")
-    bound_line(ax1, xs, np.full_like(xs, b.n_erm_threshold()), PALETTE[2], "Thm 2.2 bound (thresholds)", ":")
-    bound_line(ax1, xs, b.n_erm_finite(np.exp(xs)), PALETTE[3], "Thm 2.1 bound (non-private ERM, any finite H)", ":")
+    ds = xs / math.log(2)
+    expmech = select(record, **{"class": "point", "learner": "expmech", "epsilon": 1.0})
+    if expmech:
+        bound_line(ax1, xs, sweep(claim_bound(theorem, "upper-expmech-point"), expmech[0]["point"], "d", ds), "k",
+                   "Thm 3.3 bound (proof constants)")
+    erm = {cls: select(record, **{"class": cls, "learner": "erm"}) for cls in ("thresh", "point")}
+    if erm["thresh"]:
+        bound_line(ax1, xs, np.full_like(xs, claim_bound(theorem, "upper-erm-thresh")(erm["thresh"][0]["point"])),
+                   PALETTE[2], "Thm 2.2 bound (thresholds)", ":")
+    if erm["point"]:
+        bound_line(ax1, xs, sweep(claim_bound(theorem, "upper-erm-point"), erm["point"][0]["point"], "d", ds),
+                   PALETTE[3], "Thm 2.1 bound (non-private ERM, any finite H)", ":")
     ax1.set_yscale("log")
     ax1.set_xlabel("ln |H|  (domain 2^4 ... 2^16)")
     ax1.set_ylabel("samples needed, n_hat (success >= 1 - beta)")
@@ -55,7 +67,8 @@ def plot(theorem, record, out):
         band(ax2, x, pts, PALETTE[i], f"exp. mech., {names[cls]} ({exponent_text(verdict(record, f'scaling-eps-{cls}'))})", marks[cls])
         if i == 0:
             xs = np.geomspace(min(x), max(x), 50)
-            bound_line(ax2, xs, b.n_expmech_learner(_h(pts[0]["point"]), xs), "k", "Thm 3.3 bound (proof constants)")
+            bound_line(ax2, xs, sweep(claim_bound(theorem, f"upper-expmech-{cls}"), pts[0]["point"], "epsilon", xs),
+                       "k", "Thm 3.3 bound (proof constants)")
     ax2.set_xscale("log")
     ax2.set_yscale("log")
     ticks = sorted({p["point"]["epsilon"] for p in select(record, learner="expmech") if p["point"]["d"] == 10})
