@@ -73,6 +73,30 @@ def sweep(bound, point: dict, axis: str, values) -> np.ndarray:
     return np.array([bound({**point, axis: v.item() if hasattr(v, "item") else v}) for v in values], float)
 
 
+def rules_against_k(ax, theorem, record, name: str, claim: str, bound_name: str, **where) -> dict | None:
+    """n_hat against k for each composition rule (basic, advanced) of a k-learner: the
+    band with the rule's ``scaling-k-<rule>`` exponent in its label, and the claim's own
+    bound swept over k in the same colour (``claim`` may hold ``{rule}``). Sets log-log
+    axes over k; returns the first point drawn (for titles), None if there was none."""
+    first = None
+    for i, rule in enumerate(("basic", "advanced")):
+        pts = select(record, rule=rule, **where)
+        if not pts:
+            continue
+        p0 = pts[0]["point"]
+        first = first or p0
+        ks = [p["point"]["k"] for p in pts]
+        band(ax, ks, pts, PALETTE[i], f"{name}, {rule} ({exponent_text(verdict(record, f'scaling-k-{rule}'))})",
+             "os"[i])
+        kk = np.unique(np.geomspace(min(ks), max(ks), 30).round().astype(int))
+        bound_line(ax, kk, sweep(claim_bound(theorem, claim.format(rule=rule)), p0, "k", kk), PALETTE[i],
+                   f"{bound_name}, {rule}")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("number of concepts k")
+    return first
+
+
 def select(record: dict, **kw) -> list[dict]:
     return [p for p in record["points"] if all(p["point"].get(k) == v for k, v in kw.items())]
 

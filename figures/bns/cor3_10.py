@@ -11,33 +11,18 @@ import numpy as np
 from privbounds.bounds import bns
 from privbounds.figures.common import (
     PALETTE,
-    band,
     bound_line,
-    claim_bound,
-    exponent_text,
     legend,
     new_figure,
+    rules_against_k,
     save,
     select,
-    sweep,
-    verdict,
 )
 
 
 def plot(theorem, record, out):
     fig, (ax,) = new_figure(1, width=7.8, height=7.4)
-    p0 = None
-    for i, rule in enumerate(("basic", "advanced")):
-        pts = select(record, rule=rule)
-        if not pts:
-            continue
-        p0 = pts[0]["point"]
-        ks = [p["point"]["k"] for p in pts]
-        band(ax, ks, pts, PALETTE[i], f"Alg 2 + tree, {rule} ({exponent_text(verdict(record, f'scaling-k-{rule}'))})",
-             "os"[i])
-        kk = np.unique(np.geomspace(min(ks), max(ks), 30).round().astype(int))
-        bound_line(ax, kk, sweep(claim_bound(theorem, "upper"), p0, "k", kk), PALETTE[i],
-                   f"Lemma 3.7 bound (tree sanitizer), {rule}")
+    p0 = rules_against_k(ax, theorem, record, "Alg 2 + tree", "upper", "Lemma 3.7 bound (tree sanitizer)")
     adv = select(record, rule="advanced")
     if adv:
         top = max(adv, key=lambda p: p["point"]["k"])
@@ -52,9 +37,6 @@ def plot(theorem, record, out):
                    "Cor 2.12: non-private bound (realizable)", ":")
         ax.set_title(f"agnostic THRESH_{p0['d']}, noise 0.1; alpha = {p0['alpha']}, eps = {p0['epsilon']}, "
                      f"delta = {p0['delta']:g}; SUBSTITUTE tree sanitizer", fontsize=9.5)
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("number of concepts k")
     ax.set_ylabel("n_hat (all k within alpha of optimal w.p. >= 1 - beta)")
     legend(ax)
     return save(fig, record, out)

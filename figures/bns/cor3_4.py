@@ -18,6 +18,7 @@ from privbounds.figures.common import (
     exponent_text,
     legend,
     new_figure,
+    rules_against_k,
     save,
     select,
     sweep,
@@ -38,23 +39,10 @@ def _x_panel(ax, record, pts, label, claim):
 def plot(theorem, record, out):
     fig, (ax1, ax2) = new_figure(2, height=7.2)
     k_x = theorem.simulator.K_FOR_X
-    p0 = None
-    for i, rule in enumerate(("basic", "advanced")):
-        pts = select(record, rule=rule, d=10)
-        if not pts:
-            continue
-        p0 = pts[0]["point"]
-        ks = [p["point"]["k"] for p in pts]
-        band(ax1, ks, pts, PALETTE[i], f"direct sum, {rule} ({exponent_text(verdict(record, f'scaling-k-{rule}'))})",
-             "os"[i])
-        kk = np.unique(np.geomspace(min(ks), max(ks), 30).round().astype(int))
-        bound_line(ax1, kk, sweep(claim_bound(theorem, "upper"), p0, "k", kk), PALETTE[i], f"Cor 3.4 bound, {rule}")
+    p0 = rules_against_k(ax1, theorem, record, "direct sum", "upper", "Cor 3.4 bound", d=10)
     if p0:
         ax1.set_title(f"agnostic POINT_10 (instance of Cor 3.9); alpha = {p0['alpha']}, eps = {p0['epsilon']}",
                       fontsize=10)
-    ax1.set_xscale("log", base=2)
-    ax1.set_yscale("log")
-    ax1.set_xlabel("number of concepts k")
     ax1.set_ylabel("n_hat (all k within alpha of optimal w.p. >= 1 - beta)")
     legend(ax1)
     pts = select(record, rule="basic", k=k_x)

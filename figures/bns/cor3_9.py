@@ -16,36 +16,22 @@ from privbounds.figures.common import (
     exponent_text,
     legend,
     new_figure,
+    rules_against_k,
     save,
     select,
-    sweep,
     verdict,
 )
 
 
 def plot(theorem, record, out):
     fig, (ax1, ax2) = new_figure(2, height=7.2)
-    p0 = None
-    for i, rule in enumerate(("basic", "advanced")):
-        pts = select(record, rule=rule, d=10)
-        if not pts:
-            continue
-        p0 = pts[0]["point"]
-        ks = [p["point"]["k"] for p in pts]
-        band(ax1, ks, pts, PALETTE[i], f"Alg 2, {rule} ({exponent_text(verdict(record, f'scaling-k-{rule}'))})",
-             "os"[i])
-        kk = np.unique(np.geomspace(min(ks), max(ks), 30).round().astype(int))
-        bound_line(ax1, kk, sweep(claim_bound(theorem, "upper"), p0, "k", kk), PALETTE[i],
-                   f"Lemma 3.7 bound, {rule}")
+    p0 = rules_against_k(ax1, theorem, record, "Alg 2", "upper", "Lemma 3.7 bound", d=10)
     if p0:
         kk = np.geomspace(1, max(p["point"]["k"] for p in record["points"]), 30)
         bound_line(ax1, kk, bns.n_nonprivate_k_learner(1, kk, p0["alpha"], p0["beta"]), PALETTE[3],
                    "Cor 2.12: non-private bound (realizable)", ":")
         ax1.set_title(f"agnostic POINT_10, noise 0.1; alpha = {p0['alpha']}, eps = {p0['epsilon']}, "
                       f"delta = {p0['delta']:g}", fontsize=10)
-    ax1.set_xscale("log", base=2)
-    ax1.set_yscale("log")
-    ax1.set_xlabel("number of concepts k")
     ax1.set_ylabel("n_hat (all k within alpha of optimal w.p. >= 1 - beta)")
     legend(ax1)
     k_x = theorem.simulator.K_FOR_X
