@@ -87,10 +87,12 @@ def code_hash(module: str) -> str:
 
 
 def clean_temporary(out: Path) -> int:
-    """Remove what killed runs leave behind: joblib's half-written ``output.pkl.<id>``
-    files in the cache and our own ``.<name>.tmp`` files. Called under the lock."""
+    """Remove what killed runs leave behind: joblib's half-written cache files (it writes
+    ``<name>.<uuid>-<pid>-<thread>`` and renames it to ``<name>`` when done) and our own
+    ``.<name>.tmp`` files. Called under the lock, so no live run is writing them."""
     removed = 0
-    for pattern in ("cache/**/output.pkl.*", "results/.*.tmp", "figures/.*.tmp", "report/**/.*.tmp"):
+    for pattern in ("cache/**/output.pkl.*", "cache/**/metadata.json.*", "cache/**/func_code.py.*",
+                    "results/.*.tmp", "figures/.*.tmp", "report/**/.*.tmp"):
         for p in Path(out).glob(pattern):
             with contextlib.suppress(OSError):
                 p.unlink()

@@ -85,8 +85,9 @@ def test_a_second_run_on_the_same_folder_is_refused(tmp_path):
 
 
 def test_leftovers_of_killed_runs_are_removed(tmp_path):
-    junk = [tmp_path / "cache" / "joblib" / "x" / "output.pkl.1f2e3d", tmp_path / "results" / ".a.json.x.tmp",
-            tmp_path / "figures" / ".a.png.tmp"]
+    junk = [tmp_path / "cache" / "joblib" / "x" / "output.pkl.1f2e3d-123-456",
+            tmp_path / "cache" / "joblib" / "x" / "metadata.json.1f2e3d-123-456",
+            tmp_path / "results" / ".a.json.x.tmp", tmp_path / "figures" / ".a.png.tmp"]
     for j in junk:
         j.parent.mkdir(parents=True, exist_ok=True)
         j.write_text("half")
