@@ -49,7 +49,7 @@ def reproduce(session):
 
 @nox.session(python=PY)
 def check(session):
-    """Run at full fidelity and compare with the committed baseline (what CI does)."""
+    """Run at full fidelity and compare with the committed full baselines (CI checks quick)."""
     _install(session, "dask")
     session.run("privbounds", "run", "--fidelity", "full", "--jobs", "2", "--quiet", "--out", "check-out")
     session.run("privbounds", "check", "--out", "check-out")

@@ -1,7 +1,9 @@
 """What every bound function declares about itself, and input checks.
 
 ``bounds`` imports nothing else of privbounds (design.md: dependencies point one way),
-so its few checks live here. ``ValueError`` is what the CLI turns into a one-line error.
+so its few checks live here. They raise ``ValueError``; a user's bad value never reaches
+them, since every theorem validates its parameters first (``privbounds.params``), so one
+of these at run time is a bug and is reported as such (exit 1, with a log).
 """
 
 from __future__ import annotations

@@ -401,6 +401,8 @@ def parity_rounding_failure_ceiling(corrupted, d, level=1e-3):
 # Conventions of the attack experiments: the code's security is xi = 1/(6 e^eps n)
 # (catalog, Cor 4.6 and Cor 4.10), the learner is (eps, delta)-DP, fails with
 # probability beta, and the database holds N rows of which n carry codewords.
+# A function's argument for the code's n is ``users``; an argument ``n`` is always a
+# number of rows (claims fill it from a curve row's sample size).
 
 
 def fp_security(n, epsilon):
@@ -409,17 +411,17 @@ def fp_security(n, epsilon):
 
 
 @bound(EXACT, "Boneh-Shaw code Gamma_0(n, d) as reconstructed in the catalog (Lemma 4.5)")
-def bs_code_length(n, xi):
+def bs_code_length(users, xi):
     """k = (n - 1) ceil(2 n^2 ln(2n / xi)): n - 1 column types of d columns each."""
-    nn = at_least("n", n, 2)
+    nn = at_least("users", users, 2)
     x = unit_open("xi", xi)
     return (nn - 1) * np.ceil(2 * nn * nn * np.log(2 * nn / x))
 
 
 @bound(EXACT, "Tardos (2008) code for full collusion as reconstructed in the catalog (Prop 4.9)")
-def tardos_code_length(n, xi):
+def tardos_code_length(users, xi):
     """k = 100 n^2 ceil(ln(n / xi))."""
-    nn = at_least("n", n, 2)
+    nn = at_least("users", users, 2)
     x = unit_open("xi", xi)
     return 100 * nn * nn * np.ceil(np.log(nn / x))
 
@@ -440,14 +442,14 @@ def bs_condition(n, epsilon, delta, beta, xi):
 
 
 @bound(EXACT, "Tardos (2008) completeness for a coalition of all n users (BNS Prop 4.9)")
-def tardos_completeness(n, xi):
+def tardos_completeness(users, xi):
     """Tardos (2008): an innocent is accused with probability <= eps1 = xi / n (here, so
     that a union bound over the n users gives xi), and no colluder of a coalition of c
     is accused with probability <= eps2 = eps1^(c/4). With c = n we take max(xi, eps2):
     xi for n >= 4 (where eps2 <= xi), and for n < 4 the larger of the two, which is
     eps2 = (xi/n)^(n/4) except at n = 3 with xi >= 1/27 (the larger value is the
     weaker, so always valid, ceiling)."""
-    nn = np.asarray(n, float)
+    nn = np.asarray(users, float)
     return np.maximum(xi, (xi / nn) ** (nn / 4))
 
 
@@ -573,20 +575,20 @@ def agnostic_accuracy_ceiling_at(n, users, alpha, epsilon, delta, xi):
 
 
 @bound(EXACT, "BNS Thm 4.3 as a probability bound (our exact condition, see bs_condition)")
-def thresh_accuracy_ceiling(n, epsilon, delta, xi):
+def thresh_accuracy_ceiling(users, epsilon, delta, xi):
     """Average over J in {1, n} of P[alpha-accurate on D_-J] for any (eps, delta)-DP
     learner when alpha N < (n - 1) / 2 (rearranging the sum in bs_condition):
     <= 1 - (1 - xi - n (e^eps xi + delta)) / (2 e^eps)."""
-    return 1 - (1 - xi - n * (np.exp(epsilon) * xi + delta)) / (2 * np.exp(epsilon))
+    return 1 - (1 - xi - users * (np.exp(epsilon) * xi + delta)) / (2 * np.exp(epsilon))
 
 
 @bound(EXACT, "BNS Thm 4.7 as a probability bound (Tardos' completeness eps2, union bound over users)")
-def agnostic_accuracy_ceiling(n, epsilon, delta, xi):
+def agnostic_accuracy_ceiling(users, epsilon, delta, xi):
     """P[alpha-accurate on D] <= eps2 + n (e^eps xi + delta) for any (eps, delta)-DP
     agnostic learner when alpha N < n: accuracy makes the word feasible, the tracer then
     accuses somebody except with probability eps2 = tardos_completeness(n, xi), and user
     i is accused with probability at most e^eps xi + delta."""
-    return tardos_completeness(n, xi) + n * (np.exp(epsilon) * xi + delta)
+    return tardos_completeness(users, xi) + users * (np.exp(epsilon) * xi + delta)
 
 
 @bound(EXACT, "BNS Thm 4.3 with the padding of Rem 4.4, for a given Boneh-Shaw code")

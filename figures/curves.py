@@ -1,7 +1,8 @@
 """Probability curves under a ceiling (Ceiling claims): the measured probability of the
 bounded event against the curve variable, with its simultaneous Clopper-Pearson
-intervals, and the ceiling. Used by the tool theorems (composition, exponential
-mechanism, A_dist, subsampling)."""
+intervals, and the ceiling. Not tied to one paper: the generic plotter draws ceiling
+claims with ``ceiling_panel``, and a paper's plotter can call ``plot_ceilings`` with its
+own axis label."""
 
 from __future__ import annotations
 
@@ -43,20 +44,3 @@ def plot_ceilings(theorem, record, out, xlabel="n", xlog=False, claims=None):
     return save_named(fig, record["id"],
                       f"{record['id']}: {record['title']}\n({record['fidelity']} fidelity, seed "
                       f"{record['provenance']['seed']}; bands: simultaneous 95% Clopper-Pearson intervals)", out)
-
-
-def thm2_16(theorem, record, out):
-    return plot_ceilings(theorem, record, out, xlabel="number of composed mechanisms k", xlog=True)
-
-
-def prop3_8(theorem, record, out):
-    return plot_ceilings(theorem, record, out, xlabel="score gap D below the optimum")
-
-
-def prop3_11(theorem, record, out):
-    return plot_ceilings(theorem, record, out, xlabel="gap q1 - q2 between the two best solutions")
-
-
-def lem2_25(theorem, record, out):
-    return plot_ceilings(theorem, record, out, xlabel="database size m (the inner learner sees n = 20 rows)",
-                         xlog=True)

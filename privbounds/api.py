@@ -52,8 +52,9 @@ def resolve_ids(ids=None, paper: str | None = None, runnable: bool = True) -> li
     for i in ids or ():
         if i in chosen and i not in keep:
             t = get(i)
-            raise ParameterError(f"{i} is a {t.status} entry with no simulator of its own "
-                                 f"(tested by {', '.join(t.tested_by) or 'none'}); see 'privbounds show {i}'")
+            tested = f"tested by {', '.join(t.tested_by)}" if t.tested_by else "not measured"
+            raise ParameterError(f"{i} is a {t.status} entry with no simulator of its own ({tested}); "
+                                 f"see 'privbounds show {i}'")
     return keep
 
 
@@ -188,11 +189,12 @@ def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None) -> list[Path]:
         raise ParameterError(f"no results in {out / 'results'}; run 'privbounds run --out {out}' first")
     results = {tid: load(out, tid) for tid in ids}  # all present before drawing any
     paths = []
-    for tid, rec in results.items():
-        if rec.get("status") == "failed":
-            continue
-        paths += get(tid).plot(rec, out)
-    paths += plot_papers({tid.split(".")[0] for tid in ids}, out)
+    with locked(out):  # no run may clean up our temporary files while we write
+        for tid, rec in results.items():
+            if rec.get("status") == "failed":
+                continue
+            paths += get(tid).plot(rec, out)
+        paths += plot_papers({tid.split(".")[0] for tid in ids}, out)
     return paths
 
 
@@ -239,7 +241,11 @@ def show(theorem_id: str, out=DEFAULT_OUT) -> dict:
 def report(out=DEFAULT_OUT) -> Path:
     from privbounds.reports.site import build
 
-    return build(Path(out))
+    out = Path(out)
+    if not available(out):
+        return build(out)  # says there are no results, touching nothing
+    with locked(out):
+        return build(out)
 
 
 def check(out=DEFAULT_OUT, baseline=None, update: bool = False, fidelity: str | None = None):

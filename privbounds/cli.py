@@ -174,7 +174,8 @@ def _list(args) -> int:
     for s in rows:
         print(f"{s['id']:<12} {s['number']} - {s['title']}")
         if s["status"] != "simulated":
-            print(f"    ({s['status']}: tested by {', '.join(s['tested_by']) or 'none'})")
+            print(f"    ({s['status']}: " + (f"tested by {', '.join(s['tested_by'])})" if s["tested_by"]
+                                                else "not measured; see 'privbounds show " + s["id"] + "')"))
         elif s.get("last_status") == "failed":
             print("    (last run failed; see 'privbounds show " + s["id"] + "')")
         for c in s["claims"]:

@@ -54,7 +54,9 @@ class Interval:
         point (one seed, one cache entry)."""
         if isinstance(value, bool) or not isinstance(value, Real):
             return value
-        return int(value) if self.integer else float(value)
+        if self.integer:  # 4.0 is the integer 4; 4.5 stays as it is, for validate to refuse
+            return int(value) if math.isfinite(value) and float(value).is_integer() else value
+        return float(value)
 
     def bad_values(self) -> list:
         """Values just outside the allowed set, for the generic bad-input test."""

@@ -48,12 +48,13 @@ def write_atomic(path: Path, data: str | bytes) -> None:
 
 def save(out, theorem_id: str, record: dict, rows: list[dict]) -> None:
     rdir = results_dir(out)
-    write_atomic(rdir / f"{theorem_id}.json", json.dumps({**record, "rows": rows}, indent=1, default=_jsonable))
     csv = rdir / f"{theorem_id}.csv"
+    # the old table goes first: a crash between the two writes leaves no CSV (rebuilt from
+    # the record by export_csv), never one that belongs to another run
+    csv.unlink(missing_ok=True)
+    write_atomic(rdir / f"{theorem_id}.json", json.dumps({**record, "rows": rows}, indent=1, default=_jsonable))
     if rows:
         write_atomic(csv, pd.DataFrame(rows).to_csv(index=False))
-    else:  # a failed theorem has no table; never leave an older one beside its record
-        csv.unlink(missing_ok=True)
 
 
 def export_csv(out, theorem_id: str) -> Path | None:

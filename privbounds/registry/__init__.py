@@ -167,17 +167,16 @@ def select(patterns=None, paper: str | None = None) -> list[str]:
     chosen = [i for i in known if paper is None or i.split(".")[0] == paper]
     if not patterns:
         return chosen
-    out = []
+    hits = set()
     for pat in patterns:
-        hits = [i for i in chosen if fnmatch.fnmatchcase(i, pat)]
-        if not hits:
+        matched = {i for i in chosen if fnmatch.fnmatchcase(i, pat)}
+        if not matched:
             where = f" in paper {paper}" if paper else ""
             if any(c in pat for c in "*?["):
                 raise ParameterError(f"no theorem id matches {pat!r}{where}; see 'privbounds list'")
-            get(pat) if paper is None else None
             raise ParameterError(f"unknown theorem id {pat!r}{where}; see 'privbounds list'")
-        out += hits
-    return list(dict.fromkeys(out))
+        hits |= matched
+    return [i for i in chosen if i in hits]
 
 
 def _source_path(module: str) -> str:

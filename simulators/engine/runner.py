@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from joblib import Memory, Parallel, delayed, parallel_config
 
+from privbounds.params import ParameterError
 from privbounds.simulators.engine.simulator import point_key
 from privbounds.simulators.engine.stats import clopper_pearson, crossing, geometric_grid
 from privbounds.simulators.engine.store import code_hash
@@ -131,17 +132,17 @@ class PointRun:
 @contextlib.contextmanager
 def _backend(backend: str, jobs: int, scheduler: str | None):
     if backend not in BACKENDS:
-        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+        raise ParameterError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if backend == "dask":
         try:
             from dask.distributed import Client, LocalCluster
         except ImportError as e:  # pragma: no cover - depends on the extra
-            raise ValueError("backend dask needs the optional extra: pip install 'privbounds[dask]'") from e
+            raise ParameterError("backend dask needs the optional extra: pip install 'privbounds[dask]'") from e
         if scheduler:
             try:
                 client = Client(scheduler, timeout="20s")
             except (OSError, TimeoutError) as e:
-                raise ValueError(f"--scheduler {scheduler}: no Dask scheduler answered ({e})") from None
+                raise ParameterError(f"--scheduler {scheduler}: no Dask scheduler answered ({e})") from None
             cluster = None
         else:
             cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
@@ -200,22 +201,26 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
     block_fn = Memory(str(cache_dir), verbose=0).cache(run_block) if use_cache else None
     runs: dict[str, list[PointRun]] = {}
     conf: dict[str, float] = {}
-    code = {tid: code_hash(type(sim).__module__) for tid, (sim, _) in work.items()}
+    memo: dict = {}  # one read of each source file per run
+    code = {tid: code_hash(type(sim).__module__, memo) for tid, (sim, _) in work.items()}
+    errors: dict[str, str] = {}
     for tid, (sim, points) in work.items():
         fid = fidelity[tid]
         runs[tid] = []
-        for p in points:
-            lo, hi = sim.n_range(p)
-            runs[tid].append(PointRun(tid, p, sim.target(p) if sim.curve(p) is None else 1.0,
-                                      geometric_grid(lo, hi, fid.steps), sim.curve(p), fid.steps,
-                                      privacy=sim.privacy(p)))
+        try:  # a simulator's own methods may raise: that ends this theorem, not the run
+            for p in points:
+                lo, hi = sim.n_range(p)
+                runs[tid].append(PointRun(tid, p, sim.target(p) if sim.curve(p) is None else 1.0,
+                                          geometric_grid(lo, hi, fid.steps), sim.curve(p), fid.steps,
+                                          privacy=sim.privacy(p)))
+        except Exception:
+            errors[tid] = f"setting up its points:\n{traceback.format_exc()}"
         m = max(1, sum(1 for r in runs[tid] if r.curve is None))
         conf[tid] = 1.0 - (1.0 - FAMILY_CONF) / m  # Bonferroni over the theorem's searches
 
     bar = _Progress(progress)
     started = {tid: time.perf_counter() for tid in runs}
     stats = {tid: {"blocks_run": 0, "blocks_cached": 0, "rounds": 0, "block_seconds": 0.0} for tid in runs}
-    errors: dict[str, str] = {}
     out: dict[str, dict] = {}
 
     def finish(tid):
@@ -233,19 +238,24 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
                     if tid in out:
                         continue
                     sim, fid = work[tid][0], fidelity[tid]
-                    mine = 0
-                    for r in rs:
-                        if tid in errors:
-                            break
-                        # A point that needs more trials gets bigger blocks, not more of them.
-                        factor = sim.trials_factor(r.point)
-                        trials, block = fid.trials * factor, fid.block * factor
-                        for n in r.requests(conf[tid]):
-                            for b in range(-(-trials // block)):
-                                size = min(block, trials - b * block)
-                                tasks.append((sim, tid, r.key, int(n), b, size, int(seed), code[tid]))
-                                owners.append((r, int(n), size))
-                                mine += 1
+                    mine = []
+                    try:
+                        for r in rs:
+                            if tid in errors:
+                                break
+                            # A point that needs more trials gets bigger blocks, not more of them.
+                            factor = sim.trials_factor(r.point)
+                            trials, block = fid.trials * factor, fid.block * factor
+                            for n in r.requests(conf[tid]):
+                                for b in range(-(-trials // block)):
+                                    size = min(block, trials - b * block)
+                                    mine.append(((sim, tid, r.key, int(n), b, size, int(seed), code[tid]),
+                                                 (r, int(n), size)))
+                    except Exception:
+                        errors.setdefault(tid, f"planning its next sample sizes:\n{traceback.format_exc()}")
+                        mine = []
+                    tasks += [task for task, _ in mine]
+                    owners += [owner for _, owner in mine]
                     if mine:
                         stats[tid]["rounds"] += 1
                     else:

@@ -2,7 +2,7 @@
 
 A simulator says which parameter points to run at each fidelity, how to draw a random
 instance and run the learner for a batch of trials at sample size n, and what counts
-as success. The engine (``engine.py``) does everything else: seeding, blocks,
+as success. The engine (``runner.py``) does everything else: seeding, blocks,
 parallelism, caching and the n_hat search.
 """
 
@@ -62,11 +62,13 @@ class Simulator:
         (validated against ``params`` before any work starts)."""
         self.fidelity(fidelity)
         overrides = overrides or {}
-        for name, values in overrides.items():
+        for name in overrides:
             if name not in self.params:
                 raise ParameterError(
                     f"unknown parameter {name!r} for {self.theorem_id}; "
                     f"allowed: {', '.join(sorted(self.params))}")
+        overrides = {name: [self.params[name].canonical(v) for v in values] for name, values in overrides.items()}
+        for name, values in overrides.items():
             for v in values:
                 self.params[name].validate(v)
         pts = [self.canonical(p) for p in self.grid(fidelity, overrides)]

@@ -2,10 +2,11 @@
 
 A cached block is reused only when the code that would recompute it is unchanged. Its
 key holds ``code_hash`` of the simulator's module: a SHA-256 over the source of that
-module and of every module of ours it imports, followed transitively (read from the
-import statements, so a change to a shared learner invalidates exactly the blocks of the
-simulators that use it). Figures, reports and the registry's prose are not in it, so
-editing them never throws results away.
+module, of the engine's runner (which seeds and runs blocks), and of every module of ours
+they import, followed transitively (read from the import statements, so a change to a
+shared learner invalidates exactly the blocks of the simulators that use it). Figures,
+reports and the registry's prose are not in it, so editing them never throws results
+away.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import contextlib
 import hashlib
 import importlib.util
 import os
-from functools import cache
 from pathlib import Path
 
 ROOT = "privbounds"
@@ -43,9 +43,8 @@ def _source(module: str) -> tuple[bytes, bool] | None:
     return Path(spec.origin).read_bytes(), spec.submodule_search_locations is not None
 
 
-@cache
 def _imports(module: str) -> tuple[tuple[str, ...], bytes]:
-    """(modules of ours that ``module`` imports, its source bytes)."""
+    """(modules of ours that ``module`` imports, its source bytes), read from disk now."""
     found_source = _source(module)
     if found_source is None:
         return (), b""
@@ -64,32 +63,42 @@ def _imports(module: str) -> tuple[tuple[str, ...], bytes]:
     return tuple(m for m in ours if _is_module(m)), source
 
 
-def closure(module: str) -> list[str]:
-    """``module`` and every module of ours it imports, followed transitively, sorted."""
-    seen, todo = set(), [module]
+def closure(*modules: str, memo: dict | None = None) -> list[str]:
+    """``modules`` and every module of ours they import, followed transitively, sorted.
+    ``memo`` (module -> _imports result) lets several calls of one run share the reads."""
+    memo = {} if memo is None else memo
+    seen, todo = set(), list(modules)
     while todo:
         m = todo.pop()
         if m in seen:
             continue
         seen.add(m)
-        todo += _imports(m)[0]
+        if m not in memo:
+            memo[m] = _imports(m)
+        todo += memo[m][0]
     return sorted(seen)
 
 
-@cache
-def code_hash(module: str) -> str:
-    """SHA-256 (hex, 16 characters) over the source of ``closure(module)``. Cached for the
-    life of the process: a run hashes each simulator once."""
+# What computes a block besides its simulator: the runner draws each block's generator
+# (block_seed) and calls the simulator; a change there must invalidate every block.
+ENGINE = "privbounds.simulators.engine.runner"
+
+
+def code_hash(module: str, memo: dict | None = None) -> str:
+    """SHA-256 (hex, 16 characters) over the source of ``closure(module, ENGINE)``, read
+    from disk at each call (so an edit made in a long-lived session is seen)."""
+    memo = {} if memo is None else memo
     h = hashlib.sha256()
-    for m in closure(module):
-        h.update(m.encode() + b"\0" + _imports(m)[1] + b"\0")
+    for m in closure(module, ENGINE, memo=memo):
+        h.update(m.encode() + b"\0" + memo[m][1] + b"\0")
     return h.hexdigest()[:16]
 
 
 def clean_temporary(out: Path) -> int:
     """Remove what killed runs leave behind: joblib's half-written cache files (it writes
     ``<name>.<uuid>-<pid>-<thread>`` and renames it to ``<name>`` when done) and our own
-    ``.<name>.tmp`` files. Called under the lock, so no live run is writing them."""
+    ``.<name>.tmp`` files. Called under the lock, which every command that writes into
+    ``<out>`` holds (run, figures, report), so no live command is writing them."""
     removed = 0
     for pattern in ("cache/**/output.pkl.*", "cache/**/metadata.json.*", "cache/**/func_code.py.*",
                     "results/.*.tmp", "figures/.*.tmp", "report/**/.*.tmp"):
@@ -102,8 +111,9 @@ def clean_temporary(out: Path) -> int:
 
 @contextlib.contextmanager
 def locked(out: Path):
-    """Hold ``<out>/.lock`` for the duration of a run; a second run on the same folder is
-    refused at once rather than interleaving its writes with ours."""
+    """Hold ``<out>/.lock`` while a command writes into ``<out>`` (run, figures, report); a
+    second one on the same folder is refused at once rather than interleaving its writes
+    with ours."""
     import fcntl
 
     from privbounds.params import ParameterError
@@ -115,7 +125,7 @@ def locked(out: Path):
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             other = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
-            raise ParameterError(f"--out {out} is in use by another privbounds run (pid {other}); "
+            raise ParameterError(f"--out {out} is in use by another privbounds command (pid {other}); "
                                  "wait for it or choose another --out") from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)
@@ -123,8 +133,3 @@ def locked(out: Path):
     finally:
         os.close(fd)
 
-
-def forget() -> None:
-    """Drop the memoised hashes (tests that edit a module's source call this)."""
-    _imports.cache_clear()
-    code_hash.cache_clear()

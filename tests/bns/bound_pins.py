@@ -279,14 +279,14 @@ PINNED = {
     # ---- BNS: fingerprinting lower bounds (Section 4) ----------------------------------
     # Boneh-Shaw: (n - 1) ceil(2 n^2 ln(2n/xi))
     "bs_code_length": [
-        (dict(n=4, xi=0.1), 3 * 141),                   # 32 ln 80 = 140.22
-        (dict(n=16, xi=0.1), 15 * 2954),                # 512 ln 320 = 2953.38
-        (dict(n=2, xi=0.5), 1 * 17),                    # 8 ln 8 = 16.64
+        (dict(users=4, xi=0.1), 3 * 141),                   # 32 ln 80 = 140.22
+        (dict(users=16, xi=0.1), 15 * 2954),                # 512 ln 320 = 2953.38
+        (dict(users=2, xi=0.5), 1 * 17),                    # 8 ln 8 = 16.64
     ],
     # Tardos: 100 n^2 ceil(ln(n/xi))
     "tardos_code_length": [
-        (dict(n=8, xi=0.1), 6400 * 5),                  # ln 80 = 4.38
-        (dict(n=2, xi=0.5), 400 * 2),                   # ln 4 = 1.39
+        (dict(users=8, xi=0.1), 6400 * 5),                  # ln 80 = 4.38
+        (dict(users=2, xi=0.5), 400 * 2),                   # ln 4 = 1.39
     ],
     # Most users n >= 2 of a BS code of length <= k at xi = 1/(6 e^eps n) with
     # 1 - xi - n (e^eps xi + delta) > 2 e^eps beta; 1 if none. At eps = 1 the lengths are
@@ -371,9 +371,9 @@ PINNED = {
     ],
     # 1 - (1 - xi - n (e^eps xi + delta)) / (2 e^eps); at xi = 1/(24 e), e xi = 1/24
     "thresh_accuracy_ceiling": [
-        (dict(n=4, epsilon=1.0, delta=1e-3, xi=1 / (24 * math.e)),
+        (dict(users=4, epsilon=1.0, delta=1e-3, xi=1 / (24 * math.e)),
          1 - (5 / 6 - 0.004 - 1 / (24 * math.e)) / (2 * math.e)),          # 0.8503
-        (dict(n=8, epsilon=0.5, delta=1e-4, xi=0.01),
+        (dict(users=8, epsilon=0.5, delta=1e-4, xi=0.01),
          1 - (0.99 - 8 * (0.01 * math.exp(0.5) + 1e-4)) / (2 * math.exp(0.5))),  # 0.7400
     ],
     # thresh_accuracy_ceiling(users, ...) when alpha n < (users - 1)/2, else 1
@@ -388,11 +388,11 @@ PINNED = {
     ],
     # eps2 + n (e^eps xi + delta), eps2 = max(xi, (xi/n)^(n/4))
     "agnostic_accuracy_ceiling": [
-        (dict(n=4, epsilon=1.0, delta=1e-3, xi=1 / (24 * math.e)),
+        (dict(users=4, epsilon=1.0, delta=1e-3, xi=1 / (24 * math.e)),
          1 / (24 * math.e) + 1 / 6 + 0.004),                   # eps2 = xi (xi/4 < xi)
-        (dict(n=2, epsilon=1.0, delta=1e-3, xi=1 / (12 * math.e)),
+        (dict(users=2, epsilon=1.0, delta=1e-3, xi=1 / (12 * math.e)),
          math.sqrt(1 / (24 * math.e)) + 1 / 6 + 0.002),        # eps2 = sqrt(xi/2) = 0.124 > xi = 0.031
-        (dict(n=8, epsilon=0.5, delta=1e-4, xi=0.01),
+        (dict(users=8, epsilon=0.5, delta=1e-4, xi=0.01),
          0.01 + 8 * (0.01 * math.exp(0.5) + 1e-4)),            # eps2 = xi (1.6e-6 < xi)
     ],
     # agnostic_accuracy_ceiling(users, ...) when alpha n < users, else 1
@@ -407,11 +407,11 @@ PINNED = {
     # eps2 = xi for n >= 4 ((xi/n)^(n/4) <= xi/4 there), else (xi/n)^(n/4) (> xi at these points)
     "tardos_completeness": [
         # n = 3, xi = 0.05 >= 1/27: (xi/3)^(3/4) = 0.0464 < xi, so the max is xi
-        (dict(n=3, xi=0.05), 0.05),
-        (dict(n=4, xi=0.1), 0.1),                              # (xi/4)^1 = 0.025
-        (dict(n=8, xi=0.01), 0.01),                            # (xi/8)^2 = 1.6e-6
-        (dict(n=2, xi=0.1), math.sqrt(0.05)),                  # 0.224 > 0.1
-        (dict(n=3, xi=0.01), (1 / 300) ** 0.75),               # 0.0139 > 0.01
+        (dict(users=3, xi=0.05), 0.05),
+        (dict(users=4, xi=0.1), 0.1),                              # (xi/4)^1 = 0.025
+        (dict(users=8, xi=0.01), 0.01),                            # (xi/8)^2 = 1.6e-6
+        (dict(users=2, xi=0.1), math.sqrt(0.05)),                  # 0.224 > 0.1
+        (dict(users=3, xi=0.01), (1 / 300) ** 0.75),               # 0.0139 > 0.01
     ],
 }
 

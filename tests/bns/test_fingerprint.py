@@ -113,7 +113,7 @@ def test_interleaving_is_deterministic():
     assert (a.sum(axis=1) <= 7 * 100).all()
 
 
-# --- the registered entry bns.lem4_5 (simulators/bns_codes.py) ------------------------------
+# --- the registered entry bns.lem4_5 (simulators/bns/codes.py) ------------------------------
 
 def test_lem4_5_entry_confirms_and_catches_a_broken_tracer(monkeypatch):
     from privbounds import registry

@@ -174,7 +174,7 @@ def test_bad_parameters_are_refused(call, name):
     assert "\n" not in str(err.value)
 
 
-# --- the registered entry bns.prop4_9 (simulators/bns_codes.py) -----------------------------
+# --- the registered entry bns.prop4_9 (simulators/bns/codes.py) -----------------------------
 
 def _claim_verdicts(thm, points, trials, rng):
     """Evaluate the theorem's claims on curve rows produced directly by its simulator."""

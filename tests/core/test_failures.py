@@ -65,3 +65,16 @@ def test_an_internal_error_is_exit_1_with_a_log(tmp_path, monkeypatch, capsys):
 def test_bad_input_is_still_exit_2(tmp_path, capsys):
     assert cli.main(["run", GOOD, "--set", "epsilon=0", "--out", str(tmp_path)]) == 2
     assert capsys.readouterr().err.startswith("privbounds: error: ")
+
+
+@pytest.mark.parametrize("method", ["privacy", "n_range", "trials_factor"])
+def test_a_failing_simulator_method_is_kept_to_its_theorem(tmp_path, monkeypatch, method):
+    sim = type(get(BAD).simulator)
+
+    def boom(self, *a, **k):
+        raise RuntimeError(f"planted failure in {method}")
+    monkeypatch.setattr(sim, method, boom)
+    with pytest.raises(TheoremsFailed) as e:
+        privbounds.run([GOOD, BAD], fidelity="smoke", out=tmp_path, progress=False, backend="sequential")
+    assert set(e.value.failures) == {BAD} and set(e.value.records) == {GOOD}
+    assert f"planted failure in {method}" in e.value.failures[BAD][0]

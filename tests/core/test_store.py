@@ -28,7 +28,6 @@ def _edited(monkeypatch, module):
             return found[0] + b"\n# an edit\n", found[1]
         return found
     monkeypatch.setattr(store, "_source", fake)
-    store.forget()
 
 
 def test_code_hash_follows_the_import_closure(monkeypatch):
@@ -38,11 +37,12 @@ def test_code_hash_follows_the_import_closure(monkeypatch):
     _edited(monkeypatch, "privbounds.simulators.learners")  # imported by the simulator
     assert store.code_hash(mod) != before
     monkeypatch.undo()
-    store.forget()
+    _edited(monkeypatch, "privbounds.simulators.engine.runner")  # seeds every block
+    assert store.code_hash(mod) != before
+    monkeypatch.undo()
     _edited(monkeypatch, "privbounds.figures.common")  # not imported by it
     assert store.code_hash(mod) == before
     monkeypatch.undo()
-    store.forget()
 
 
 def test_an_edit_to_a_shared_learner_recomputes_its_blocks(tmp_path, monkeypatch):
@@ -56,7 +56,6 @@ def test_an_edit_to_a_shared_learner_recomputes_its_blocks(tmp_path, monkeypatch
         edited = _run(tmp_path)
     finally:
         monkeypatch.undo()
-        store.forget()
     assert edited["engine"]["blocks_cached"] == 0
     assert edited["engine"]["blocks_run"] == first["engine"]["blocks_run"]
 
@@ -79,9 +78,14 @@ def test_one_and_one_point_zero_are_one_point(tmp_path):
 def test_a_second_run_on_the_same_folder_is_refused(tmp_path):
     tmp_path.mkdir(exist_ok=True)
     with store.locked(tmp_path):
-        with pytest.raises(ParameterError, match=r"^--out .* is in use by another privbounds run"):
+        with pytest.raises(ParameterError, match=r"^--out .* is in use by another privbounds command"):
             _run(tmp_path)
     _run(tmp_path)  # released
+    with store.locked(tmp_path):  # figures and report hold the same lock
+        with pytest.raises(ParameterError, match="in use"):
+            privbounds.plot(out=tmp_path)
+        with pytest.raises(ParameterError, match="in use"):
+            privbounds.report(out=tmp_path)
 
 
 def test_leftovers_of_killed_runs_are_removed(tmp_path):

@@ -16,17 +16,19 @@ def _fp_xi(p):
 _PRIVATE = lambda p: p["learner"] != "erm"  # noqa: E731
 
 
+def ev(name, private=None):
+    """Select the curve rows of one recorded event, for private or non-private learners."""
+    return lambda p: p["event"] == name and (private is None or _PRIVATE(p) == private)
+
+
 def _agnostic_attack_claims(accuracy_bound, accuracy_text):
     """Ceiling claims shared by the agnostic attacks (Thm 4.7 on POINT, Prop 4.11 on PAR)."""
-    def ev(name, private=None):
-        return lambda p: p["event"] == name and (private is None or _PRIVATE(p) == private)
-
     return [
         Ceiling("ceiling-completeness",
                 "Every learner, database D: P[the word is feasible and the tracer accuses nobody] <= eps2 "
                 "(Tardos' completeness, = xi for n >= 4, (xi/n)^(n/4) below)",
                 ev("complete-fail"), ("users", "learner"),
-                bound=use(bns_bounds.tardos_completeness, n=lambda p: p["users"], xi=_fp_xi)),
+                bound=use(bns_bounds.tardos_completeness, xi=_fp_xi)),
         Ceiling("ceiling-soundness",
                 "Every learner, database D_-I (a uniform user's row replaced): P[the tracer accuses I] <= xi "
                 "(Tardos' tracer is sound against every word)",
@@ -49,9 +51,6 @@ def _agnostic_attack_claims(accuracy_bound, accuracy_text):
 @entry("bns.thm4_3")
 def _bns_thm4_3() -> Theorem:
     from privbounds.simulators.bns.fp_thresh import BnsThm43
-
-    def ev(name, private=None):
-        return lambda p: p["event"] == name and (private is None or _PRIVATE(p) == private)
 
     claims = [
         Ceiling("ceiling-soundness",
@@ -247,7 +246,7 @@ def _bns_prop4_9() -> Theorem:
                 "Tardos code: P[feasible pirate word and Trace = bottom] <= max(xi, (xi/n)^(n/4)) (Tardos' "
                 "eps2; = xi here) at the proposition's length, for every pirate strategy and coalition size",
                 lambda p: code(p) and p.get("event") == "completeness", ("users", "strategy"),
-                bound=use(bns_bounds.tardos_completeness, n=lambda p: p["users"])),
+                bound=use(bns_bounds.tardos_completeness)),
         Ceiling("ceiling-soundness",
                 "Tardos code: P[Trace accuses a user outside the coalition] <= xi at the proposition's "
                 "length",
@@ -325,7 +324,7 @@ def _bns_prop4_11() -> Theorem:
         math=("Rows = the n = 2^d points of the cube; pirate bit [h_j is 1 on >= 1/4 of the cube]; alpha < 1/4. "
               "P[traced] <= n(e^eps xi + delta), P[accurate] <= xi + n(e^eps xi + delta) for DP learners."),
         simulator=BnsProp411(), plotter="bns.fp:prop4_11",
-        claims=_agnostic_attack_claims(use(bns_bounds.agnostic_accuracy_ceiling, n=lambda p: p["users"], xi=_fp_xi),
+        claims=_agnostic_attack_claims(use(bns_bounds.agnostic_accuracy_ceiling, xi=_fp_xi),
                                       "alpha < 1/4 (no padding)"),
         notes=("The catalog marks this the least certain reconstruction (the statement's parameters were lost); we "
                "take n = 2^d users, a user outside the coalition keeping its point with all labels 0, and "

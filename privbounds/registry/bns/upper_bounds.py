@@ -57,7 +57,7 @@ def _bns_thm3_1() -> Theorem:
                    "n = O~(sqrt(k) VC + log|C| sqrt(log|X|)): one sanitization of C^xor, then one "
                    "exponential mechanism per concept."),
         math="pure: Algorithm 2 over BLR (Thm 2.18); approximate: over PMW (Thm 2.19, see bns.lem3_6).",
-        simulator=BnsThm31(), plotter="simple:generic_alg2", claims=_generic_alg2_claims("BLR (toy)"),
+        simulator=BnsThm31(), plotter="bns.simple:generic_alg2", claims=_generic_alg2_claims("BLR (toy)"),
         notes=("Toy size: THRESH over 8 points, BLR of bns.thm2_18 as the sanitizer (its 8-row synthetic "
                "database gives U), label noise 0.1, alpha = 0.15. With basic accounting the whole learner is "
                "pure eps-DP. The constants are hidden in the paper, so only the growth in k is claimed; "
@@ -248,7 +248,7 @@ def _bns_lem3_6() -> Theorem:
                    "proper k-learners whose per-concept cost is about VC/(alpha eps) times k (pure) or "
                    "sqrt(k ln(1/delta)) (approximate), on top of one sanitization."),
         math="sanitizer cost ~ log|C| sqrt(log|X|) sqrt(log(1/delta))/(alpha^2 eps) (PMW) + per-concept terms.",
-        simulator=BnsLem36(), plotter="simple:generic_alg2", claims=_generic_alg2_claims("PMW (toy)"),
+        simulator=BnsLem36(), plotter="bns.simple:generic_alg2", claims=_generic_alg2_claims("PMW (toy)"),
         notes=("Toy size: THRESH over 8 points, PMW of bns.thm2_19 run at accuracy 2 alpha (its synthetic "
                "distribution rounded to ceil(4/alpha) rows gives U), label noise 0.1, alpha = 0.15. The "
                "search starts at n = 256 (PMW is slow to simulate below its sample size). Constants hidden: "
@@ -294,7 +294,7 @@ def _bns_prop3_8() -> Theorem:
             "and outputs a solution with q <= OPT - D with probability at most "
             "|F| exp(-eps D / (2 Delta_q))."),
         math="P[q(output) <= OPT - D] <= |F| e^(-eps D / 2) for sensitivity 1.",
-        simulator=BnsProp38(), plotter="curves:prop3_8", claims=claims,
+        simulator=BnsProp38(), plotter="bns.tools:prop3_8", claims=claims,
         notes=("Planted scores: one candidate at 0, half the others at -D and half at -2D, "
                "|F| = 1000. Privacy is audited in the test suite (tests/core/test_privacy.py)."))
 
@@ -406,7 +406,7 @@ def _bns_prop3_11() -> Theorem:
             "between neighbours it releases anything only with probability <= delta."),
         math=("release iff (q1 - q2) + Lap(4/eps) >= (4/eps) ln(1/delta) (catalog's constants); "
               "P[bottom | gap g] = (1/2) e^(-(g - thr) eps/4) <= e^(-g eps/4)/delta."),
-        simulator=BnsProp311(), plotter="curves:prop3_11", claims=claims,
+        simulator=BnsProp311(), plotter="bns.tools:prop3_11", claims=claims,
         notes=("The seed lost the noise scale and threshold of Algorithm 3; these are the "
                "catalog's, which make the gap's sensitivity 2 cost eps/2. The privacy curve uses "
                "delta = 0.1 so that the probability is measurable."))
