@@ -17,6 +17,7 @@ own only where a figure needs more (several claims on one axis, a headline figur
 from __future__ import annotations
 
 import numpy as np
+from matplotlib.ticker import NullFormatter
 
 from privbounds.figures.common import PALETTE, band, bound_line, exponent_text, legend, new_figure, save
 from privbounds.figures.curves import ceiling_panel
@@ -84,6 +85,9 @@ def _scaling_panel(ax, v):
             label=f"predicted exponent {v['predicted']:g}")
     ax.set_xscale("log")
     ax.set_yscale("log")
+    if x.max() / x.min() < 10:  # less than a decade: label the measured x values, not log minors
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set_xticks(sorted(set(x)), [f"{v:.3g}" for v in sorted(set(x))])
     ax.set_xlabel(v["variable"])
     ax.set_ylabel(f"n_hat / ({v['divided_by']})" if v.get("divided_by") else "n_hat")
     legend(ax)

@@ -76,8 +76,8 @@ class Theorem:
         mods = [_ENTRIES[self.id][0]]
         if self.simulator is not None:
             mods.append(type(self.simulator).__module__)
-        plot_mod = (self.plotter or "generic:plot").split(":")[0]
-        mods.append(f"privbounds.figures.{plot_mod}")
+        if self.runnable:  # an entry without a simulator has no figure either
+            mods.append(f"privbounds.figures.{(self.plotter or 'generic:plot').split(':')[0]}")
         for c in self.claims:
             fn = getattr(getattr(c, "bound", None), "fn", None)
             if fn is not None:

@@ -33,7 +33,7 @@ the functions its bounds module defines. Nothing here changes;
 
 How the expected values were obtained, in every pins file: never from privbounds. Each
 one is the formula of the function's docstring (cross-checked with
-/work/shared/theorems/bns-multilearning.md and sivakumar-overview.md) evaluated by hand
+the papers' statements) evaluated by hand
 with plain ``math``, written out with the hand-simplified constants (e.g. 4 / (0.25 *
 0.25) = 64) and, for max() terms, the value of every term so the winning branch is
 visible. Probability ceilings are pinned as their docstrings state them (capped at 1 or

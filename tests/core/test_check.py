@@ -88,6 +88,9 @@ def test_committed_baselines_cover_every_theorem(fidelity):
     from privbounds.registry import papers, theorems
     from privbounds.reports.check import baseline_path
     for prefix in papers():
-        data = json.loads(baseline_path(prefix, fidelity).read_text())
+        path = baseline_path(prefix, fidelity)
+        assert path.is_file(), (f"no {fidelity} baseline for paper {prefix}: run its theorems at --fidelity "
+                                f"{fidelity} and 'privbounds check --update' (README, Adding a theorem)")
+        data = json.loads(path.read_text())
         assert data["fidelity"] == fidelity
         assert set(data["theorems"]) == {t.id for t in theorems() if t.prefix == prefix and t.runnable}
