@@ -18,7 +18,7 @@ import importlib
 # plotters (the design card's figures/ folder) and a function of that name would be
 # shadowed by it.
 _API = {"run": "api", "plot": "api", "report": "api", "check": "api", "reproduce": "api",
-        "show": "api", "theorems": "registry", "get": "registry"}
+        "show": "api", "findings": "api", "theorems": "registry", "get": "registry"}
 __all__ = list(_API)
 
 

@@ -238,6 +238,17 @@ def show(theorem_id: str, out=DEFAULT_OUT) -> dict:
     return info
 
 
+def findings(out=DEFAULT_OUT) -> list[dict]:
+    """Where theory and experiment part, from the results in ``out``: every claim not
+    plainly confirmed, every bound looser than 10x everywhere, every reconstructed
+    constant, every failed run (reports/findings.py), each with its numbers."""
+    from privbounds.reports.findings import collect
+
+    if not available(out):
+        raise ParameterError(f"no results in {Path(out) / 'results'}; run 'privbounds run --out {out}' first")
+    return [f.as_dict() for f in collect(out)]
+
+
 def report(out=DEFAULT_OUT) -> Path:
     from privbounds.reports.site import build
 

@@ -133,6 +133,11 @@ def build_parser() -> argparse.ArgumentParser:
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     run_opts(sp)
 
+    sp = sub.add_parser("findings", help="where theory and experiment part: claims not plainly confirmed, "
+                                         "bounds looser than 10x, reconstructed constants, failed runs")
+    sp.add_argument("--json", action="store_true", help="print a JSON array")
+    out_opt(sp)
+
     sp = sub.add_parser("figures", help="draw figures/<id>.png and .svg from saved results")
     select_opts(sp, "theorem ids with results")
     out_opt(sp)
@@ -215,6 +220,27 @@ def _show(args) -> int:
     return 0
 
 
+def _findings(args) -> int:
+    from privbounds.api import findings
+    from privbounds.reports.findings import CATEGORIES
+
+    found = findings(args.out)
+    if args.json:
+        print(json.dumps(found, indent=1))
+        return 0
+    for cat, heading in CATEGORIES.items():
+        mine = [f for f in found if f["category"] == cat]
+        if not mine:
+            continue
+        print(f"{heading} ({len(mine)}):")
+        for f in mine:
+            what = f"{f['theorem']} {f['claim']}" if f["claim"] else f["theorem"]
+            print(f"  {what}: {f['numbers']}")
+    if not found:
+        print("no findings: every claim is plainly confirmed")
+    return 0
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
@@ -245,6 +271,8 @@ def _dispatch(args, argv) -> int:
         return _list(args)
     if args.command == "show":
         return _show(args)
+    if args.command == "findings":
+        return _findings(args)
     if args.command in ("run", "reproduce"):
         overrides = {}
         for name, values in args.set:

@@ -95,8 +95,14 @@ def build(out: Path) -> Path:
         write_atomic(site / page, env.get_template("paper.html").render(
             root="", title=members[0]["rec"]["paper"], pages=members, figs=figs,
             headline_ids=_headline_ids(prefix), **common))
+    from privbounds.reports.findings import CATEGORIES, collect
+
+    found = collect(out)
+    write_atomic(site / "findings.html", env.get_template("findings.html").render(
+        root="", groups=[(c, h, [f for f in found if f.category == c]) for c, h in CATEGORIES.items()],
+        **common))
     write_atomic(site / "index.html", env.get_template("index.html").render(root="", pages=pages, papers=papers,
-                                                                            **common))
+                                                                            n_findings=len(found), **common))
     shutil.copy2(TEMPLATES / "style.css", site / "style.css")
     return site / "index.html"
 
