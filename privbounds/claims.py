@@ -5,22 +5,25 @@ Kinds, as defined in design.md:
 - ``UpperBound``: the learner's n_hat interval must lie at or below N(params);
   tightness n_hat / N.
 - ``LowerBound``: n_hat's interval must lie at or above L(params); tightness L / n_hat.
+  A lower bound at or below 0 says nothing: that point's verdict is *vacuous*.
 - ``Ceiling``: the measured success probability p(n) must stay under c(n); its
   Clopper-Pearson intervals are Bonferroni-adjusted over the claim's non-vacuous points.
+  A ceiling at or above 1 says nothing: that point's verdict is *vacuous*.
 - ``Scaling``: the exponent of n_hat in one parameter (after dividing out the bound's
-  declared logarithmic factor, if any), with its 95% interval. Confirmed when the
-  interval meets [predicted - tolerance, predicted + tolerance], refuted when it misses
-  it. The tolerance is 0 for exact powers (n proportional to 1/eps for the exponential
-  mechanism); claims that hold only "up to logarithmic factors" or "up to lower-order
-  terms" declare 0.15, the tolerance the catalogs fix in advance (bns catalog, obs3_2),
-  because an unknown additive constant c in a log factor L shifts the local exponent
-  by about c / L. A confirmation also needs an informative interval: one that lies
-  within ``resolution`` (0.5) of the prediction, so that it excludes the competing laws
-  these papers compare (exponent 0 against 1/2 against 1). A wider interval that
-  meets the band is inconclusive.
+  declared logarithmic factor, if any), with its 95% interval, against the predicted
+  exponent and the competing laws its paper sets against it (by default the laws 0,
+  1/3, 1/2, 1, 2, 3 of the prediction's sign, other than the prediction). Four outcomes:
+  *confirmed* when the interval holds the prediction and excludes every competing law;
+  *confirmed up to lower-order terms* when it excludes the prediction but lies within
+  the claim's declared tolerance of it and excludes every competing law; *refuted* when
+  it lies wholly outside the tolerance; *inconclusive* otherwise (too wide to exclude a
+  competitor). The tolerance is 0 for exact powers (n proportional to 1/eps for the
+  exponential mechanism); claims that hold only "up to logarithmic factors" declare
+  0.15, fixed in advance by the catalogs, because an unknown additive constant c in a
+  log factor L shifts the local exponent by about c / L.
 
-Verdicts are "confirmed", "refuted" or "inconclusive"; a claim over several points is
-refuted if any point is, confirmed if all are, inconclusive otherwise.
+A claim over several points is refuted if any point is, vacuous if every point is,
+otherwise the weakest verdict of its non-vacuous points.
 """
 
 from __future__ import annotations
@@ -34,6 +37,19 @@ import numpy as np
 from privbounds.simulators.engine.stats import clopper_pearson, fit_exponent
 
 CONFIRMED, REFUTED, INCONCLUSIVE = "confirmed", "refuted", "inconclusive"
+LOWER_ORDER = "confirmed up to lower-order terms"
+VACUOUS = "vacuous"
+VERDICTS = (CONFIRMED, LOWER_ORDER, INCONCLUSIVE, VACUOUS, REFUTED)
+# How good a verdict is, for the check ("got worse"): a vacuous bound tests nothing.
+ORDER = {REFUTED: 0, INCONCLUSIVE: 1, VACUOUS: 1, LOWER_ORDER: 2, CONFIRMED: 3}
+LAWS = (0.0, 1 / 3, 0.5, 1.0, 2.0, 3.0)  # the growth laws these papers set against each other
+
+
+def competing_laws(predicted: float) -> tuple:
+    """The default competitors of a predicted exponent: the laws of ``LAWS`` with its sign
+    (0 included), other than the prediction itself."""
+    sign = -1.0 if predicted < 0 else 1.0
+    return tuple(sorted({sign * law for law in LAWS} - {float(predicted)}))
 
 # Tolerance of scaling claims that hold up to logarithmic factors or lower-order terms
 # (fixed in advance by the bns catalog, "confirms if slopes within +-0.15").
@@ -78,15 +94,15 @@ def use(fn: Callable, **args) -> BoundRef:
 def where(**kw) -> Callable[[dict], bool]:
     """A claim's point selector: every named parameter has the given value."""
     return lambda p: all(p.get(k) == v for k, v in kw.items())
-ORDER = {REFUTED: 0, INCONCLUSIVE: 1, CONFIRMED: 2}
 
 
 def combine(verdicts: list[str]) -> str:
     if not verdicts:
         return INCONCLUSIVE
-    if REFUTED in verdicts:
-        return REFUTED
-    return CONFIRMED if all(v == CONFIRMED for v in verdicts) else INCONCLUSIVE
+    real = [v for v in verdicts if v != VACUOUS]
+    if not real:
+        return VACUOUS
+    return min(real, key=ORDER.__getitem__)
 
 
 def _label(point: dict, keys) -> str:
@@ -127,10 +143,11 @@ class BoundClaim(Claim):
             if "n_hat" not in r or not self.select(p):
                 continue
             B = float(self.bound(p))
-            if not self.upper:
-                # a negative lower bound (vacuous: small k in a packing bound) says no more than
-                # 0; taking it as 0 keeps the tightness interval B/hi .. B/lo in order
-                B = max(B, 0.0)
+            vacuous = not self.upper and B <= 0
+            if vacuous:
+                # a lower bound at or below 0 (small k in a packing bound) says nothing; taking
+                # it as 0 keeps the tightness interval B/hi .. B/lo in order
+                B = 0.0
             lo, hi, nh = r["n_low"], r["n_high"], r["n_hat"]
             if self.upper:
                 good, bad = hi is not None and hi <= B, lo is not None and lo > B
@@ -144,7 +161,7 @@ class BoundClaim(Claim):
                 "label": _label(p, self.label_keys), "point": p, "bound": B,
                 "n_hat": nh, "n_low": lo, "n_high": hi, "trials": r["trials"],
                 "conf": r["conf"], "monotone": r["monotone"],
-                "verdict": CONFIRMED if good else REFUTED if bad else INCONCLUSIVE,
+                "verdict": VACUOUS if vacuous else CONFIRMED if good else REFUTED if bad else INCONCLUSIVE,
                 "tightness": tight[0], "tightness_low": tight[1], "tightness_high": tight[2]})
         return {"verdict": combine([d["verdict"] for d in details]), "details": details}
 
@@ -173,10 +190,9 @@ class Ceiling(Claim):
         for row in rows:
             if row.get("experiment") != "curve" or not self.select(row):
                 continue
-            c = self.bound(row)  # the row is the point with its n
-            if c < 1.0:
-                keep.append((row, c))
-        m = max(1, len(keep))
+            keep.append((row, self.bound(row)))  # the row is the point with its n
+        # a ceiling at or above 1 tests nothing: shown as vacuous, and not in the family
+        m = max(1, sum(1 for _, c in keep if c < 1.0))
         conf = 1 - (1 - self.family_conf) / m
         details = []
         if keep:
@@ -185,7 +201,8 @@ class Ceiling(Claim):
             lo, hi = clopper_pearson(s, t, conf)
             measured = ("successes", "trials", "p_hat", "ci_low", "ci_high")
             for (row, c), p_lo, p_hi in zip(keep, lo, hi):
-                v = CONFIRMED if p_hi <= c else REFUTED if p_lo > c else INCONCLUSIVE
+                v = (VACUOUS if c >= 1.0 else CONFIRMED if p_hi <= c else REFUTED if p_lo > c
+                     else INCONCLUSIVE)
                 details.append({"label": _label(row, self.label_keys) + f", n={row['n']}",
                                 "point": {k: row[k] for k in row if k not in measured},
                                 "n": row["n"], "ceiling": c, "p_hat": row["p_hat"],
@@ -205,13 +222,17 @@ class Scaling(Claim):
     factor: Callable[[dict], float] | None = None
     factor_name: str | None = None
     tolerance: float = 0.0
-    resolution: float = 0.5
+    competitors: tuple | None = None  # None: competing_laws(predicted)
     kind: str = field(init=False, default="scaling")
+
+    def laws(self) -> tuple:
+        return competing_laws(self.predicted) if self.competitors is None else tuple(self.competitors)
 
     def evaluate(self, points, rows):
         used = [r for r in points if "n_hat" in r and self.select(r["point"])]
         ok = [r for r in used if r["n_hat"] and r["n_low"] and r["n_high"]]
-        out = {"predicted": self.predicted, "tolerance": self.tolerance, "resolution": self.resolution,
+        laws = self.laws()
+        out = {"predicted": self.predicted, "tolerance": self.tolerance, "competitors": list(laws),
                "variable": self.variable_name,
                "divided_by": self.factor_name, "points_used": len(ok),
                "points_censored": len(used) - len(ok)}
@@ -221,15 +242,25 @@ class Scaling(Claim):
             return out
         x = np.array([self.variable(r["point"]) for r in ok], float)
         f = np.array([self.factor(r["point"]) if self.factor else 1.0 for r in ok], float)
+        # the n_hat intervals are simultaneous (Bonferroni) ones: convert them at their level
         fit = fit_exponent(x, [r["n_hat"] / fi for r, fi in zip(ok, f)],
                            [r["n_low"] / fi for r, fi in zip(ok, f)],
-                           [r["n_high"] / fi for r, fi in zip(ok, f)])
-        meets = fit.low <= self.predicted + self.tolerance and fit.high >= self.predicted - self.tolerance
-        sharp = fit.low >= self.predicted - self.resolution and fit.high <= self.predicted + self.resolution
-        verdict = REFUTED if not meets else CONFIRMED if sharp else INCONCLUSIVE
-        if meets and not sharp:
-            out["reason"] = (f"interval wider than the resolution {self.resolution} needed to tell "
-                             f"exponent {self.predicted:g} from its alternatives")
+                           [r["n_high"] / fi for r, fi in zip(ok, f)], point_conf=ok[0]["conf"])
+        lo, hi, pred, tol = fit.low, fit.high, self.predicted, self.tolerance
+        holds = lo <= pred <= hi
+        inside = [law for law in laws if lo <= law <= hi]
+        if holds and not inside:
+            verdict = CONFIRMED
+        elif not holds and pred - tol <= lo and hi <= pred + tol and not inside:
+            verdict = LOWER_ORDER
+            out["reason"] = (f"the interval excludes {pred:g} but lies within the tolerance {tol:g} "
+                             "the claim allows for lower-order terms")
+        elif hi < pred - tol or lo > pred + tol:
+            verdict = REFUTED
+        else:
+            verdict = INCONCLUSIVE
+            out["reason"] = ("the interval also holds the competing law " + ", ".join(f"{law:.3g}" for law in inside)
+                             if inside else f"the interval straddles the tolerance band {pred:g} +- {tol:g}")
         out.update(verdict=verdict, fit=fit.as_dict(), details=[
             {"label": _label(r["point"], self.label_keys), "x": float(xi),
              "n_hat": r["n_hat"], "n_low": r["n_low"], "n_high": r["n_high"], "factor": float(fi)}

@@ -35,10 +35,16 @@ def _interval(lo, hi, digits=3):
     return f"[{_fmt(lo, digits) if lo is not None else 'open'}, {_fmt(hi, digits) if hi is not None else 'open'}]"
 
 
+def vclass(verdict: str) -> str:
+    """A verdict as one CSS class name ("confirmed up to lower-order terms" has spaces)."""
+    return {"confirmed up to lower-order terms": "lower-order"}.get(verdict, verdict)
+
+
 def environment() -> Environment:
     env = Environment(loader=PackageLoader("privbounds.reports", "templates"),
                       autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
     env.filters["fmt"] = _fmt
+    env.filters["vclass"] = vclass
     env.globals["interval"] = _interval
     return env
 

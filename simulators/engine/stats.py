@@ -100,13 +100,15 @@ class ExponentFit:
                 "points": self.points, "method": self.method}
 
 
-def fit_exponent(x, n_hat, n_low, n_high, conf: float = 0.95) -> ExponentFit:
-    """Fit n_hat ~ C x^a. Each point's log-scale sd comes from its n_hat interval
-    (taken as a ``conf`` interval); infinite ends are not allowed here."""
+def fit_exponent(x, n_hat, n_low, n_high, conf: float = 0.95, point_conf: float | None = None) -> ExponentFit:
+    """Fit n_hat ~ C x^a with a ``conf`` interval for a. Each point's log-scale sd comes
+    from its n_hat interval, read as a ``point_conf`` interval (the level it was made at:
+    the simultaneous, Bonferroni-adjusted one of the search; ``conf`` if not given);
+    infinite ends are not allowed here."""
     x = np.asarray(x, float)
     y = np.log(np.asarray(n_hat, float))
     half = (np.log(np.asarray(n_high, float)) - np.log(np.asarray(n_low, float))) / 2
-    z = stats.norm.ppf(0.5 + conf / 2)
+    z = stats.norm.ppf(0.5 + (conf if point_conf is None else point_conf) / 2)
     # A zero-width interval still carries the grid's rounding; floor it so one point
     # cannot take all the weight.
     sd = np.maximum(half / z, 0.02)

@@ -19,7 +19,7 @@ def _lower(bound):
 def test_negative_lower_bound_is_vacuous_and_keeps_tightness_ordered():
     out = _lower(-5.0).evaluate([_search(20, 16, 24)], None)
     d = out["details"][0]
-    assert out["verdict"] == CONFIRMED and d["bound"] == 0.0
+    assert out["verdict"] == VACUOUS and d["verdict"] == VACUOUS and d["bound"] == 0.0
     assert d["tightness_low"] <= d["tightness_high"]
 
 
@@ -32,7 +32,7 @@ def test_lower_bound_above_the_interval_is_refuted():
 # --- every claim kind on hand-made results: confirmed, refuted, inconclusive, and the edges
 
 from privbounds.bounds import bns  # noqa: E402
-from privbounds.claims import INCONCLUSIVE, Ceiling, Scaling, UpperBound, use  # noqa: E402
+from privbounds.claims import INCONCLUSIVE, LOWER_ORDER, VACUOUS, Ceiling, Scaling, UpperBound, use  # noqa: E402
 
 
 def _upper(bound):
@@ -82,9 +82,18 @@ def test_ceiling_verdicts(s, t, c, verdict):
     assert _ceiling(c).evaluate(None, [_row(s, t)])["verdict"] == verdict
 
 
-def test_a_ceiling_at_or_above_one_is_not_a_test():
+def test_a_ceiling_at_or_above_one_is_vacuous():
     out = _ceiling(1.0).evaluate(None, [_row(1000, 1000)])
-    assert out["details"] == [] and out["verdict"] == INCONCLUSIVE
+    assert [d["verdict"] for d in out["details"]] == [VACUOUS] and out["verdict"] == VACUOUS
+
+
+def test_vacuous_points_neither_confirm_nor_refute_a_claim():
+    pts = [_search(20, 16, 24), _search(40, 35, 45)]
+    claim = LowerBound("lower", "test", lambda p: True, ("k",), bound=lambda p: 30.0 if p["n"] > 30 else -1.0)
+    for p in pts:
+        p["point"] = {"k": 1, "n": p["n_hat"]}
+    out = claim.evaluate(pts, None)
+    assert [d["verdict"] for d in out["details"]] == [VACUOUS, CONFIRMED] and out["verdict"] == CONFIRMED
 
 
 def _scaling(**kw):
@@ -102,6 +111,15 @@ def test_scaling_verdicts():
     # intervals so wide that the fit cannot tell 1 from 1/2 or 3/2: inconclusive
     wide = _law(1.0, ks=(1, 1.1, 1.2), width=3.0)
     assert _scaling(predicted=1.0).evaluate(wide, None)["verdict"] == INCONCLUSIVE
+    # excludes 1 but within its tolerance 0.15, and far from every competitor: up to lower-order terms
+    out = _scaling(predicted=1.0, tolerance=0.15).evaluate(_law(1.1, width=1.01), None)
+    assert out["verdict"] == LOWER_ORDER and not out["fit"]["low"] <= 1.0 <= out["fit"]["high"]
+    # without the tolerance the same fit refutes exponent 1
+    assert _scaling(predicted=1.0).evaluate(_law(1.1, width=1.01), None)["verdict"] == REFUTED
+    # an interval holding 1/2 and the competitor 1/3 is inconclusive, not a confirmation of 1/2
+    out = _scaling(predicted=0.5).evaluate(_law(0.42, ks=(1, 2, 4, 8), width=1.3), None)
+    assert out["fit"]["low"] <= 1 / 3 and out["fit"]["high"] >= 0.5 and out["verdict"] == INCONCLUSIVE
+    assert "1/3" in out["reason"] or "0.333" in out["reason"]
     # fewer than 3 finite points: no fit
     out = _scaling(predicted=1.0).evaluate(_law(1.0, ks=(1, 2)), None)
     assert out["verdict"] == INCONCLUSIVE and out["fit"] is None
