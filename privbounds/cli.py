@@ -101,8 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
     def run_opts(sp):
         select_opts(sp)
         sp.add_argument("--fidelity", default="quick", choices=FIDELITIES,
-                        help="smoke: seconds (tests); quick: about 5 minutes for all theorems with --jobs 2, "
-                             "what CI checks; full: paper quality, about 50 minutes (default: %(default)s)")
+                        help="smoke: seconds (tests); quick: about 3 minutes for all theorems with --jobs 2, "
+                             "what CI checks; full: paper quality, about 31 minutes (default: %(default)s)")
         sp.add_argument("--jobs", type=_jobs, default=1, metavar="N", help="worker processes (default: 1)")
         sp.add_argument("--seed", type=_seed, default=0, metavar="S",
                         help="root seed; equal seeds give equal numbers for any --jobs (default: 0)")
