@@ -40,7 +40,7 @@ def plot(theorem, record, out, xlabel: str = "n"):
 
 
 def _bound_panel(ax, v, label_keys):
-    details = [d for d in v["details"]]
+    details = v["details"]
     if not details:
         ax.text(0.5, 0.5, "no point selected", ha="center", transform=ax.transAxes)
         return
