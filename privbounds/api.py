@@ -143,7 +143,8 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
             rows = [{"theorem": tid, **r, "seed": seed, "code_version": version} for r in res["rows"]]
             record = {**head, "status": "finished", "conf": res["conf"], "methods": METHODS,
                       "points": res["points"],
-                      "verdicts": evaluate_claims(thm.claims, res["points"], res["rows"]),
+                      "audits": res.get("audits", []),
+                      "verdicts": evaluate_claims(thm.claims, res["points"], res["rows"], res.get("audits", [])),
                       "engine": {k: res[k] for k in ("rounds", "blocks_run", "blocks_cached",
                                                      "block_seconds")},
                       "provenance": prov}

@@ -22,6 +22,13 @@ Kinds, as defined in design.md:
   0.15, fixed in advance by the catalogs, because an unknown additive constant c in a
   log factor L shifts the local exponent by about c / L.
 
+- ``PrivacyAudit``: one audit instance of a learner the theorem runs (engine/audit.py).
+  Its empirical epsilon lower bound eps_hat (Clopper-Pearson, joint confidence 0.999, at
+  the declared delta) must stay at or below the declared epsilon: *refuted* if it is
+  above. The same instance run with the budget doubled must find eps_hat above the
+  declared epsilon, or the instance could not have caught a factor-2 bug: then the
+  verdict is *inconclusive* (no power), never confirmed.
+
 A claim over several points is refuted if any point is, vacuous if every point is,
 otherwise the weakest verdict of its non-vacuous points.
 """
@@ -34,6 +41,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from privbounds.simulators.engine.audit import epsilon_lower_bound
 from privbounds.simulators.engine.stats import clopper_pearson, fit_exponent
 
 CONFIRMED, REFUTED, INCONCLUSIVE = "confirmed", "refuted", "inconclusive"
@@ -268,11 +276,57 @@ class Scaling(Claim):
         return out
 
 
-def evaluate_claims(claims, points, rows) -> list[dict]:
+@dataclass
+class PrivacyAudit(Claim):
+    """eps_hat <= epsilon on the instance ``case`` (an AuditCase), with power: the doubled
+    budget must give eps_hat > epsilon."""
+
+    case: object = None
+    kind: str = field(init=False, default="privacy audit")
+
+    def evaluate(self, points, rows, audits=()):
+        m = next((a for a in audits if a["name"] == self.case.name), None)
+        if m is None:
+            return {"verdict": INCONCLUSIVE, "reason": "the audit did not run", "details": []}
+        eps, delta, conf = m["epsilon"], m["delta"], m["conf"]
+        found = {}
+        for b, r in m["budgets"].items():
+            e = epsilon_lower_bound(r["hits_d"], r["trials"], r["hits_d_prime"], r["trials"], delta, conf)
+            found[b] = None if not np.isfinite(e) else e  # -inf: the event never separated D from D'
+        declared, doubled = found["1"], found["2"]
+        powered = doubled is not None and doubled > eps
+        if declared is not None and declared > eps:
+            verdict = REFUTED
+            reason = f"eps_hat {declared:.3f} is above the declared epsilon {eps:g}: the learner leaks more"
+        elif not powered:
+            verdict = INCONCLUSIVE
+            reason = ("no power: with its budget doubled the learner gives eps_hat "
+                      f"{'-inf' if doubled is None else f'{doubled:.3f}'}, not above {eps:g}, so this "
+                      "instance could not catch a factor-2 bug")
+        else:
+            verdict, reason = CONFIRMED, ""
+        detail = {"label": self.case.learner, **m, "eps_hat": declared, "eps_hat_doubled": doubled,
+                  "powered": powered, "verdict": verdict}
+        return {"verdict": verdict, "reason": reason, "details": [detail], "epsilon": eps, "delta": delta,
+                "eps_hat": declared, "eps_hat_doubled": doubled, "powered": powered, "conf": conf}
+
+
+def audit_claims(simulator) -> list[PrivacyAudit]:
+    """One privacy-audit claim per audit instance of ``simulator``."""
+    if simulator is None:
+        return []
+    return [PrivacyAudit(f"privacy-{c.name}",
+                         f"{c.learner}: on {c.neighbours}, the event {c.event} bounds the privacy loss by "
+                         f"eps_hat <= {c.epsilon:g} (declared delta {c.delta:g}); the doubled budget "
+                         "must be caught", lambda p: True, case=c)
+            for c in simulator.audits()]
+
+
+def evaluate_claims(claims, points, rows, audits=()) -> list[dict]:
     """Verdict records for ``results/<id>.json``: claim id, kind, verdict, evidence."""
     out = []
     for c in claims:
         rec = {"claim": c.id, "kind": c.kind, "description": c.description, **c.bound_meta()}
-        rec.update(c.evaluate(points, rows))
+        rec.update(c.evaluate(points, rows, audits) if isinstance(c, PrivacyAudit) else c.evaluate(points, rows))
         out.append(rec)
     return out

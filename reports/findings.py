@@ -25,6 +25,7 @@ CATEGORIES = {
     "qualified": "Confirmed only with a qualification (vacuous, or up to lower-order terms)",
     "loose": f"Bounds looser than {LOOSE:g}x at every measured point",
     "reconstructed": "Constants reconstructed by us, not the paper's",
+    "unaudited": "Learners without a privacy audit that has power",
 }
 
 
@@ -56,6 +57,13 @@ def _numbers(v: dict) -> str:
         return (f"exponent {f['exponent']:.3f} [{f['low']:.3f}, {f['high']:.3f}] ({f['points']} points), "
                 f"predicted {v['predicted']:g}{tol}" + (f"; {v['reason']}" if v.get("reason") else ""))
     details = v.get("details") or []
+    if v["kind"] == "privacy audit":
+        if not details:
+            return v.get("reason", "the audit did not run")
+        d = details[0]
+        return (f"declared eps {d['epsilon']:.4g} (delta {d['delta']:.3g}): eps_hat {_fmt(d['eps_hat'])}, "
+                f"doubled budget {_fmt(d['eps_hat_doubled'])} ({d['budgets']['1']['trials']} trials per side)"
+                + (f"; {v['reason']}" if v.get("reason") else ""))
     if not details:
         return "no point selected"
     order = {"refuted": 0, "inconclusive": 1, "confirmed": 2}
@@ -91,6 +99,8 @@ def collect(out) -> list[Finding]:
             found.append(Finding("failed", tid, None, None, "failed",
                                  f"{rec.get('error')} (traceback in {rec.get('log')})", page))
             continue
+        for what, why in (rec.get("unaudited") or {}).items():
+            found.append(Finding("unaudited", tid, None, "privacy audit", None, f"{what}: {why}", page))
         for v in rec.get("verdicts", []):
             base = dict(theorem=tid, claim=v["claim"], kind=v["kind"], verdict=v["verdict"], page=f"{page}#{v['claim']}")
             if v["verdict"] in ("refuted", "inconclusive"):

@@ -88,6 +88,7 @@ class Theorem:
         return {"id": self.id, "paper": self.paper, "number": self.number, "title": self.title,
                 "statement": self.statement, "status": self.status, "reason": self.reason,
                 "tested_by": list(self.tested_by),
+                "unaudited": dict(getattr(self.simulator, "unaudited", {}) or {}),
                 "claims": [c.summary() for c in self.claims]}
 
 
@@ -149,6 +150,10 @@ def get(theorem_id: str) -> Theorem:
             raise RuntimeError(f"builder registered as {theorem_id} returned {thm.id}")
         thm.id = theorem_id
         thm.paper = thm.paper or _PAPERS[theorem_id.split(".")[0]].title
+        # every learner the simulator runs is audited: one claim per audit instance
+        from privbounds.claims import audit_claims
+
+        thm.claims = [*thm.claims, *audit_claims(thm.simulator)]
         _BUILT[theorem_id] = thm
     return _BUILT[theorem_id]
 

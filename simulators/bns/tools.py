@@ -23,6 +23,8 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import APPROX_DELTA, EPSILON, EPSILON_AT_MOST_1, Interval, Options
+from privbounds.simulators.audits import expmech_events, laplace_events
+from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.mechanisms import exponential_mechanism, stable_choice
 
@@ -60,6 +62,11 @@ class BnsThm216(_Curve):
     def privacy(self, point):
         return {"epsilon": point["eps0"], "delta": 0.0, "accounting": self.accounting}
 
+    def audits(self):
+        return [AuditCase("laplace", "one Laplace mechanism at eps0 = 0.1 (the unit composed)",
+                          "a count of 0 versus 1 (sensitivity 1)", "output > 1", 0.1, 0.0, laplace_events,
+                          {"epsilon": 0.1}, trials=200_000)]
+
     def run_trials(self, point, n, trials, rng):
         from privbounds.bounds.tools import advanced_composition_epsilon
         e0, k = point["eps0"], int(n)
@@ -84,6 +91,12 @@ class BnsProp38(_Curve):
 
     def grid(self, fidelity, overrides):
         return expand({"epsilon": [1.0, 0.5], "candidates": [1000]}, overrides)
+
+    def audits(self):
+        return [AuditCase("expmech", "the exponential mechanism at eps = 1",
+                          "scores of 11 candidates, all moved by 1: the first up, the others down",
+                          "the first candidate is chosen", 1.0, 0.0, expmech_events,
+                          {"epsilon": 1.0, "candidates": 10}, trials=200_000)]
 
     def curve(self, point):
         # gaps where the ceiling |F| e^(-eps D / 2) is below 1, down to 0.02 (smaller

@@ -8,13 +8,28 @@ P[M(D') in E] give, with the stated confidence, a lower bound
 on the epsilon that M can possibly have. A correct mechanism gives eps_hat <= eps (up to
 the interval's failure probability); a bug that weakens privacy enough pushes eps_hat
 above eps. Both directions (E on D versus D', and D' versus D) are checked.
+
+Every simulator lists its audit instances (``Simulator.audits``, ``AuditCase`` below):
+for each learner it runs, neighbouring inputs chosen to be hard for it and an event on
+which its privacy loss shows. The engine runs each instance twice, as declared and with
+its privacy budget doubled, in seeded and cached blocks like any other; the
+``PrivacyAudit`` claim (privbounds.claims) then requires eps_hat <= eps for the declared
+run, and calls the instance *powered* only if the doubled run gives eps_hat > eps (so
+that the instance could have caught a factor-2 bug).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
 import numpy as np
 
 from privbounds.simulators.engine.stats import clopper_pearson
+
+AUDIT_CONF = 0.999  # joint confidence of one eps_hat (both directions, both interval ends)
+BUDGETS = (1.0, 2.0)  # as declared, and doubled (the power check)
+AUDIT_BLOCK = 50_000  # trials per side in one cached, parallel audit block
 
 
 def epsilon_lower_bound(hits_a: int, trials_a: int, hits_b: int, trials_b: int,
@@ -32,3 +47,37 @@ def epsilon_lower_bound(hits_a: int, trials_a: int, hits_b: int, trials_b: int,
         if num - delta > 0 and den > 0:
             best = max(best, float(np.log((num - delta) / den)))
     return best
+
+
+@dataclass(frozen=True)
+class AuditCase:
+    """One audit instance of a learner that a theorem runs.
+
+    ``events(budget, trials, rng, **spec)`` runs the learner ``trials`` times on D and
+    ``trials`` times on D', with every privacy parameter it spends multiplied by
+    ``budget`` (1: as declared; 2: the doubled budget of the power check), and returns
+    the two boolean arrays "output in E". It must be a module-level function (the engine
+    sends it to worker processes and hashes its module for the cache). ``trials`` is the
+    number per side and budget at quick fidelity (the fidelity scales it)."""
+
+    name: str  # the claim is "privacy-<name>"
+    learner: str  # which learner of the theorem, with its budget split
+    neighbours: str  # D versus D'
+    event: str  # E, fixed before sampling
+    epsilon: float  # declared
+    delta: float
+    events: Callable
+    spec: dict = field(default_factory=dict)
+    trials: int = 200_000
+
+    def run(self, budget: float, trials: int, rng: np.random.Generator) -> tuple[int, int]:
+        a, b = self.events(budget, trials, rng, **self.spec)
+        a, b = np.asarray(a, bool), np.asarray(b, bool)
+        if a.shape != (trials,) or b.shape != (trials,):
+            raise ValueError(f"audit {self.name}: events returned shapes {a.shape}, {b.shape}, "
+                             f"expected ({trials},) each")
+        return int(a.sum()), int(b.sum())
+
+    def describe(self) -> dict:
+        return {"name": self.name, "learner": self.learner, "neighbours": self.neighbours,
+                "event": self.event, "epsilon": self.epsilon, "delta": self.delta}

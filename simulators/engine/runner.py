@@ -15,6 +15,9 @@ Design (design.md, "Engine"):
 - A theorem is reported (``on_done``) as soon as its last point finishes, so its results
   can be written while the others still run; an exception in one of its blocks is caught
   in the worker, ends that theorem only, and is reported with its traceback.
+- Privacy audits (engine/audit.py) run in the first round beside the searches: each
+  instance of ``Simulator.audits`` as declared and with its budget doubled, in seeded,
+  cached blocks keyed like the others (plus the hash of the module of its events).
 - The n_hat search is adaptive: evaluate the geometric grid at doublings until the
   lower Clopper-Pearson end reaches 1 - beta, then fill in every grid point between the
   last clear failure and that point. All parameter points advance in lock-step rounds,
@@ -35,6 +38,7 @@ import numpy as np
 from joblib import Memory, Parallel, delayed, parallel_config
 
 from privbounds.params import ParameterError
+from privbounds.simulators.engine.audit import AUDIT_BLOCK, AUDIT_CONF, BUDGETS
 from privbounds.simulators.engine.simulator import point_key
 from privbounds.simulators.engine.stats import clopper_pearson, crossing, geometric_grid
 from privbounds.simulators.engine.store import code_hash
@@ -59,6 +63,18 @@ def run_block(sim, theorem_id: str, key: str, n: int, block: int, size: int, roo
     rng = np.random.default_rng(block_seed(root_seed, theorem_id, key, n, block))
     ok = sim.run_trials(json.loads(key), int(n), int(size), rng)
     return int(np.count_nonzero(ok))
+
+
+def run_audit_block(sim, theorem_id: str, name: str, budget: float, block: int, size: int,
+                    root_seed: int, code: str) -> tuple[int, int]:
+    """Event counts (on D, on D') of ``size`` trials per side of the audit ``name`` at
+    ``budget`` times its declared privacy budget. Seeded like a block of n = 0 under its
+    own key, so it never shares a stream with a search."""
+    rng = np.random.default_rng(block_seed(root_seed, theorem_id, f"audit:{name}:{budget:g}", 0, block))
+    case = next((c for c in sim.audits() if c.name == name), None)
+    if case is None:
+        raise KeyError(f"{theorem_id} has no audit named {name!r}")
+    return case.run(budget, int(size), rng)
 
 
 @dataclass
@@ -198,16 +214,26 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
     result)`` is called with the same dict as soon as a theorem has finished.
     ``use_cache=False`` neither reads nor writes the block cache.
     """
-    block_fn = Memory(str(cache_dir), verbose=0).cache(run_block) if use_cache else None
+    memory = Memory(str(cache_dir), verbose=0) if use_cache else None
+    cached = {run_block: memory.cache(run_block), run_audit_block: memory.cache(run_audit_block)} \
+        if use_cache else {}
     runs: dict[str, list[PointRun]] = {}
+    cases: dict[str, list] = {}  # theorem id -> its audit instances
+    audits: dict[str, dict] = {}  # theorem id -> {(name, budget): [hits on D, hits on D', trials]}
+    audit_code: dict[str, str] = {}
     conf: dict[str, float] = {}
     memo: dict = {}  # one read of each source file per run
     code = {tid: code_hash(type(sim).__module__, memo) for tid, (sim, _) in work.items()}
     errors: dict[str, str] = {}
     for tid, (sim, points) in work.items():
         fid = fidelity[tid]
-        runs[tid] = []
+        runs[tid], cases[tid], audits[tid] = [], [], {}
         try:  # a simulator's own methods may raise: that ends this theorem, not the run
+            cases[tid] = list(sim.audits())
+            # an audit's cache key also holds the code of its events' modules
+            mods = sorted({c.events.__module__ for c in cases[tid]})
+            audit_code[tid] = hashlib.sha256("|".join([code[tid], *(code_hash(m, memo) for m in mods)])
+                                             .encode()).hexdigest()[:16]
             for p in points:
                 lo, hi = sim.n_range(p)
                 runs[tid].append(PointRun(tid, p, sim.target(p) if sim.curve(p) is None else 1.0,
@@ -225,9 +251,23 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
 
     def finish(tid):
         out[tid] = ({"error": errors[tid]} if tid in errors else
-                    _collect(runs[tid], conf[tid], time.perf_counter() - started[tid], stats[tid]))
+                    _collect(runs[tid], conf[tid], time.perf_counter() - started[tid], stats[tid],
+                             cases[tid], audits[tid], fidelity[tid]))
         if on_done is not None:
             on_done(tid, out[tid])
+
+    def audit_tasks(tid):
+        """The first round's audit blocks of one theorem: every instance, both budgets."""
+        sim, fid, mine = work[tid][0], fidelity[tid], []
+        for case in cases[tid]:
+            total = max(1, int(round(case.trials * fid.audit)))
+            for budget in BUDGETS:
+                for b in range(-(-total // AUDIT_BLOCK)):
+                    size = min(AUDIT_BLOCK, total - b * AUDIT_BLOCK)
+                    mine.append(((run_audit_block, (sim, tid, case.name, budget, b, size, int(seed),
+                                                    audit_code[tid])),
+                                 ("audit", tid, (case.name, budget), size)))
+        return mine
 
     rnd = 0
     try:
@@ -240,6 +280,8 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
                     sim, fid = work[tid][0], fidelity[tid]
                     mine = []
                     try:
+                        if stats[tid]["rounds"] == 0 and tid not in errors:
+                            mine += audit_tasks(tid)
                         for r in rs:
                             if tid in errors:
                                 break
@@ -249,8 +291,9 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
                             for n in r.requests(conf[tid]):
                                 for b in range(-(-trials // block)):
                                     size = min(block, trials - b * block)
-                                    mine.append(((sim, tid, r.key, int(n), b, size, int(seed), code[tid]),
-                                                 (r, int(n), size)))
+                                    mine.append(((run_block, (sim, tid, r.key, int(n), b, size, int(seed),
+                                                              code[tid])),
+                                                 ("search", r, int(n), size)))
                     except Exception:
                         errors.setdefault(tid, f"planning its next sample sizes:\n{traceback.format_exc()}")
                         mine = []
@@ -266,29 +309,34 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
                 bar.add(len(tasks), f"round {rnd}")
                 results = [None] * len(tasks)
                 todo = []
-                for i, args in enumerate(tasks):
-                    if block_fn is not None and block_fn.check_call_in_cache(*args):
-                        _, results[i], err, _ = _indexed(block_fn, i, args)
-                        _record(i, args, err, errors)
+                for i, (fn, args) in enumerate(tasks):
+                    if use_cache and cached[fn].check_call_in_cache(*args):
+                        _, results[i], err, _ = _indexed(cached[fn], i, args)
+                        _record(i, fn, args, err, errors)
                         stats[args[1]]["blocks_cached"] += 1
                         bar.update()
                     else:
                         todo.append(i)
                 if todo:
-                    fn = block_fn if block_fn is not None else run_block
                     gen = Parallel(return_as="generator_unordered")(
-                        delayed(_indexed)(fn, i, tasks[i]) for i in todo)
+                        delayed(_indexed)(cached.get(tasks[i][0], tasks[i][0]), i, tasks[i][1]) for i in todo)
                     for i, value, err, seconds in gen:
                         results[i] = value
-                        _record(i, tasks[i], err, errors)
-                        stats[tasks[i][1]]["blocks_run"] += 1
-                        stats[tasks[i][1]]["block_seconds"] += seconds
+                        _record(i, tasks[i][0], tasks[i][1], err, errors)
+                        stats[tasks[i][1][1]]["blocks_run"] += 1
+                        stats[tasks[i][1][1]]["block_seconds"] += seconds
                         bar.update()
-                for (r, n, size), value in zip(owners, results):
+                for owner, value in zip(owners, results):
                     if value is None:  # its theorem failed
                         continue
-                    s, t = r.done_ns.get(n, (0, 0))
-                    r.done_ns[n] = (s + value, t + size)
+                    if owner[0] == "audit":
+                        _, tid, key, size = owner
+                        ha, hb, t = audits[tid].get(key, (0, 0, 0))
+                        audits[tid][key] = (ha + value[0], hb + value[1], t + size)
+                    else:
+                        _, r, n, size = owner
+                        s, t = r.done_ns.get(n, (0, 0))
+                        r.done_ns[n] = (s + value, t + size)
     finally:
         bar.close()
     for tid in runs:
@@ -297,14 +345,17 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
     return out
 
 
-def _record(i, args, err, errors) -> None:
+def _record(i, fn, args, err, errors) -> None:
     """Keep the first traceback of each theorem (its later blocks say the same)."""
     if err is not None:
         tid = args[1]
-        errors.setdefault(tid, f"block n={args[3]} #{args[4]} of point {args[2]}:\n{err}")
+        what = (f"audit {args[2]} at budget x{args[3]:g}, block #{args[4]}" if fn is run_audit_block
+                else f"block n={args[3]} #{args[4]} of point {args[2]}")
+        errors.setdefault(tid, f"{what}:\n{err}")
 
 
-def _collect(rs: list[PointRun], conf: float, wall: float, stats: dict) -> dict:
+def _collect(rs: list[PointRun], conf: float, wall: float, stats: dict, cases=(), audits=None,
+             fid=None) -> dict:
     rows = []
     for r in rs:
         ns = sorted(r.done_ns)
@@ -315,7 +366,14 @@ def _collect(rs: list[PointRun], conf: float, wall: float, stats: dict) -> dict:
             rows.append({**r.point, "n": int(n), "trials": int(ti), "successes": int(si),
                          "p_hat": float(si / ti), "ci_low": float(lo_i), "ci_high": float(hi_i),
                          "conf": conf, "experiment": "curve" if r.curve else "search"})
-    return {"rows": rows, "points": [r.result(conf) for r in rs], "conf": conf,
+    measured = []
+    for case in cases:
+        runs_ = {}
+        for budget in BUDGETS:
+            ha, hb, t = audits[(case.name, budget)]
+            runs_[f"{budget:g}"] = {"hits_d": int(ha), "hits_d_prime": int(hb), "trials": int(t)}
+        measured.append({**case.describe(), "conf": AUDIT_CONF, "budgets": runs_})
+    return {"rows": rows, "points": [r.result(conf) for r in rs], "conf": conf, "audits": measured,
             "wall_seconds": wall, **stats}
 
 

@@ -24,18 +24,20 @@ class Fidelity:
     """How hard the engine works on one parameter point.
 
     trials: trials at each evaluated n; block: trials per cached, parallel task;
-    steps: geometric grid points per doubling of n (the n_hat resolution is 2^(1/steps)).
+    steps: geometric grid points per doubling of n (the n_hat resolution is 2^(1/steps));
+    audit: multiple of each privacy audit's own trial count (``AuditCase.trials``).
     """
 
     trials: int
     block: int
     steps: int
+    audit: float = 1.0
 
 
 DEFAULT_FIDELITY = {
-    "smoke": Fidelity(trials=60, block=60, steps=2),
-    "quick": Fidelity(trials=400, block=200, steps=4),
-    "full": Fidelity(trials=2000, block=250, steps=8),
+    "smoke": Fidelity(trials=60, block=60, steps=2, audit=0.25),
+    "quick": Fidelity(trials=400, block=200, steps=4, audit=1.0),
+    "full": Fidelity(trials=2000, block=250, steps=8, audit=2.0),
 }
 
 
@@ -51,6 +53,8 @@ class Simulator:
     theorem_id = "?"
     params: dict = {}
     fidelities = DEFAULT_FIDELITY
+    # learner -> why no audit instance with power exists for it (shown on its page)
+    unaudited: dict = {}
 
     def fidelity(self, name: str) -> Fidelity:
         if name not in FIDELITIES:
@@ -114,6 +118,13 @@ class Simulator:
         "accounting"}, or {"epsilon": None, ...} for a non-private learner. Recorded with
         every result and checked by the privacy audits."""
         raise NotImplementedError
+
+    def audits(self) -> list:
+        """The privacy audits of every learner this simulator runs (``AuditCase`` of
+        engine/audit.py), each at a small instance chosen to be hard for it. A simulator
+        of a non-private learner has none; a private learner without a powered instance
+        is named in ``unaudited`` with the reason."""
+        return []
 
     def trials_factor(self, point: dict) -> int:
         """Multiple of the fidelity's trial count spent at this point (curves whose

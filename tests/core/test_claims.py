@@ -132,3 +132,39 @@ def test_bound_refs_map_point_parameters_and_derived_arguments():
     assert ref({"alpha": 0.1, "epsilon": 1.0, "beta": 0.1, "d": 4}) == pytest.approx(20 * math.log(160))
     with pytest.raises(KeyError, match="epsilon"):
         use(bns.packing_lower_bound)({"k": 8, "beta": 0.1})
+
+
+# --- privacy audits ----------------------------------------------------------------------
+
+def _audit_claim(eps=1.0):
+    from privbounds.claims import PrivacyAudit
+    from privbounds.simulators.audits import laplace_events
+    from privbounds.simulators.engine.audit import AuditCase
+
+    case = AuditCase("t", "a learner", "D vs D'", "E", eps, 0.0, laplace_events, {"epsilon": eps})
+    return PrivacyAudit("privacy-t", "", lambda p: True, case=case)
+
+
+def _measured(hits1, hits2, trials=100_000):
+    return [{"name": "t", "learner": "a learner", "neighbours": "", "event": "", "epsilon": 1.0, "delta": 0.0,
+             "conf": 0.999, "budgets": {
+                 "1": {"hits_d": hits1[0], "hits_d_prime": hits1[1], "trials": trials},
+                 "2": {"hits_d": hits2[0], "hits_d_prime": hits2[1], "trials": trials}}}]
+
+
+@pytest.mark.parametrize("hits1, hits2, verdict", [
+    ((18_400, 50_000), (6_800, 50_000), CONFIRMED),      # ratio e^1 declared, e^2 doubled: powered
+    ((6_800, 50_000), (2_500, 50_000), REFUTED),        # the declared run already leaks e^2
+    ((40_000, 50_000), (36_000, 50_000), INCONCLUSIVE),  # doubled run indistinguishable: no power
+])
+def test_privacy_audit_verdicts(hits1, hits2, verdict):
+    out = _audit_claim().evaluate([], [], _measured(hits1, hits2))
+    assert out["verdict"] == verdict
+    d = out["details"][0]
+    assert d["powered"] == (verdict != INCONCLUSIVE)
+    if verdict == INCONCLUSIVE:
+        assert "no power" in out["reason"]
+
+
+def test_privacy_audit_that_did_not_run_is_not_confirmed():
+    assert _audit_claim().evaluate([], [], [])["verdict"] == INCONCLUSIVE

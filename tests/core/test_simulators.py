@@ -1,12 +1,13 @@
 """Common checks over every registered simulator (in the manner of scikit-learn's
 ``parametrize_with_checks``): the interface contract the engine relies on."""
 
+import importlib
 import json
 
 import numpy as np
 import pytest
 
-from privbounds.claims import Ceiling
+from privbounds.claims import Ceiling, PrivacyAudit
 from privbounds.registry import theorems
 from privbounds.simulators.engine.simulator import FIDELITIES, point_key
 
@@ -49,9 +50,40 @@ def test_every_claim_selects_at_least_one_point(thm, fidelity):
     sim = thm.simulator
     pts = sim.points(fidelity)
     for c in thm.claims:
+        if isinstance(c, PrivacyAudit):  # judged on its own instance, not on the grid
+            continue
         if isinstance(c, Ceiling):  # judged on curve rows: the point with its n
             rows = [{**p, "n": n} for p in pts if sim.curve(p) for n in sim.curve(p)[:1]]
             assert any(c.select(r) for r in rows), f"{c.id} selects no curve row at {fidelity}"
         else:
             assert any(c.select(p) for p in pts if sim.curve(p) is None), \
                 f"{c.id} selects no searched point at {fidelity}"
+
+
+@pytest.mark.parametrize("thm", RUNNABLE, ids=lambda t: t.id)
+def test_every_private_learner_is_audited_or_says_why_not(thm):
+    """A simulator whose points declare an epsilon runs a private learner: it has audit
+    instances, or names in ``unaudited`` what has none and why."""
+    sim = thm.simulator
+    private = [p for f in FIDELITIES for p in sim.points(f) if sim.privacy(p)["epsilon"] is not None]
+    cases = sim.audits()
+    if private:
+        assert cases or sim.unaudited, f"{thm.id} runs a private learner without an audit or a reason"
+    names = [c.name for c in cases]
+    assert len(names) == len(set(names)), f"{thm.id}: audit names repeat"
+    for c in cases:
+        assert c.epsilon > 0 and 0 <= c.delta < 1 and c.trials >= 1000
+        assert c.learner and c.neighbours and c.event
+        # the engine sends the events function to workers by reference
+        assert getattr(importlib.import_module(c.events.__module__), c.events.__name__) is c.events
+        json.dumps(c.spec)
+    for what, why in sim.unaudited.items():
+        assert what and len(why) > 40, f"{thm.id}: say why {what!r} has no powered audit"
+
+
+@pytest.mark.parametrize("thm", [t for t in RUNNABLE if t.simulator.audits()], ids=lambda t: t.id)
+def test_audit_events_have_the_declared_shape_and_are_seeded(thm):
+    for c in thm.simulator.audits():
+        a = c.run(1.0, 64, np.random.default_rng(5))
+        b = c.run(1.0, 64, np.random.default_rng(5))
+        assert a == b and all(0 <= h <= 64 for h in a)
