@@ -1,17 +1,40 @@
-"""``privbounds check``: the regression check on verdicts and bound tightness.
+"""``privbounds check``: the regression check, on what was measured as well as what was
+concluded.
 
 Compares ``<out>/results/*.json`` with the committed baselines of the same fidelity, one
-file per paper (``reports/baselines/<paper>/<fidelity>.json``), so that adding a theorem to
-one paper touches only that paper's file. A regression is:
+file per paper (``reports/baselines/<paper>/<fidelity>.json``). A baseline entry holds,
+per theorem, every claim's verdict, intervals and bound values, the success counts of
+every (parameter point, n) the run evaluated, each point's n_hat and each privacy
+audit's event counts.
 
-- a claim whose verdict got worse (confirmed > inconclusive > refuted);
-- a tightness interval (n_hat / N or L / n_hat, per parameter point) or a fitted
-  exponent's interval that no longer overlaps the baseline's;
-- a claim or theorem that the baseline has no entry for, or that vanished from the
-  results (the baseline must be updated on purpose, with ``check --update``).
+Exact comparisons (an unchanged tree can never fail them, whatever the seed):
 
-Because a seed fixes every number, an unchanged code base reproduces the baseline
-exactly; intervals that merely move within their own width are not regressions.
+- a run that failed; a theorem or claim missing on either side;
+- a bound or ceiling value that changed at any point (bounds are functions of the
+  parameters alone);
+- an n_hat or n_hat interval that is not what the record's own counts give (the
+  definition is recomputed here from the counts with scipy's beta quantiles, apart from
+  the engine's code, so a bug in the engine's search or crossing cannot hide);
+- a verdict that got worse: always when it became *refuted*; any worsening (confirmed >
+  confirmed up to lower-order terms > inconclusive/vacuous > refuted) and any tightness
+  or exponent interval that no longer overlaps the baseline's when the run and the
+  baseline share their seed (then an unchanged tree reproduces every number exactly).
+  Across seeds those move by chance and the tests below decide instead.
+
+Two-sample tests, whose false alarms are controlled over the whole suite:
+
+- for every (point, n) that both evaluated, the success counts (Fisher's exact test);
+- for every privacy audit, budget and side, the event counts (Fisher's exact test);
+- per theorem, the signs of n_hat(run) - n_hat(baseline) over its points (a two-sided
+  sign test: a shift of every n_hat in one direction is a change even when each moves
+  within its interval).
+
+Their p-values form one family over all theorems checked, adjusted by Benjamini-Hochberg
+(``scipy.stats.false_discovery_control``) at q = ``FALSE_ALARM`` = 0.05. On an unchanged
+tree every null hypothesis is true, so the false discovery rate is the probability of
+any alarm: the check raises a false alarm in at most 5% of runs at a seed other than the
+baseline's (Fisher's test is conservative, so in fewer). The slow test
+``tests/core/test_check_power.py`` measures it.
 """
 
 from __future__ import annotations
@@ -20,11 +43,19 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from privbounds.claims import ORDER
+import numpy as np
+from scipy import stats
+
+from privbounds.claims import ORDER, REFUTED
 from privbounds.params import ParameterError
 from privbounds.results import available, load, write_atomic
+from privbounds.simulators.engine.simulator import point_key
 
 BASELINE_DIR = Path(__file__).resolve().parent / "baselines"
+FALSE_ALARM = 0.05  # Benjamini-Hochberg level over the whole suite's two-sample tests
+FORMAT = 2  # baseline layout: claims, counts, n_hat and audits per theorem
+MEASURED = {"trials", "successes", "p_hat", "ci_low", "ci_high", "conf", "seed", "code_version"}
+SHOWN = 5  # alarms of one kind printed per theorem; the rest are counted
 
 
 @dataclass
@@ -34,29 +65,149 @@ class Outcome:
     regressions: list = field(default_factory=list)
 
 
+# --- what a baseline keeps of a record ----------------------------------------------------
+
 def _intervals(verdict: dict) -> dict:
-    """label -> [low, high] of what the check tracks for one claim."""
-    out = {}
+    """label -> [low, high] of the tightness or exponent intervals of one claim."""
     if verdict["kind"] == "scaling":
-        if verdict.get("fit"):
-            out["exponent"] = [verdict["fit"]["low"], verdict["fit"]["high"]]
-        return out
+        return {"exponent": [verdict["fit"]["low"], verdict["fit"]["high"]]} if verdict.get("fit") else {}
+    return {d["label"]: [d["tightness_low"], d["tightness_high"]]
+            for d in verdict.get("details", []) if "tightness_low" in d}
+
+
+def _values(verdict: dict) -> dict:
+    """Where the claim's bound was evaluated -> its value (bound, ceiling or declared epsilon)."""
+    if verdict["kind"] == "privacy audit":
+        return {"epsilon": verdict.get("epsilon"), "delta": verdict.get("delta")}
+    out = {}
     for d in verdict.get("details", []):
-        if "tightness_low" in d:
-            out[d["label"]] = [d["tightness_low"], d["tightness_high"]]
+        if "bound" in d:
+            out[point_key(d["point"])] = d["bound"]
+        elif "ceiling" in d:
+            out[f"{point_key(d['point'])}|{d['n']}"] = d["ceiling"]
     return out
 
 
+def _row_key(row: dict) -> str:
+    """A row's identity: its theorem, point, n and experiment, without what was measured."""
+    return point_key({k: v for k, v in row.items() if k not in MEASURED})
+
+
 def summarise(record: dict) -> dict:
-    return {v["claim"]: {"verdict": v["verdict"], "intervals": _intervals(v)}
-            for v in record["verdicts"]}
+    return {
+        "seed": record["provenance"]["seed"],
+        "claims": {v["claim"]: {"verdict": v["verdict"], "intervals": _intervals(v), "values": _values(v)}
+                   for v in record["verdicts"]},
+        "counts": {_row_key(r): [r["successes"], r["trials"]] for r in record.get("rows", [])},
+        "n_hat": {point_key(p["point"]): [p["n_hat"], p["n_low"], p["n_high"]]
+                  for p in record["points"] if "n_hat" in p},
+        "audits": {a["name"]: {b: [r["hits_d"], r["hits_d_prime"], r["trials"]] for b, r in a["budgets"].items()}
+                   for a in record.get("audits", [])},
+    }
+
+
+# --- exact comparisons ---------------------------------------------------------------------
+
+def recompute_n_hat(ns, successes, trials, target: float, conf: float):
+    """n_hat, n_low, n_high by their definition (``api.METHODS``), from the counts alone:
+    n_low is one above the last n whose upper Clopper-Pearson end is below the target;
+    n_high the first n >= n_low whose lower end reaches it; n_hat the first n >= n_low
+    with p_hat >= target."""
+    order = np.argsort(ns)
+    n = np.asarray(ns, float)[order]
+    s = np.asarray(successes, float)[order]
+    t = np.asarray(trials, float)[order]
+    a = (1 - conf) / 2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lo = np.where(s > 0, stats.beta.ppf(a, s, t - s + 1), 0.0)
+        hi = np.where(s < t, stats.beta.ppf(1 - a, s + 1, t - s), 1.0)
+    fails = n[hi < target]
+    n_low = int(fails[-1]) + 1 if fails.size else 1
+    up = n >= n_low
+    first = lambda mask: int(n[mask][0]) if mask.any() else None  # noqa: E731
+    return first(up & (s / t >= target)), n_low, first(up & (lo >= target))
+
+
+def _consistency(tid: str, record: dict) -> list[str]:
+    """Points whose recorded n_hat (or interval) is not what their own counts give."""
+    from privbounds.registry import get
+
+    sim = get(tid).simulator
+    bad = []
+    for p in record["points"]:
+        if "n_hat" not in p:
+            continue
+        pt = {k: v for k, v in p["point"].items() if k != "experiment"}
+        rows = [r for r in record.get("rows", []) if r.get("experiment") == "search"
+                and all(r.get(k) == v for k, v in pt.items())]
+        if not rows:
+            bad.append(f"{point_key(p['point'])}: an n_hat without counts")
+            continue
+        want = recompute_n_hat([r["n"] for r in rows], [r["successes"] for r in rows],
+                               [r["trials"] for r in rows], sim.target(p["point"]), p["conf"])
+        got = (p["n_hat"], p["n_low"], p["n_high"])
+        if tuple(got) != want:
+            bad.append(f"{point_key(p['point'])}: n_hat [interval] recorded {got[0]} [{got[1]}, {got[2]}], "
+                       f"its counts give {want[0]} [{want[1]}, {want[2]}]")
+    return bad
 
 
 def _overlap(a, b) -> bool:
-    lo1, hi1 = (float("-inf") if a[0] is None else a[0]), (float("inf") if a[1] is None else a[1])
-    lo2, hi2 = (float("-inf") if b[0] is None else b[0]), (float("inf") if b[1] is None else b[1])
+    lo1, hi1 = (-np.inf if a[0] is None else a[0]), (np.inf if a[1] is None else a[1])
+    lo2, hi2 = (-np.inf if b[0] is None else b[0]), (np.inf if b[1] is None else b[1])
     return lo1 <= hi2 and lo2 <= hi1
 
+
+def _same(x, y) -> bool:
+    if x is None or y is None:
+        return x is y
+    return bool(np.isclose(x, y, rtol=1e-9, atol=0.0))
+
+
+# --- two-sample tests ----------------------------------------------------------------------
+
+def _fisher(a, b) -> float:
+    """Two-sided Fisher exact p-value of successes/trials a against b (1 when identical)."""
+    (s1, t1), (s2, t2) = a, b
+    if s1 == s2 and t1 == t2:
+        return 1.0
+    return float(stats.fisher_exact([[s1, t1 - s1], [s2, t2 - s2]]).pvalue)
+
+
+def _tests(tid: str, now: dict, was: dict) -> list[tuple[float, str]]:
+    """(p-value, what) of every two-sample test between a theorem's run and its baseline."""
+    out = []
+    for key, c in now["counts"].items():
+        if key in was["counts"]:
+            b = was["counts"][key]
+            row = json.loads(key)
+            label = ", ".join(f"{k}={v}" for k, v in row.items() if k not in ("theorem", "n", "experiment"))
+            out.append((_fisher(c, b), f"success counts at {label}, n={row.get('n')}: {c[0]}/{c[1]} now, "
+                                       f"{b[0]}/{b[1]} in the baseline"))
+    for name, budgets in now["audits"].items():
+        for budget, (hd, hdp, t) in budgets.items():
+            old = was["audits"].get(name, {}).get(budget)
+            if old is None:
+                continue
+            for side, x, y in (("D", hd, old[0]), ("D'", hdp, old[1])):
+                out.append((_fisher((x, t), (y, old[2])),
+                            f"audit {name} (budget x{budget}) event count on {side}: {x}/{t} now, "
+                            f"{y}/{old[2]} in the baseline"))
+    lower = higher = 0
+    for key, (nh, _, _) in now["n_hat"].items():
+        old = was["n_hat"].get(key)
+        if nh is None or old is None or old[0] is None or nh == old[0]:
+            continue
+        lower += nh < old[0]
+        higher += nh > old[0]
+    if lower + higher:
+        p = float(stats.binomtest(lower, lower + higher, 0.5).pvalue)
+        out.append((p, f"n_hat moved at {lower + higher} points: {lower} lower, {higher} higher than the "
+                       "baseline (sign test)"))
+    return out
+
+
+# --- baselines -------------------------------------------------------------------------------
 
 def baseline_path(paper: str, fidelity: str) -> Path:
     return BASELINE_DIR / paper / f"{fidelity}.json"
@@ -71,6 +222,9 @@ def _load_baselines(paths: dict, fid: str) -> dict:
         data = json.loads(path.read_text())
         if data.get("fidelity") != fid:
             raise ParameterError(f"baseline {path} is for fidelity {data.get('fidelity')}, results are {fid}")
+        if data.get("format") != FORMAT:
+            raise ParameterError(f"baseline {path} predates the counts it must hold; rebuild it with "
+                                 "'privbounds check --update' from a run of an unchanged tree")
         out.update(data.get("theorems", {}))
     return out
 
@@ -92,19 +246,18 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
     fid = fids.pop()
     if fidelity is not None and fidelity != fid:
         raise ParameterError(f"--fidelity {fidelity} does not match the results' fidelity {fid}")
-    current = {tid: summarise(rec) for tid, rec in records.items()}
+    finished = {tid: rec for tid, rec in records.items() if rec.get("status") != "failed"}
+    current = {tid: summarise(rec) for tid, rec in finished.items()}
     seeds = {rec["provenance"]["seed"] for rec in records.values()}
-    # one file per paper; --baseline names a single file that holds every paper's entries
-    papers = sorted({tid.split(".")[0] for tid in current})
-    if baseline:
+    if baseline:  # --baseline names a single file that holds every paper's entries
         paths = {"*": Path(baseline)}
     else:
         from privbounds.registry import papers as known
 
-        paths = {p: baseline_path(p, fid) for p in sorted(set(papers) | set(known()))}
+        paths = {p: baseline_path(p, fid) for p in sorted({t.split(".")[0] for t in records} | set(known()))}
 
     if update:
-        failed = [tid for tid, rec in records.items() if rec.get("status") == "failed"]
+        failed = sorted(set(records) - set(finished))
         if failed:
             raise ParameterError(f"results of {', '.join(failed)} in {out} are failed runs; "
                                  "a baseline is made from finished runs only")
@@ -113,10 +266,13 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
             mine = {tid: s for tid, s in current.items() if paper in ("*", tid.split(".")[0])}
             if not mine:
                 continue
-            data = {"fidelity": fid, "seeds": sorted(seeds), "theorems": {}}
-            if path.is_file():  # keep theorems that were not rerun
-                data["theorems"] = json.loads(path.read_text()).get("theorems", {})
+            data = {"format": FORMAT, "fidelity": fid, "seeds": sorted(seeds), "theorems": {}}
+            if path.is_file():  # keep theorems that were not rerun, if the file has this layout
+                old = json.loads(path.read_text())
+                if old.get("format") == FORMAT and old.get("fidelity") == fid:
+                    data["theorems"] = old.get("theorems", {})
             data["theorems"].update(mine)
+            data["seeds"] = sorted({e["seed"] for e in data["theorems"].values()})
             write_atomic(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
             written.append(f"{path} ({len(mine)} theorems written, {len(data['theorems'])} in the file)")
         return Outcome(0, [f"baseline updated: {w}" for w in written])
@@ -127,46 +283,70 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
                                  "run at --fidelity quick to check")
         where = baseline or BASELINE_DIR / "<paper>" / f"{fid}.json"
         raise ParameterError(f"no baseline at {where}; create one with 'privbounds check --update'")
-    base = {"theorems": _load_baselines(paths, fid)}
+    base = _load_baselines(paths, fid)
     names = ", ".join(sorted({f"{p.parent.name}/{p.name}" if p.parent != BASELINE_DIR else p.name
                               for p in paths.values() if p.is_file()}))
 
-    lines, regs = [], []
+    lines, regs, notes, family = [], [], [], []
     for tid, rec in records.items():
-        if rec.get("status") == "failed":
+        if tid not in finished:
             regs.append(f"{tid}: the run failed ({rec.get('error')}; traceback in {rec.get('log')})")
-    for tid, claims in current.items():
-        if records[tid].get("status") == "failed":
-            continue  # reported above; its claims have no measurement to compare
-        bt = base["theorems"].get(tid)
-        if bt is None:
+    for tid, now in current.items():
+        was = base.get(tid)
+        if was is None:
             regs.append(f"{tid}: no baseline entry (run 'privbounds check --update')")
             continue
-        for cid, now in claims.items():
-            was = bt.get(cid)
-            if was is None:
+        same_seed = now["seed"] == was["seed"]
+        regs += [f"{tid} {b}" for b in _consistency(tid, finished[tid])]
+        for cid, c in now["claims"].items():
+            old = was["claims"].get(cid)
+            if old is None:
                 regs.append(f"{tid} {cid}: new claim without a baseline entry")
                 continue
-            if ORDER[now["verdict"]] < ORDER[was["verdict"]]:
-                regs.append(f"{tid} {cid}: verdict {was['verdict']} -> {now['verdict']}")
-            for label, iv in now["intervals"].items():
-                old = was["intervals"].get(label)
-                if old is not None and not _overlap(iv, old):
-                    regs.append(f"{tid} {cid} [{label}]: interval {_fmt(iv)} no longer overlaps "
-                                f"baseline {_fmt(old)}")
-            lines.append(f"{tid:<12} {cid:<24} {now['verdict']:<12} (baseline {was['verdict']})")
-        for cid in bt:
-            if cid not in claims:
+            moved = [k for k in set(c["values"]) | set(old["values"])
+                     if not _same(c["values"].get(k), old["values"].get(k))]
+            for k in moved[:SHOWN]:
+                regs.append(f"{tid} {cid}: its bound at {k} is {c['values'].get(k)}, "
+                            f"the baseline's {old['values'].get(k)}")
+            if len(moved) > SHOWN:
+                regs.append(f"{tid} {cid}: ... and {len(moved) - SHOWN} more bound values changed")
+            worse = ORDER[c["verdict"]] < ORDER[old["verdict"]]
+            if worse and (same_seed or c["verdict"] == REFUTED):
+                regs.append(f"{tid} {cid}: verdict {old['verdict']} -> {c['verdict']}")
+            elif c["verdict"] != old["verdict"]:
+                notes.append(f"{tid} {cid}: verdict {old['verdict']} -> {c['verdict']} (seed {now['seed']}, "
+                             f"baseline seed {was['seed']}: left to the tests on the counts)")
+            if same_seed:
+                for label, iv in c["intervals"].items():
+                    o = old["intervals"].get(label)
+                    if o is not None and not _overlap(iv, o):
+                        regs.append(f"{tid} {cid} [{label}]: interval {_fmt(iv)} no longer overlaps "
+                                    f"baseline {_fmt(o)}")
+            lines.append(f"{tid:<12} {cid:<26} {c['verdict']:<12} (baseline {old['verdict']})")
+        for cid in was["claims"]:
+            if cid not in now["claims"]:
                 regs.append(f"{tid} {cid}: claim in the baseline but not in the results")
-    for tid in sorted(set(base["theorems"]) - set(current)):
+        family += [(p, tid, what) for p, what in _tests(tid, now, was)]
+
+    n_tests = len(family)
+    if family:
+        adjusted = stats.false_discovery_control([p for p, _, _ in family], method="bh")
+        shown: dict = {}
+        for (p, tid, what), q in sorted(zip(family, adjusted), key=lambda x: x[0][0]):
+            if q > FALSE_ALARM:
+                continue
+            shown[tid] = shown.get(tid, 0) + 1
+            if shown[tid] <= SHOWN:
+                regs.append(f"{tid}: {what} (p = {p:.2g}, BH-adjusted {q:.2g})")
+        regs += [f"{tid}: ... and {k - SHOWN} more significant differences" for tid, k in shown.items() if k > SHOWN]
+    for tid in sorted(set(base) - set(current)):
         lines.append(f"{tid:<12} not checked: no results in {out}")
     status = "FAILED" if regs else "ok"
-    lines += [f"REGRESSION {r}" for r in regs]
-    # a partial run is checked as far as it goes; say plainly how far that is
-    unchecked = len(set(base["theorems"]) - set(current))
+    lines += [f"NOTE {n}" for n in notes] + [f"REGRESSION {r}" for r in regs]
+    unchecked = len(set(base) - set(current))
     lines.append(f"check {status}: {len(current)} theorems, "
-                 f"{sum(len(c) for c in current.values())} claims, {len(regs)} regressions "
-                 f"(baselines {names})"
+                 f"{sum(len(c['claims']) for c in current.values())} claims, {n_tests} two-sample tests "
+                 f"(Benjamini-Hochberg at {FALSE_ALARM:g}), {len(regs)} regressions (baselines {names})"
                  + (f"; {unchecked} baseline theorems have no results in {out} and were not checked"
                     if unchecked else ""))
     return Outcome(1 if regs else 0, lines, regs)
