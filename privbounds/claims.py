@@ -317,7 +317,7 @@ def audit_claims(simulator) -> list[PrivacyAudit]:
         return []
     return [PrivacyAudit(f"privacy-{c.name}",
                          f"{c.learner}: on {c.neighbours}, the event {c.event} bounds the privacy loss by "
-                         f"eps_hat <= {c.epsilon:g} (declared delta {c.delta:g}); the doubled budget "
+                         f"eps_hat <= {c.epsilon:.4g} (declared delta {c.delta:.3g}); the doubled budget "
                          "must be caught", lambda p: True, case=c)
             for c in simulator.audits()]
 

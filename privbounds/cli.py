@@ -215,6 +215,10 @@ def _show(args) -> int:
             print(f"        bound {c['bound_name']} [{c['bound_kind']}]: {c['bound_source']}")
         if c.get("last_verdict"):
             print(f"        last verdict: {c['last_verdict']}")
+    if info.get("unaudited"):
+        print("not audited with power:")
+        for what, why in info["unaudited"].items():
+            print(f"    {what}: {why}")
     if info.get("last_run"):
         print(f"last run:  {info['last_run']}")
     return 0
