@@ -16,6 +16,7 @@ import numpy as np
 
 from privbounds.params import ALPHA_BELOW_HALF, BETA, EPSILON, Interval
 from privbounds.simulators.concepts import make_class
+from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.mechanisms import exponential_mechanism
@@ -27,6 +28,30 @@ def expmech_parities(signed_hist, n, eps0, rng):
     signed_hist (B, k, 2^d) = rows labelled 0 minus rows labelled 1 at each x. Returns
     the chosen parities (B, k); eps0-DP per column (errors have sensitivity 1)."""
     return exponential_mechanism(-parity_errors(signed_hist, n), eps0, rng)
+
+
+def parity_columns_events(budget, trials, rng, epsilon, d, k, x0, rows):
+    """Audit of Example 3.5's direct sum (``expmech_parities`` on k columns at eps/k each,
+    basic composition): D has ``rows`` rows at x0 labelled 0 in every column, D' relabels
+    one of them 1 in every column. E: every column's parity labels x0 with 1. For x0 != 0
+    half the parities label x0 with 1, and their error exceeds the others' by ``rows`` on
+    D and by rows - 2 on D', so one column's log-ratio (D' over D) on "labels x0 with 1"
+    is eps0 + ln((1 + e^(-eps0 rows/2)) / (1 + e^(-eps0 (rows-2)/2))): close to eps0 when
+    rows eps0 is large, while the event keeps probability about e^(-eps0 (rows - 2)/2)
+    per column on D'."""
+    X = 2 ** d
+    labels_one = make_class("par", d).evaluate(np.arange(X), x0).astype(bool)  # parity a labels x0 with 1
+    out = []
+    for relabelled in (0, 1):
+        signed = np.zeros(X)
+        signed[x0] = rows - 2 * relabelled                       # (rows labelled 0) - (rows labelled 1)
+        hits = np.empty(trials, dtype=bool)
+        for sl in chunks(trials, 4 * k * X):
+            hist = np.broadcast_to(signed, (sl.stop - sl.start, k, X))
+            h = expmech_parities(hist, rows, epsilon * budget / k, rng)
+            hits[sl] = np.all(labels_one[h], axis=1)
+        out.append(hits)
+    return out[0], out[1]
 
 
 class BnsEx35(Simulator):
@@ -53,6 +78,18 @@ class BnsEx35(Simulator):
 
     def n_range(self, point):
         return 2, 1 << 20
+
+    def audits(self):
+        """Example 3.5's direct sum at d = 2, k = 2 columns (eps/2 each), eps = 1, x0 = 3, 4 rows
+        (``parity_columns_events``): the number of rows was chosen from the exact output
+        distributions (``exponential_mechanism_probs``) as the one whose doubled budget
+        shows its loss with the fewest trials: exact log-ratio 0.68 as declared and 1.63
+        doubled, with probability 0.072 on D' under the doubled budget (2 rows: 1.24
+        doubled; 6 rows: probability 0.014)."""
+        return [AuditCase("direct-sum", "direct sum of exponential mechanisms over PAR_2, k = 2 columns at "
+                          "eps/k = 0.5", "4 rows at x0 = 3 labelled 0 in both columns versus one of them labelled 1 in both",
+                          "both parities label x0 with 1", 1.0, 0.0, parity_columns_events,
+                          {"epsilon": 1.0, "d": 2, "k": 2, "x0": 3, "rows": 4}, trials=100_000)]
 
     def run_trials(self, point, n, trials, rng):
         d, k = point["d"], point["k"]

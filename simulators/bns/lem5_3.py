@@ -32,6 +32,7 @@ import numpy as np
 from privbounds.params import BETA, EPSILON, Interval, Options
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.concepts import make_class
+from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.mechanisms import laplace_mechanism
@@ -74,6 +75,32 @@ def noisy_sign_learner(signed_hist, eps0, rng, noise_scale=None):
     (planted bug for tests)."""
     scale = 2.0 / eps0 if noise_scale is None else noise_scale
     return laplace_mechanism(signed_hist, scale, 1.0, rng) < 0
+
+
+def noisy_sign_events(budget, trials, rng, epsilon, k, rows, rounded):
+    """Audit of the noisy-sign learner of Lemma 5.3's experiment (and of its rounding) on
+    d = 2 with k columns at eps/k each (basic composition), every column alike: ``rows``
+    rows at each of x = 0, 1, 2 labelled as parity 1 labels them (0, 1, 0), and at x = 3
+    two rows labelled 0 on D, one of them relabelled 1 on D' (the signed count at 3 moves
+    from 2 to 0 in every column: the sensitivity 2 of each column's histogram). E: every
+    column's table says 1 at x = 3 (``rounded`` False) or every column rounds to parity 1
+    (``rounded`` True). The noise Lap(2k/eps) puts both counts at 3 in the lower tail of
+    {noisy < 0}, so E has ratio exactly e^(eps/k) per column, e^eps in all (tight), e^(2
+    eps) doubled. With the ``rows`` rows fixing the table at 0, 1, 2 to (0, 1, 0) (each
+    wrong with probability e^(-rows eps / (2k)) / 2), the nearest parity is 1 exactly when
+    the table says 1 at 3 (else (0, 1, 0, 0) is 1/4 from parities 0, 1 and 3, and the tie
+    goes to 0), so the rounded learner shows the same loss as the tables it rounds."""
+    signed = np.array([rows, -rows, rows, 2.0])
+    out = []
+    for s3 in (2.0, 0.0):
+        signed[3] = s3
+        hits = np.empty(trials, dtype=bool)
+        for sl in chunks(trials, 8 * k * 4):
+            hist = np.broadcast_to(signed, (sl.stop - sl.start, k, 4))
+            tables = noisy_sign_learner(hist, epsilon * budget / k, rng)
+            hits[sl] = np.all(round_to_parity(tables) == 1, axis=1) if rounded else np.all(tables[:, :, 3], axis=1)
+        out.append(hits)
+    return out[0], out[1]
 
 
 class BnsLem53(Simulator):
@@ -131,6 +158,23 @@ class BnsLem53(Simulator):
 
     def n_range(self, point):
         return 1, 1 << 20
+
+    def audits(self):
+        """Both learners of the search experiment (the curve experiment uses no data), at
+        d = 2, k = 2 columns, eps = 1 (see ``noisy_sign_events``): the rounded learner is
+        audited on its own output, the parity, not only through post-processing."""
+        k, rows = 2, 60
+        nb = f"d = 2, every column: {rows} rows at each of x = 0, 1, 2 labelled (0, 1, 0); at x = 3 two rows " \
+             "labelled 0 versus one labelled 0 and one 1"
+        spec = {"epsilon": 1.0, "k": k, "rows": rows}
+        return [
+            AuditCase("histogram", f"noisy-sign histogram, k = {k} columns at eps/k = 0.5 each (Lap(2k/eps))", nb,
+                      "every column's hypothesis labels x = 3 with 1", 1.0, 0.0, noisy_sign_events,
+                      {**spec, "rounded": False}, trials=50_000),
+            AuditCase("histogram-rounded", f"noisy-sign histogram rounded to the nearest parity, k = {k} columns "
+                      "at eps/k = 0.5 each", nb, "every column rounds to parity 1", 1.0, 0.0, noisy_sign_events,
+                      {**spec, "rounded": True}, trials=50_000),
+        ]
 
     def run_trials(self, point, n, trials, rng):
         d = point["d"]

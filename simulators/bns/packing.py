@@ -22,8 +22,10 @@ import numpy as np
 
 from privbounds.params import EPSILON, Interval
 from privbounds.simulators.accuracy import within
+from privbounds.simulators.audits import expmech_columns_events
 from privbounds.simulators.bns.ex3_5 import BnsEx35
 from privbounds.simulators.concepts import make_class
+from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.learners import chunks, expmech_learner_grouped
 
@@ -78,6 +80,21 @@ class BnsRem52(Simulator):
 
     def n_range(self, point):
         return 1, 1 << 18
+
+    def audits(self):
+        """Remark 5.2's learner, the direct sum over POINT_d (basic composition, eps/k per
+        column, the grouped sampler of ``accuracy_packing_trials``), on the worst case of
+        the exponential mechanism (audits.expmech_columns_events): a one-row sample
+        (x0, 0^k) versus (x0, 1^k), every column's score moving by 1, x0's hypothesis up
+        and the other 2^d - 1 down. At d = 2 (q = 1/3 of the hypotheses against x0's) the
+        event "every column outputs x0" loses about 0.75 eps (1.5 eps doubled) for any
+        small k; k = 2, the smallest direct sum that splits the budget, gives the event the
+        largest probability (0.126 on D' doubled; 0.032 at k = 3)."""
+        k = 2
+        return [AuditCase("direct-sum", f"direct sum of exponential mechanisms over POINT_2, k = {k} columns at "
+                          f"eps/k = {1 / k:g} each", "one row (x0 = 0, label 0) versus (x0 = 0, label 1) in every "
+                          "column", "every column outputs the point x0", 1.0, 0.0, expmech_columns_events,
+                          {"cls_name": "point", "d": 2, "x0": 0, "k": k, "eps0": 1.0 / k}, trials=200_000)]
 
     def run_trials(self, point, n, trials, rng):
         return accuracy_packing_trials(point["d"], point["k"], point["alpha"], point["epsilon"], n, trials, rng)

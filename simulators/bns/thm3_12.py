@@ -17,6 +17,8 @@ import numpy as np
 from privbounds.bounds.bns import alg4_block_size
 from privbounds.params import APPROX_DELTA, BETA, EPSILON_AT_MOST_1, Interval
 from privbounds.simulators import gf2
+from privbounds.simulators.audit_stability import ALG4_D, alg4_events
+from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.stability import alg4_parities
@@ -50,6 +52,37 @@ class BnsThm312(Simulator):
     def privacy(self, point):
         return {"epsilon": point["epsilon"], "delta": point["delta"],
                 "accounting": "A_dist over the block solutions (stability: sensitivity-1 multiplicities)"}
+
+    def audits(self):
+        """Algorithm 4 is (eps, delta)-DP through A_dist alone (one changed row changes one
+        block, so every solution's multiplicity moves by at most 1): the two halves of
+        A_dist's proof (audit_stability.py), each on block databases of d = 3, k = 1.
+
+        Top changes (the whole (eps, delta)): D has 2 blocks solved by parity "other", D'
+        relabels one row and the blocks tie, a tie Alg 4 gives to "top" (the smaller hash
+        key): {release "other"} has probability delta e^(eps/2) / 2 on D, none on D'.
+        delta = 0.05 keeps delta below 1/n (n = 12 rows) and delta x trials large enough
+        for power. Same top: g = floor((2/eps) ln(1/delta)) blocks of "top" on D (the
+        doubled budget's threshold, delta = 1e-3 < 1/(6 g)), one of them turned into
+        "other" on D': the gap drops by 2 and {release} has ratio exactly e^(eps/2)
+        (e^eps doubled); declared eps/2, the noise's share, since doubled it cannot
+        pass eps."""
+        eps, d_tie, d_top = 1.0, 0.05, 1e-3
+        g = int(np.floor(2 / eps * np.log(1 / d_top)))
+        return [
+            AuditCase("alg4-delta", f"Algorithm 4 (d = {ALG4_D}, k = 1) at eps = {eps:g}, delta = {d_tie:g}: "
+                      "A_dist releases a top solution that changes between neighbours w.p. <= delta",
+                      "2 blocks solved by parity 'other' versus 1 'other' and 1 'top' (one label changed; "
+                      "the tie goes to 'top')", "parity 'other' is released", eps, d_tie, alg4_events,
+                      {"epsilon": eps, "delta": d_tie, "blocks_d": ["other"] * 2, "blocks_d2": ["other", "top"],
+                       "event": "release-other"}, trials=100_000),
+            AuditCase("alg4-same-top", f"Algorithm 4 (d = {ALG4_D}, k = 1) at eps = {eps:g}, delta = {d_top:g}, "
+                      "top solution unchanged: A_dist's Lap(4/eps) on the gap (sensitivity 2) costs eps/2",
+                      f"{g} blocks of parity 'top' versus {g - 1} and one 'other' (one label changed)",
+                      "a parity is released (not bottom)", eps / 2, 0.0, alg4_events,
+                      {"epsilon": eps, "delta": d_top, "blocks_d": ["top"] * g,
+                       "blocks_d2": ["top"] * (g - 1) + ["other"], "event": "release"}, trials=20_000),
+        ]
 
     def n_range(self, point):
         return alg4_block_size(point["d"]), 1 << 17

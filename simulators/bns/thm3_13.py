@@ -19,6 +19,8 @@ import numpy as np
 
 from privbounds.params import APPROX_DELTA, BETA, Interval, ParameterError
 from privbounds.simulators.accuracy import within
+from privbounds.simulators.audit_stability import alg5_point_events, alg5_whole_case
+from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.stability import alg5_points
@@ -104,6 +106,44 @@ class BnsThm313(Simulator):
     def privacy(self, point):
         return {"epsilon": point["epsilon"], "delta": point["delta"],
                 "accounting": "basic composition: Alg 1 and A_dist at (eps/2, delta/2) each"}
+
+    unaudited = {
+        "Alg 1's delta inside Algorithm 5 (a point's count going from 0 to 1)": (
+            "an unseen point that gains a row is released by Alg 1 with probability (1/2) e^(-(tau - 1) eps_1 / 2) "
+            "= delta_1 / 4 (eps_1 = eps/2, delta_1 = delta/2, tau = 1 + (2/eps_1) ln(2/delta_1)); doubling eps_1 "
+            "halves the noise and the threshold together and leaves it at delta_1 / 4 exactly (1.25e-7 at delta = "
+            "1e-6), below the declared delta_1, so a doubled-budget bug cannot show on this event. Alg 1's eps share "
+            "is in privacy-alg5-whole."),
+    }
+
+    def audits(self):
+        """Algorithm 5 (Thm 3.13) is (eps, delta)-DP by basic composition of Alg 1 and
+        A_dist at (eps/2, delta/2) each (audit_stability.py).
+
+        alg5-whole: the whole algorithm at eps = 2, on an instance where one moved row
+        costs both parts at once (Alg 1's two counts, A_dist's gap), 5/8 eps in all, 5/4
+        eps doubled: the only way its eps-type loss can pass eps under the doubled budget
+        (``alg5_whole_case`` says why eps = 2: half the rows, twice the margin).
+        alg5-adist-delta: A_dist's delta half, which no eps-type event sees. One point of
+        20 rows (heavy whatever the noise), label vector 2 on 11 rows and 1 on 9 (gap 2)
+        versus 10 and 10 (one row relabelled, the count unchanged, so Alg 1 sees nothing;
+        the tie goes to the smaller key 1): {vector 2 released} has probability
+        (delta/2) e^(eps/4) / 2 on D and none on D'. Its power needs A_dist's eps/2 doubled
+        above 2 ln 2, so it runs at eps = 2 (the largest eps of the parameters; doubled,
+        A_dist releases with probability 1.36 x delta/2), and delta = 0.04 (< 1/20) makes
+        delta x trials large enough. It declares A_dist's share (eps/2, delta/2): the
+        whole's delta is twice that and no event of A_dist alone reaches it."""
+        eps_d, delta_d, m = 2.0, 0.04, 10
+        return [
+            alg5_whole_case(),
+            AuditCase("alg5-adist-delta", f"Algorithm 5 at eps = {eps_d:g}, delta = {delta_d:g}, alpha = 0.1: its "
+                      "A_dist at (eps/2, delta/2), whose top solution changes between neighbours",
+                      f"one point of {2 * m} rows with label vector 2 on {m + 1} and 1 on {m - 1} versus {m} and "
+                      f"{m} (one row relabelled; the tie goes to vector 1)", "vector 2 is released at the point",
+                      eps_d / 2, delta_d / 2, alg5_point_events,
+                      {"epsilon": eps_d, "delta": delta_d, "alpha": 0.1, "votes_d": [[2, m + 1], [1, m - 1]],
+                       "votes_d2": [[2, m], [1, m]], "event": "release-first"}, trials=200_000),
+        ]
 
     def n_range(self, point):
         return 8, 1 << 17

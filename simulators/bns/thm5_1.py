@@ -27,6 +27,13 @@ step; the success event above does not depend on it).
 
 Two kinds of points: an n_hat search per k, and a success curve p(n) at fixed n where
 the ceiling is below 1.
+
+Privacy audits (engine/audit.py): the packing bound holds only for learners that are
+really eps-DP, so every learner above is audited on neighbouring databases (``audits``):
+each direct sum whole at small k, Algorithm 2 in its two shares (label neighbours on
+its output; the tree sanitizer on its counts), and the planted bug "nosplit", whose
+audit is expected to be REFUTED: it shows that the instance catches a learner that
+skips the budget split (as the packing ceiling does on its success curve, in the tests).
 """
 
 from __future__ import annotations
@@ -34,9 +41,13 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.bounds.bns import alg2_budget
+from privbounds.bounds.tools import per_concept_epsilon
 from privbounds.params import BETA, EPSILON, Interval, Options, ParameterError
-from privbounds.simulators.bns.cor3_4 import hash_learner, n_buckets
+from privbounds.simulators.audit_direct_sums import tree_sanitizer_events
+from privbounds.simulators.audits import expmech_columns_events
+from privbounds.simulators.bns.cor3_4 import hash_columns_events, hash_learner, n_buckets
 from privbounds.simulators.concepts import make_class
+from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks, expmech_learner_grouped
 from privbounds.simulators.sanitize_learn import alg2_thresholds
@@ -65,6 +76,46 @@ def packing_point(cls_name: str, d: int) -> int:
 def packing_labels(cls_name: str, d: int, h) -> np.ndarray:
     """Label h_j(x0) of the chosen hypotheses (indices into the class)."""
     return make_class(cls_name, d).evaluate(h, packing_point(cls_name, d))
+
+
+def column_epsilon(learner: str, epsilon: float, k: int) -> float:
+    """The budget of each column's exponential mechanism in the direct sum: eps / k by
+    basic composition, or eps for the planted bug "nosplit"."""
+    return float(epsilon) if learner == "nosplit" else per_concept_epsilon(epsilon, k, "basic")
+
+
+def alg2_at_point(d: int, x0: int, rows: int, positives, eps_san: float, eps0: float, rng) -> np.ndarray:
+    """Algorithm 2 over the tree sanitizer (THRESH_d) on ``rows`` rows at x0, of which
+    ``positives`` (B, k) are labelled 1 in each column. Returns the thresholds (B, k)."""
+    X = 2 ** d
+    positives = np.asarray(positives)
+    hist = np.zeros((positives.shape[0], X))
+    hist[:, x0] = rows
+
+    def positives_in_bins(edges):
+        # bins [0, e_0), [e_0, e_1), ..., [e_S, X): x0's bin holds all the rows
+        where = np.sum(edges <= x0, axis=1)                          # (B,)
+        onehot = np.arange(edges.shape[1] + 1)[None, :] == where[:, None]
+        return positives[:, :, None] * onehot[:, None, :]
+    return alg2_thresholds(hist, positives_in_bins, eps_san, ALPHA * rows / 8, eps0, rng)
+
+
+def alg2_label_events(budget, trials, rng, d, x0, k, epsilon, rows, positives):
+    """Audit of Algorithm 2 (basic accounting, ``alg2_at_point``) on label neighbours:
+    ``rows`` rows at x0, ``positives`` (D) or one more (D') of them labelled 1 in every
+    column. Both sides hand the sanitizer the same points, so only the k exponential
+    mechanisms (eps / (2k) each) see the change: the declared loss is eps / 2. E = {every
+    column's threshold labels x0 with 0}."""
+    e_san, _, eps0 = alg2_budget(epsilon, k, "basic", 0.0)
+    out = []
+    for extra in (0, 1):
+        hits = np.empty(trials, dtype=bool)
+        for sl in chunks(trials, 4 * k * 2 ** d):
+            pos = np.full((sl.stop - sl.start, k), positives + extra)
+            t = alg2_at_point(d, x0, rows, pos, e_san * budget, eps0 * budget, rng)
+            hits[sl] = np.all(t > x0, axis=1)
+        out.append(hits)
+    return out[0], out[1]
 
 
 class BnsThm51(Simulator):
@@ -148,6 +199,66 @@ class BnsThm51(Simulator):
     def n_range(self, point):
         return 1, 1 << 15
 
+    unaudited = {
+        "Algorithm 2 as a whole on neighbours that move a row to another point": (
+            "no instance has power: moving a row from x = 0 to x = 15 of THRESH_16 changes 8 tree nodes, each "
+            "with Lap(2L/eps_san) = Lap(16) noise at eps = 1, so the sanitizer's share eps/2 shows in full only "
+            "on an event of probability 4^-4 = 1/256 of its raw counts; the output thresholds see those counts "
+            "only through a running maximum, clipping and rounding to multiples of alpha n / 8 and then k "
+            "exponential mechanisms, so no event of the thresholds shows both shares at once (more than eps = 1 "
+            "with a doubled budget). The two shares are audited separately, the sanitizer on its counts "
+            "(privacy-alg2-sanitizer) and the k mechanisms on label neighbours (privacy-alg2-labels); their "
+            "sum is basic composition."),
+    }
+
+    def audits(self):
+        """One instance per learner of the grid (the planted bug "nosplit" is in no grid; its
+        audit is a test, tests/bns/test_thm5_1_audits.py). The direct sums run
+        ``expmech_columns_events`` (the grouped learner that ``learn`` calls) on one row at
+        x0 with its labels flipped in every column: POINT_16 at x0 = 0 (1 point labels it 1,
+        15 do not) and THRESH_16 at x0 = 3 (4 thresholds label it 1, 13 do not: q = 4/13),
+        where each column's loss comes close to its eps0. The whole learner is audited at
+        small k, whose loss shows on events of probability about p^k: k = 2 on POINT
+        (p = 0.04 to 0.10 per column) and k = 4 on THRESH (p = 0.19 to 0.28)."""
+        one_row = "one row (x0 = {x0}, label 0) versus (x0 = {x0}, label 1) in every column, {cls}"
+        k_alg2 = 2
+        e_san = alg2_budget(1.0, k_alg2, "basic", 0.0)[0]
+        M = n_buckets(ALPHA, 0.1, 4)
+        return [
+            AuditCase("directsum-point", "direct sum on POINT_16, basic composition: k = 2 columns at eps/2 = 0.5 "
+                      "each", one_row.format(x0=0, cls="POINT_16"), "both columns output point(x0)", 1.0, 0.0,
+                      expmech_columns_events, {"cls_name": "point", "d": 4, "x0": 0, "k": 2,
+                                               "eps0": column_epsilon("directsum-basic", 1.0, 2)}, trials=400_000),
+            AuditCase("directsum-thresh", "direct sum on THRESH_16, basic composition: k = 4 columns at eps/4 = 0.25 "
+                      "each", one_row.format(x0=3, cls="THRESH_16"), "all 4 hypotheses label x0 with 1", 1.0, 0.0,
+                      expmech_columns_events, {"cls_name": "thresh", "d": 4, "x0": 3, "k": 4,
+                                               "eps0": column_epsilon("directsum-basic", 1.0, 4)},
+                      trials=1_000_000),
+            # 23 rows give x0's bucket a lead of 21 over the 799 empty buckets and the constant
+            # 0 (23 on D'): a column picks it w.p. 0.02 as declared, 0.19 with the budget doubled
+            AuditCase("hash-directsum", f"hash-learner direct sum (Cor 3.3 substitute) on POINT: k = 4 columns at "
+                      f"eps/4 = 0.25 each over M = {M} public hash buckets and the constant 0",
+                      "23 rows at one point x0, 22 labelled 1 in every column and one labelled 0, versus that row "
+                      "labelled 1 too", "all 4 columns choose x0's bucket", 1.0, 0.0, hash_columns_events,
+                      {"k": 4, "buckets": M, "eps0": column_epsilon("hash-directsum", 1.0, 4), "rows": 23,
+                       "positives": 22}, trials=1_000_000),
+            # label neighbours: the sanitizer sees the same points on both sides, so only the k
+            # mechanisms at eps/(2k) can tell them apart. With 1024 rows at x0 = 7 the sanitized
+            # support is mostly {x0}, so a column chooses between the thresholds 7 and 8; 515
+            # labelled 1 give 7 a lead of 6 (8 on D'), so a column picks 8 w.p. 0.32 as declared
+            # and 0.18 with the budget doubled (on D; on D' 0.27 and 0.12)
+            AuditCase("alg2-labels", f"Algorithm 2 over the tree sanitizer, basic accounting, k = {k_alg2}: on "
+                      f"neighbours that differ only in labels its loss is that of the {k_alg2} exponential "
+                      f"mechanisms at eps/(2k) = {1.0 / (2 * k_alg2):g} each, eps/2 in all",
+                      "1024 rows at x0 = 7 of THRESH_16, 515 labelled 1 in every column and 509 labelled 0, versus "
+                      "one more labelled 1", f"all {k_alg2} thresholds label x0 with 0", 0.5, 0.0, alg2_label_events,
+                      {"d": 4, "x0": 7, "k": k_alg2, "epsilon": 1.0, "rows": 1024, "positives": 515}, trials=300_000),
+            AuditCase("alg2-sanitizer", f"Algorithm 2's tree sanitizer at eps/2 = {e_san:g} (THRESH_16: 4 levels, "
+                      "Lap(16) per node), on the node counts it computes", "one row at x = 0 versus at x = 15",
+                      "on every level the node of 0 reads >= 1 and the node of 15 reads <= 0", e_san, 0.0,
+                      tree_sanitizer_events, {"d": 4, "eps_san": e_san}, trials=1_000_000),
+        ]
+
     def run_trials(self, point, n, trials, rng):
         learner, k = point["learner"], point["k"]
         ok = np.empty(trials, dtype=bool)
@@ -163,7 +274,7 @@ class BnsThm51(Simulator):
         x0 = packing_point(cls_name, d)
         b = bits.shape[0]
         if learner in ("directsum-basic", "nosplit"):
-            eps0 = eps if learner == "nosplit" else eps / k
+            eps0 = column_epsilon(learner, eps, k)
             support = np.full((b, 1), x0, dtype=np.int64)
             counts = np.full((b, 1), n)
             h = expmech_learner_grouped(make_class(cls_name, d), support, counts, bits[:, None, :], eps0, rng)
@@ -171,19 +282,11 @@ class BnsThm51(Simulator):
         if learner == "hash-directsum":
             counts = np.full((b, 1), float(n))
             positives = n * bits[:, :, None].astype(float)                   # (b, k, 1)
-            _, choice = hash_learner(counts, positives, n_buckets(ALPHA, point["beta"], k), eps / k, rng)
+            _, choice = hash_learner(counts, positives, n_buckets(ALPHA, point["beta"], k),
+                                     column_epsilon(learner, eps, k), rng)
             return choice == 0  # the bucket of x0 (label 1); else an empty bucket or constant 0
         if learner == "alg2-tree-basic":
-            X = 2 ** d
-            hist = np.zeros((b, X))
-            hist[:, x0] = n
             e_san, _, eps0 = alg2_budget(eps, k, "basic", 0.0)
-
-            def positives_in_bins(edges):
-                # bins [0, e_0), [e_0, e_1), ..., [e_S, X): x0's bin holds all n rows
-                where = np.sum(edges <= x0, axis=1)                          # (b,)
-                onehot = np.arange(edges.shape[1] + 1)[None, :] == where[:, None]
-                return n * bits[:, :, None] * onehot[:, None, :]
-            t = alg2_thresholds(hist, positives_in_bins, e_san, ALPHA * n / 8, eps0, rng)
+            t = alg2_at_point(d, x0, n, n * bits, e_san, eps0, rng)
             return packing_labels(cls_name, d, t)
         raise ParameterError(f"learner must be one of {', '.join(PURE_LEARNERS)}, got {learner!r}")

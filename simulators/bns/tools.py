@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import APPROX_DELTA, EPSILON, EPSILON_AT_MOST_1, Interval, Options
+from privbounds.simulators.audit_stability import adist_events
 from privbounds.simulators.audits import expmech_events, laplace_events
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
@@ -137,6 +138,36 @@ class BnsProp311(_Curve):
         thr = 4 / point["epsilon"] * np.log(1 / point["delta"])
         # gaps from the threshold to where the utility ceiling is 0.02
         return sorted({int(np.ceil(g)) for g in np.linspace(thr, thr + 4 / point["epsilon"] * np.log(50), 8)})
+
+    # the instance of both audits: A_dist at eps = 1, delta = 0.1 (the privacy curve's point)
+    AUDIT_EPS, AUDIT_DELTA = 1.0, 0.1
+
+    def audits(self):
+        """Prop 3.11's privacy, one case per half of its proof (audit_stability.py).
+
+        Same top: D has g votes for one solution, D' moves one of them to another, so the
+        gap drops from g to g - 2; g = floor((2/eps) ln(1/delta)) is the threshold of the
+        doubled budget, so both gaps are in the Laplace upper tail under both budgets and
+        {release} has ratio exactly e^(eps/2) (e^eps doubled). Declared: eps/2, the
+        noise's share (doubled it reaches eps, never more, so the full eps has no power).
+        Top changes: D has 2 votes for solution 2, D' one each for 2 and 1 (a tie, which
+        top_two gives to the smaller key 1): {release solution 2} has probability
+        delta e^(eps/2) / 2 on D, none on D'. Declared: the full (eps, delta)."""
+        eps, delta = self.AUDIT_EPS, self.AUDIT_DELTA
+        g = int(np.floor(2 / eps * np.log(1 / delta)))
+        return [
+            AuditCase("adist-same-top", f"A_dist at eps = {eps:g}, delta = {delta:g}, top solution unchanged: "
+                      "its Lap(4/eps) noise on the gap (sensitivity 2) costs eps/2",
+                      f"{g} votes for solution 1 versus {g - 1} for 1 and 1 for 2 (gap {g} versus {g - 2})",
+                      "a solution is released (not bottom)", eps / 2, 0.0, adist_events,
+                      {"epsilon": eps, "delta": delta, "votes_d": [[1, g]], "votes_d2": [[1, g - 1], [2, 1]],
+                       "event": "release"}, trials=20_000),
+            AuditCase("adist-delta", f"A_dist at eps = {eps:g}, delta = {delta:g}, top solution changes: "
+                      "releases it with probability <= delta", "2 votes for solution 2 versus 1 each for 2 and 1 "
+                      "(a tie, won by solution 1)", "solution 2 is released", eps, delta, adist_events,
+                      {"epsilon": eps, "delta": delta, "votes_d": [[2, 2]], "votes_d2": [[2, 1], [1, 1]],
+                       "event": "release-first"}, trials=100_000),
+        ]
 
     def trials_factor(self, point):
         # the privacy curve's probability (about 0.8 delta at gap 2) sits close to its

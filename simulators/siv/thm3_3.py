@@ -6,6 +6,15 @@ beside it the non-private ERM baselines of Theorems 2.1 (finite classes) and 2.2
 Experiment: THRESH_d and POINT_d on the hard instances of ``instances.py`` (4-point
 cluster; target plus decoy), d = 4 .. 16, alpha = beta = 1/4 as in the notes. Success:
 err_D(h) <= alpha, computed exactly from the distribution.
+
+Privacy audit of the exponential-mechanism learner (engine/audit.py; the shared
+``audits.expmech_columns_events`` with k = 1, which runs the same grouped learner as
+``run_trials``): one row at x0 whose label flips from 0 to 1, so the hypotheses
+labelling x0 with 1 gain 1 in score and all others lose 1, the mechanism's worst case.
+x0 is placed where few hypotheses label it 1 (THRESH_16: x0 = 3, 4 thresholds against
+13; POINT_16: x0 = 0, 1 point against 15), which brings the exact log-ratio of "h(x0) = 1" close to
+eps: 0.76 (THRESH) and 0.94 (POINT) at eps = 1, 1.50 and 1.86 with the budget doubled,
+on events of probability 0.02 to 0.46. ERM is not private and has no audit.
 """
 
 from __future__ import annotations
@@ -14,7 +23,9 @@ import numpy as np
 
 from privbounds.params import ALPHA, BETA, EPSILON, Interval, Options
 from privbounds.simulators.accuracy import within
+from privbounds.simulators.audits import expmech_columns_events
 from privbounds.simulators.concepts import make_class
+from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.instances import point_pair, threshold_cluster
 from privbounds.simulators.learners import (
@@ -62,6 +73,14 @@ class SivThm33(Simulator):
 
     def n_range(self, point):
         return 1, 1 << 14
+
+    def audits(self):
+        one_row = "one row (x0 = {x0}, label 0) versus (x0 = {x0}, label 1), {cls}"
+        return [AuditCase(f"expmech-{cls}", f"the exponential-mechanism learner over {name}_16 at eps = 1",
+                          one_row.format(x0=x0, cls=f"{name}_16"), "h labels x0 with 1", 1.0, 0.0,
+                          expmech_columns_events, {"cls_name": cls, "d": 4, "x0": x0, "k": 1, "eps0": 1.0},
+                          trials=200_000)
+                for cls, name, x0 in (("thresh", "THRESH", 3), ("point", "POINT", 0))]
 
     def run_trials(self, point, n, trials, rng):
         cls = make_class(point["class"], point["d"])

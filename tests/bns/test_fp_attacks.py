@@ -279,3 +279,38 @@ def test_overrides_reach_every_point():
         assert pts and all(p["epsilon"] == 0.5 and p["delta"] == 1e-8 for p in pts), sim.theorem_id
     with pytest.raises(ParameterError, match="users cannot be set"):
         BnsCor46().points("quick", {"users": [4]})
+
+
+# --- audit instances (engine/audit.py): the declared budget holds, a doubled one is caught ---
+
+def _audit(sim, name, seed):
+    """eps_hat of the simulator's audit ``name`` at its declared trials, as declared and
+    with the budget doubled."""
+    from privbounds.simulators.engine.audit import AUDIT_CONF, epsilon_lower_bound
+    case = next(c for c in sim.audits() if c.name == name)
+    e = {}
+    for budget in (1.0, 2.0):
+        a, b = case.run(budget, case.trials, np.random.default_rng(seed + int(budget)))
+        e[budget] = epsilon_lower_bound(a, case.trials, b, case.trials, case.delta, AUDIT_CONF)
+    return case, e
+
+
+def test_thresh_column_events_powered_and_within_the_declared_budget():
+    case, e = _audit(BnsThm43(), "column-advanced", 100)
+    assert e[1.0] <= case.epsilon < e[2.0]
+
+
+def test_alg2_tree_sanitizer_events_powered_and_within_the_declared_budget():
+    case, e = _audit(BnsThm43(), "alg2-sanitizer", 102)
+    assert e[1.0] <= case.epsilon < e[2.0]
+
+
+def test_point_column_events_powered_and_within_the_declared_budget():
+    case, e = _audit(BnsThm47(), "column-advanced", 104)
+    assert e[1.0] <= case.epsilon < e[2.0]
+
+
+def test_fp_audits_are_shared_and_parity_says_why_it_has_none():
+    names = {type(s).__name__: [c.name for c in s.audits()] for s in (BnsRem44(), BnsCor46(), BnsRem48(), BnsCor410())}
+    assert all(v == ["column-advanced"] for v in names.values())
+    assert BnsProp411().audits() == [] and BnsProp411().unaudited

@@ -322,3 +322,36 @@ def test_thm5_4_direct_sum_fails_below_the_bound():
     n = int(bns.parity_packing_lower_bound(32, 4, 1.0, 0.1))
     ok = BnsThm54().run_trials(p, n, 1000, np.random.default_rng(89))
     assert rate_interval(ok)[1] < 0.9
+
+
+# --- audit instances of the learners (declared budget and doubled) ---------------------------
+
+def _audit(sim, name, seed):
+    from privbounds.simulators.engine.audit import AUDIT_CONF
+    case = next(c for c in sim.audits() if c.name == name)
+    e, hits = {}, {}
+    for budget in (1.0, 2.0):
+        a, b = case.run(budget, case.trials, np.random.default_rng(seed + int(budget)))
+        e[budget], hits[budget] = epsilon_lower_bound(a, case.trials, b, case.trials, case.delta, AUDIT_CONF), (a, b)
+    return case, e, hits
+
+
+@pytest.mark.parametrize("name", ["histogram", "histogram-rounded"])
+def test_lem5_3_noisy_sign_events_audits_are_powered_and_within_the_declared_budget(name):
+    case, e, hits = _audit(BnsLem53(), name, 90)
+    assert e[1.0] <= case.epsilon < e[2.0]
+
+
+def test_lem5_3_rounded_event_is_the_table_event():
+    # the rounded learner's event happens exactly when the tables' event does (same draws)
+    from privbounds.simulators.bns.lem5_3 import noisy_sign_events
+    spec = {"epsilon": 1.0, "k": 2, "rows": 60}
+    a = noisy_sign_events(2.0, 20_000, np.random.default_rng(91), **spec, rounded=False)
+    b = noisy_sign_events(2.0, 20_000, np.random.default_rng(91), **spec, rounded=True)
+    np.testing.assert_array_equal(a[0], b[0])
+    np.testing.assert_array_equal(a[1], b[1])
+
+
+def test_rem5_2_direct_sum_audit_is_powered_and_within_the_declared_budget():
+    case, e, _ = _audit(BnsRem52(), "direct-sum", 92)
+    assert e[1.0] <= case.epsilon < e[2.0]

@@ -8,7 +8,7 @@ import pytest
 from scipy import stats
 
 from privbounds.bounds.bns import n_direct_sum_agnostic
-from privbounds.simulators.bns.cor3_4 import BnsCor33, BnsCor34, direct_sum_points, hash_learner
+from privbounds.simulators.bns.cor3_4 import BnsCor33, BnsCor34, BnsThm222, direct_sum_points, hash_learner
 from privbounds.simulators.engine.stats import clopper_pearson
 from privbounds.simulators.mechanisms import exponential_mechanism_probs
 
@@ -73,3 +73,29 @@ def test_cor3_3_refuses_advanced_accounting():
     from privbounds.params import ParameterError
     with pytest.raises(ParameterError, match="rule"):
         BnsCor33().points("quick", {"rule": ["advanced"]})
+
+
+# --- audit instances (engine/audit.py): the declared budget holds, a doubled one is caught ---
+
+def _audit(sim, name, seed):
+    """eps_hat of the simulator's audit ``name`` at its declared trials, as declared and
+    with the budget doubled."""
+    from privbounds.simulators.engine.audit import AUDIT_CONF, epsilon_lower_bound
+    case = next(c for c in sim.audits() if c.name == name)
+    e = {}
+    for budget in (1.0, 2.0):
+        a, b = case.run(budget, case.trials, np.random.default_rng(seed + int(budget)))
+        e[budget] = epsilon_lower_bound(a, case.trials, b, case.trials, case.delta, AUDIT_CONF)
+    return case, e
+
+
+@pytest.mark.parametrize("sim, name", [(BnsThm222(), "expmech"), (BnsCor34(), "basic"),
+                                       (BnsCor34(), "column-advanced")])
+def test_point_columns_events_powered_and_within_the_declared_budget(sim, name):
+    case, e = _audit(sim, name, 80)
+    assert e[1.0] <= case.epsilon < e[2.0]
+
+
+def test_hash_columns_events_powered_and_within_the_declared_budget():
+    case, e = _audit(BnsCor33(), "hash-basic", 82)
+    assert e[1.0] <= case.epsilon < e[2.0]

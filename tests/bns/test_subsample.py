@@ -45,3 +45,39 @@ def test_subsampled_alg5_is_an_empirical_learner_at_its_bound():
     lo, _ = clopper_pearson(int(ok.sum()), ok.size, CONF)
     assert lo >= 0.9
     assert BnsThm224().run_trials(p, 9 * 300, 200, np.random.default_rng(83)).mean() < 0.05
+
+
+# --- audit instances (the inner mechanisms, at their own budgets) ----------------------------
+
+def _audit(sim, name, seed):
+    from privbounds.simulators.engine.audit import AUDIT_CONF, epsilon_lower_bound
+    case = next(c for c in sim.audits() if c.name == name)
+    e = {}
+    for budget in (1.0, 2.0):
+        a, b = case.run(budget, case.trials, np.random.default_rng(seed + int(budget)))
+        e[budget] = epsilon_lower_bound(a, case.trials, b, case.trials, case.delta, AUDIT_CONF)
+    return case, e
+
+
+def test_lem2_25_inner_count_audit_is_powered_and_within_its_budget():
+    case, e = _audit(BnsLem225(), "inner-count", 84)
+    assert e[1.0] <= case.epsilon < e[2.0]
+
+
+def test_lem2_25_run_trials_draws_the_laplace_count_as_before():
+    # run_trials now calls mechanisms.laplace_mechanism (the function the audit runs): same draws
+    p, m, M = {"epsilon": 1.0, "inner_n": 20}, 80, 1000
+    rng = np.random.default_rng(85)
+    count = rng.binomial(20, 0.5, size=M)
+    expect = count + rng.laplace(0.0, 1.0, size=M) > BnsLem225.tau(p, m)
+    np.testing.assert_array_equal(BnsLem225().run_trials(p, m, M, np.random.default_rng(85)), expect)
+
+
+def test_thm2_24_alg5_heavy_set_events_audit_is_powered_and_within_its_budget():
+    case, e = _audit(BnsThm224(), "alg5-heavy-set", 86)
+    assert e[1.0] <= case.epsilon < e[2.0]
+
+
+def test_thm2_24_alg5_point_events_same_top_audit_is_powered_and_within_its_budget():
+    case, e = _audit(BnsThm224(), "alg5-adist-same-top", 87)
+    assert e[1.0] <= case.epsilon < e[2.0]

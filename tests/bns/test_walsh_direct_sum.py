@@ -73,3 +73,29 @@ def test_direct_sum_parities_fails_below_the_packing_bound():
     ok = BnsEx35().run_trials(p, n, 400, np.random.default_rng(64))
     _, hi = clopper_pearson(int(ok.sum()), ok.size, CONF)
     assert hi < 0.9
+
+
+@pytest.mark.parametrize("sim", ["ex3_5", "thm5_4"])
+def test_parity_columns_events_audit_is_powered_and_within_the_declared_budget(sim):
+    from privbounds.simulators.bns.packing import BnsThm54
+    from privbounds.simulators.engine.audit import AUDIT_CONF
+    case = next(c for c in (BnsEx35() if sim == "ex3_5" else BnsThm54()).audits() if c.name == "direct-sum")
+    e = {}
+    for budget in (1.0, 2.0):
+        a, b = case.run(budget, case.trials, np.random.default_rng(65 + int(budget)))
+        e[budget] = epsilon_lower_bound(a, case.trials, b, case.trials, case.delta, AUDIT_CONF)
+    assert e[1.0] <= case.epsilon < e[2.0]
+
+
+def test_parity_columns_events_match_the_exact_distribution():
+    # one column's probability of "labels x0 with 1" against exponential_mechanism_probs
+    from privbounds.simulators.bns.ex3_5 import parity_columns_events
+    from privbounds.simulators.mechanisms import exponential_mechanism_probs
+    M = 200_000
+    a, b = parity_columns_events(2.0, M, np.random.default_rng(66), 1.0, 2, 1, 3, 4)
+    for hits, relabelled in ((a, 0), (b, 1)):
+        s = np.zeros(4)
+        s[3] = 4 - 2 * relabelled
+        p = exponential_mechanism_probs(-parity_errors(s, 4), 2.0)[[1, 2]].sum()
+        lo, hi = clopper_pearson(int(hits.sum()), M, CONF)
+        assert lo <= p <= hi
