@@ -16,6 +16,33 @@ column the best point concept is t_j with error eta, and any other u has excess 
 The sample enters as its counts at the 32 points (multinomial) and the positives of
 every column at each (binomial): exactly the distribution of the statistics Algorithm 2
 reads, so n up to millions costs nothing extra.
+
+Privacy audits (engine/audit.py), all through the code ``run_trials`` runs:
+- alg2-basic, the whole learner at k = 1 under basic composition (eps = 1,
+  delta = 1e-8: Algorithm 1 at (0.5, 1e-8), one exponential mechanism at 0.5). Algorithm
+  1 leaks into Algorithm 2's output only through which points pass its threshold
+  tau = 1 + (2/eps_san) ln(2/delta) (77.5 as declared, 39.2 doubled), and tau moves with
+  the budget, so the instance holds a count at each: 77 rows at x = 0 (26 labelled 1)
+  and 40 at x = 1 (5 labelled 1); D' moves one row (x = 1, label 0) to x = 0.
+  E = {h = 1}. As declared, x = 1 never passes; x = 0 passes more often on D' (78 rows),
+  and then the candidates are 0 and the representative of "0 on U", x = 1, whose error
+  gap shrinks from 5 to 3. Doubled, x = 0 always passes and x = 1 straddles tau: it
+  passes less often on D' (39 rows), and when it does, the row-free point 2 represents
+  "0 on U" and takes nearly all the mass, so E needs x = 1 suppressed. Exact
+  probabilities of E (D versus D'): 0.099 / 0.181 as declared (loss 0.60), 0.026 / 0.101
+  doubled (loss 1.36), found by a search over samples on two or three points with the
+  exact probabilities.
+- The advanced-composition learner by its parts (its whole has no power, see
+  ``unaudited``): alg1-advanced, Algorithm 1 at (eps/2, delta/2) = (0.5, 5e-9) on two
+  counts of 100 rows (as in bns.prop2_20, above both thresholds, 80.2 and 40.6); and
+  column-advanced, the whole learner at k = 1 on neighbours that differ in one label only
+  (200 rows at x = 0, 92 labelled 1, and 200 at x = 1, 100 labelled 1; D' relabels one
+  row at x = 0 from 0 to 1), on which Algorithm 1 sees the same rows and the one
+  exponential mechanism, at eps0 = 0.0798, is all the loss. The candidates are 0, 1 and
+  the row-free 2 (representing "0 on U"), with errors 16, 0, 0 up to a constant; the
+  flip lowers that of 0 by 2 and leaves the others. E = {h = 0}: P[E] is 0.209 on D
+  and 0.222 on D' (loss 0.063), 0.122 and 0.141 doubled (loss 0.139); a lower
+  probability of E would bring the loss closer to eps0 but leave the interval wider.
 """
 
 from __future__ import annotations
@@ -26,6 +53,8 @@ from privbounds.bounds.bns import alg2_budget
 from privbounds.bounds.tools import COMPOSITION_RULES
 from privbounds.params import ALPHA_BELOW_HALF, APPROX_DELTA, BETA, EPSILON_AT_MOST_4, Interval, Options
 from privbounds.simulators.accuracy import within
+from privbounds.simulators.bns.prop2_20 import alg1_epsilon_events
+from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand, sweeps
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.sanitize_learn import alg2_points
@@ -61,6 +90,34 @@ def excess_error(h, targets, support):
     return np.where(h == targets, 0.0, (1 - 2 * NOISE) * (mass(targets) + mass(h)))
 
 
+def alg2_points_events(budget, trials, rng, epsilon, delta, k, rule, counts, positives, move, event):
+    """``alg2_points`` with the budget split of ``alg2_budget`` (every epsilon times
+    ``budget``) on k columns of a sample on the points 0..m-1: counts[x] rows at x,
+    positives[x] of them labelled 1 in every column. D' moves one row from (point
+    move[0], label move[1]) to (point move[2], label move[3]) in every column (a label
+    change only when the points agree); E = {column 0 outputs the point concept
+    ``event``}."""
+    e_san, d_san, eps0 = alg2_budget(epsilon, k, rule, delta)
+    c, p = np.array(counts, dtype=np.int64), np.array(positives, dtype=np.int64)
+    c2, p2 = c.copy(), p.copy()
+    c2[move[0]] -= 1
+    p2[move[0]] -= move[1]
+    c2[move[2]] += 1
+    p2[move[2]] += move[3]
+    m = c.size
+    out = []
+    for cc, pp in ((c, p), (c2, p2)):
+        hits = np.empty(trials, dtype=bool)
+        for sl in chunks(trials, 4 * k * (m + 1) ** 2):
+            b = sl.stop - sl.start
+            h = alg2_points(np.broadcast_to(np.arange(m), (b, m)), np.broadcast_to(cc, (b, m)),
+                            np.broadcast_to(pp, (b, k, m)), int(cc.sum()), e_san * budget, d_san,
+                            eps0 * budget, rng)
+            hits[sl] = h[:, 0] == event
+        out.append(hits)
+    return out[0], out[1]
+
+
 class Alg2PointsSimulator(Simulator):
     """Algorithm 2 with Algorithm 1 on the agnostic POINT instance; subclasses choose
     the grid (Cor 3.9: k; Thm 2.23: k = 1 and eps)."""
@@ -89,6 +146,42 @@ class Alg2PointsSimulator(Simulator):
 
     def n_range(self, point):
         return 8, 1 << 22
+
+    def whole_basic_audit(self):
+        return AuditCase(
+            "alg2-basic", "Algorithm 2, k = 1, basic composition (eps = 1, delta = 1e-8): Algorithm 1 at "
+            "(0.5, 1e-8), the exponential mechanism at 0.5", "77 rows at x = 0 (26 labelled 1) and 40 at x = 1 "
+            "(5 labelled 1) versus one row (x = 1, label 0) moved to x = 0", "h = 1 (the point concept at 1)",
+            1.0, DELTA, alg2_points_events,
+            {"epsilon": 1.0, "delta": DELTA, "k": 1, "rule": "basic", "counts": [77, 40], "positives": [26, 5],
+             "move": [1, 0, 0, 0], "event": 1}, trials=400_000)
+
+    def audits(self):
+        e_san, d_san, eps0 = alg2_budget(1.0, 1, "advanced", DELTA)
+        return [
+            self.whole_basic_audit(),
+            AuditCase("alg1-advanced", f"the advanced learner's sanitizer: Algorithm 1 at (eps/2, delta/2) = "
+                      f"({e_san:g}, {d_san:g})", "100 rows at x and 100 at y versus 101 and 99",
+                      "a_x >= 101 and a_y <= 99", e_san, d_san, alg1_epsilon_events,
+                      {"epsilon": e_san, "delta": d_san, "count": 100}, trials=200_000),
+            AuditCase("column-advanced", f"the advanced learner's exponential mechanism: Algorithm 2, k = 1, "
+                      f"advanced composition (eps = 1, delta = 1e-8), eps0 = {eps0:.4f}",
+                      "200 rows at x = 0 (92 labelled 1) and 200 at x = 1 (100 labelled 1) versus one label at "
+                      "x = 0 changed from 0 to 1 (Algorithm 1 sees the same rows)", "h = 0", eps0, 0.0,
+                      alg2_points_events, {"epsilon": 1.0, "delta": DELTA, "k": 1, "rule": "advanced",
+                                           "counts": [200, 200], "positives": [92, 100], "move": [0, 0, 0, 1],
+                                           "event": 0}, trials=1_000_000),
+        ]
+
+    unaudited = {
+        "Algorithm 2 under advanced composition as a whole": (
+            "no instance has power: at k = 1, eps = 1, delta = 1e-8 it spends eps/2 = 0.5 on Algorithm 1 and "
+            "eps0 = 0.080 on its one exponential mechanism, so even doubled the whole may lose 1.16 and an event "
+            "must show 1.0 of it, while Algorithm 1 leaks only through which points pass its threshold. A search "
+            "over samples on two or three points (hill climbing, exact probabilities) finds at most eps_hat 0.54 "
+            "with 10^6 trials at the doubled budget (1.33 for the basic learner's instance, where eps0 = 0.5). "
+            "Its parts are audited (privacy-alg1-advanced, privacy-column-advanced); larger k only shrinks eps0."),
+    }
 
     def run_trials(self, point, n, trials, rng):
         k = point["k"]
@@ -121,6 +214,10 @@ class BnsThm223(Alg2PointsSimulator):
     theorem_id = "bns.thm2_23"
     _eps = {"smoke": [1.0, 0.25], "quick": [2.0, 1.0, 0.5, 0.25, 0.125],
             "full": [4.0, 2.0, 1.0, 0.5, 0.25, 0.125, 0.0625]}
+    unaudited = {}  # it runs basic composition only: its whole learner is audited
+
+    def audits(self):
+        return [self.whole_basic_audit()]
 
     def grid(self, fidelity, overrides):
         return expand({"d": [10], "k": [1], "rule": ["basic"], "alpha": [0.1], "epsilon": self._eps[fidelity],

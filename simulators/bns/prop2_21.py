@@ -10,6 +10,16 @@ like polylog |X|. Its claims are about the substitute; the paper's bound is draw
 as a reference shape. Measured: the largest error over all |X| + 1 prefix (threshold)
 queries, divided by n; the rows are uniform on X (the tree's noise does not depend on
 the data, so neither does the error).
+
+Privacy audit (engine/audit.py) of ``tree_prefix_counts``, the release ``run_trials``
+measures: |X| = 4 (L = 2 noisy levels, Lap(2L/eps) = Lap(4/eps) per node), D = 5 rows
+at each point, D' moves one row from point 0 to point 2. A prefix count [0, m) adds the
+left-child nodes (m >> l) - 1 for the bits l of m, so the release holds the nodes {0},
+{0, 1} and {2} (F(1), F(2), F(3) - F(2)); the move changes all three by one (and the
+node {2, 3}, which no prefix uses). E = {F(1) >= 5, F(2) >= 10, F(3) - F(2) <= 5}: each
+node lands on D's side with probability 1/2 on D and e^(-eps/4)/2 on D', a privacy loss
+of 3 eps/4 exactly. (The tree's L1 sensitivity 2L = 4 counts the right children too;
+the prefix counts only ever show (2L - 1)/(2L) of eps, 3/4 here.)
 """
 
 from __future__ import annotations
@@ -18,9 +28,21 @@ import numpy as np
 
 from privbounds.params import BETA, EPSILON, Interval
 from privbounds.simulators.accuracy import within
+from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.sanitizers import tree_prefix_counts
+
+
+def tree_events(budget, trials, rng, epsilon, rows=5):
+    """``tree_prefix_counts`` over |X| = 4 on D = (rows, rows, rows, rows) and on D' =
+    (rows - 1, rows, rows + 1, rows); E = {F(1) >= rows, F(2) >= 2 rows,
+    F(3) - F(2) <= rows} (module docstring)."""
+    out = []
+    for hist in ([rows, rows, rows, rows], [rows - 1, rows, rows + 1, rows]):
+        F = tree_prefix_counts(np.broadcast_to(np.array(hist), (trials, 4)), epsilon * budget, rng)
+        out.append((F[:, 1] >= rows) & (F[:, 2] >= 2 * rows) & (F[:, 3] - F[:, 2] <= rows))
+    return out[0], out[1]
 
 
 class BnsProp221(Simulator):
@@ -46,6 +68,12 @@ class BnsProp221(Simulator):
 
     def n_range(self, point):
         return 2, 1 << 22
+
+    def audits(self):
+        return [AuditCase("tree", "the binary-tree histogram (substitute sanitizer) at eps = 1, |X| = 4",
+                          "5 rows at each point of X = {0, 1, 2, 3} versus one row moved from 0 to 2",
+                          "F(1) >= 5, F(2) >= 10 and F(3) - F(2) <= 5 (all three changed nodes on D's side)",
+                          1.0, 0.0, tree_events, {"epsilon": 1.0, "rows": 5}, trials=200_000)]
 
     def run_trials(self, point, n, trials, rng):
         X = 2 ** point["d"]

@@ -12,6 +12,17 @@ of s = 8 rows (all 6435 histograms of 8 rows over 8 points; the best one is with
 released S answers every prefix query within alpha. The paper's bound has hidden
 constants; our explicit bound is the exponential mechanism's for this toy,
 n >= 2 ln(N_s / beta) / (eps (alpha - 1/(2s))), N_s the number of candidates.
+
+Privacy audit (engine/audit.py) of ``blr_release``, the mechanism ``run_trials`` runs:
+D has 16 rows, (7, 2, 0, 4, 2, 0, 0, 1) at the points 0..7, and D' moves the row at 7
+to 0, so that every prefix count q_1..q_7 moves by one and every candidate's score moves
+by +-1 (238 rise, 6197 fall): the worst case of the exponential mechanism's analysis.
+E = {the released S is strictly closer to D' than to D in worst prefix error} (the 238
+candidates whose score rises), fixed from D and D' alone. The instance was picked among
+small databases by the exact output distributions, for the largest privacy loss on an
+event of non-negligible probability: P[E] is 0.212 on D' against 0.090 on D at eps = 1
+(loss 0.86), 0.449 against 0.099 at eps = 2 (loss 1.51). Each BLR run scores all 6435
+candidates, so the audit affords only some thousand trials.
 """
 
 from __future__ import annotations
@@ -23,6 +34,7 @@ import numpy as np
 
 from privbounds.params import BETA, EPSILON, Interval
 from privbounds.simulators.accuracy import within
+from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.mechanisms import exponential_mechanism
@@ -42,14 +54,40 @@ def candidate_prefixes(domain: int = DOMAIN, size: int = SYNTH) -> np.ndarray:
     return np.array(rows)
 
 
+def prefix_distances(hist: np.ndarray) -> np.ndarray:
+    """n max_q |q(S) - q(D)| over the prefix queries q, for every candidate S and every
+    row D of hist (B, DOMAIN): (B, N_s). Equal rows are computed once (an audit runs one
+    database many times)."""
+    uniq, inv = np.unique(hist, axis=0, return_inverse=True)
+    n = uniq.sum(axis=1, keepdims=True)
+    truth = np.concatenate([np.zeros((uniq.shape[0], 1)), np.cumsum(uniq, axis=1)], axis=1) / n
+    err = np.abs(candidate_prefixes()[None, :, :] - truth[:, None, :]).max(axis=-1)  # (U, N_s)
+    return (n * err)[inv.ravel()]
+
+
 def blr_release(hist: np.ndarray, epsilon: float, rng: np.random.Generator) -> np.ndarray:
     """The exponential mechanism over all synthetic databases: hist (B, DOMAIN) sample
-    counts -> index of the released candidate (B,)."""
-    n = hist.sum(axis=1, keepdims=True)
-    truth = np.concatenate([np.zeros((hist.shape[0], 1)), np.cumsum(hist, axis=1)], axis=1) / n
-    cand = candidate_prefixes()
-    err = np.abs(cand[None, :, :] - truth[:, None, :]).max(axis=-1)      # (B, N_s)
-    return exponential_mechanism(-n * err, epsilon, rng)
+    counts -> index of the released candidate (B,). Score -n max_q |q(S) - q(D)|."""
+    return exponential_mechanism(-prefix_distances(hist), epsilon, rng)
+
+
+def blr_events(budget, trials, rng, epsilon, hist, move):
+    """BLR on D = ``hist`` and on D', D with one row moved from point move[0] to
+    move[1]; E = {the released S is strictly closer to D' than to D in worst prefix
+    error} (module docstring), fixed from D and D' before sampling."""
+    d = np.asarray(hist, dtype=np.int64)
+    d2 = d.copy()
+    d2[move[0]] -= 1
+    d2[move[1]] += 1
+    closer = prefix_distances(d2[None])[0] < prefix_distances(d[None])[0]  # (N_s,)
+    out = []
+    for h in (d, d2):
+        hits = np.empty(trials, dtype=bool)
+        for sl in chunks(trials, 2 * closer.size):
+            pick = blr_release(np.broadcast_to(h, (sl.stop - sl.start, DOMAIN)), epsilon * budget, rng)
+            hits[sl] = closer[pick]
+        out.append(hits)
+    return out[0], out[1]
 
 
 class BnsThm218(Simulator):
@@ -72,6 +110,15 @@ class BnsThm218(Simulator):
 
     def n_range(self, point):
         return 2, 1 << 20
+
+    AUDIT_HIST, AUDIT_MOVE = (7, 2, 0, 4, 2, 0, 0, 1), (7, 0)
+
+    def audits(self):
+        return [AuditCase("blr", "BLR (exponential mechanism over the 6435 synthetic databases) at eps = 1",
+                          "16 rows (7, 2, 0, 4, 2, 0, 0, 1) on the points 0..7 versus the row at 7 moved to 0",
+                          "the released S is strictly closer to D' than to D in worst prefix error", 1.0, 0.0,
+                          blr_events, {"epsilon": 1.0, "hist": list(self.AUDIT_HIST), "move": list(self.AUDIT_MOVE)},
+                          trials=6_000)]
 
     def run_trials(self, point, n, trials, rng):
         cand = candidate_prefixes()

@@ -49,3 +49,40 @@ def test_blr_accurate_at_its_bound():
     ok = BnsThm218().run_trials(p, n, 400, np.random.default_rng(91))
     assert clopper_pearson(int(ok.sum()), ok.size, 0.999)[0] >= 0.9
     assert BnsThm218().run_trials(p, 10, 400, np.random.default_rng(92)).mean() < 0.5
+
+
+# --- the simulators' audit instances (engine/audit.py), as the engine runs them ------------
+
+def run_audit_case(sim, name, seed):
+    from privbounds.simulators.engine.audit import AUDIT_CONF, BUDGETS, epsilon_lower_bound
+    case = next(c for c in sim.audits() if c.name == name)
+    found = []
+    for i, budget in enumerate(BUDGETS):
+        a, b = case.run(budget, case.trials, np.random.default_rng(seed + i))
+        found.append(epsilon_lower_bound(a, case.trials, b, case.trials, case.delta, AUDIT_CONF))
+    return case, found
+
+
+def test_blr_release_is_unchanged_by_computing_equal_rows_once():
+    from privbounds.simulators.bns.thm2_18 import blr_release
+    from privbounds.simulators.mechanisms import exponential_mechanism
+    rng = np.random.default_rng(93)
+    hist = rng.multinomial(13, np.full(8, 1 / 8), size=12)
+    hist[5] = hist[3]
+    truth = np.concatenate([np.zeros((12, 1)), np.cumsum(hist, axis=1)], axis=1) / 13
+    direct = -13 * np.abs(candidate_prefixes()[None] - truth[:, None]).max(axis=-1)
+    a = exponential_mechanism(direct, 1.0, np.random.default_rng(94))
+    assert np.array_equal(a, blr_release(hist, 1.0, np.random.default_rng(94)))
+
+
+@pytest.mark.parametrize("name", ["blr", "blr-half"])
+def test_blr_events_are_powered(name):
+    from privbounds.simulators.bns.thm3_1 import BnsThm31
+    case, (declared, doubled) = run_audit_case(BnsThm218() if name == "blr" else BnsThm31(), name, 95)
+    assert declared <= case.epsilon < doubled
+
+
+def test_alg2_blr_events_are_powered():
+    from privbounds.simulators.bns.thm3_1 import BnsThm31
+    case, (declared, doubled) = run_audit_case(BnsThm31(), "column-basic", 97)
+    assert declared <= case.epsilon < doubled

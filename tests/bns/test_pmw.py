@@ -303,3 +303,43 @@ def test_bad_inputs_raise_value_error_naming_the_parameter(name, change):
 def test_sample_size_rejects_bad_beta():
     with pytest.raises(ValueError, match=r"^beta "):
         pmw_sample_size(0.3, 0.0, 1.0, 1e-6, 16, 31)
+
+
+# --- the simulators' audit instances (engine/audit.py), as the engine runs them ------------
+
+def run_audit_case(sim, name, seed):
+    from privbounds.simulators.engine.audit import AUDIT_CONF, BUDGETS
+    case = next(c for c in sim.audits() if c.name == name)
+    found = []
+    for i, budget in enumerate(BUDGETS):
+        a, b = case.run(budget, case.trials, np.random.default_rng(seed + i))
+        found.append(epsilon_lower_bound(a, case.trials, b, case.trials, case.delta, AUDIT_CONF))
+    return case, found
+
+
+def test_one_round_is_one_above_threshold_instance():
+    from privbounds.simulators.bns.thm2_19 import BnsThm219, one_round, round_epsilon, threshold_queries
+    a = BnsThm219.AUDIT_ROUND
+    params = pmw_parameters(sum(a["hist"]), 8, 9, a["alpha"], a["epsilon"], a["delta"])
+    assert params.cutoff == 533
+    assert round_epsilon(params) == pytest.approx(params.eps_above_threshold + params.eps_numeric
+                                                  / math.sqrt(32 * params.cutoff * math.log(2 / params.delta)))
+    res = pmw_run(np.broadcast_to(np.array(a["hist"]), (20_000, 8)), threshold_queries(8), one_round(params),
+                  np.random.default_rng(70))
+    assert res.updates.max() == 1 and 0 < res.updates.mean() < 1
+
+
+@pytest.mark.parametrize("sim_name", ["bns.thm2_19", "bns.lem3_6"])
+def test_pmw_round_events_are_powered(sim_name):
+    from privbounds.simulators.bns.thm2_19 import BnsThm219
+    from privbounds.simulators.bns.thm3_1 import BnsLem36
+    case, (declared, doubled) = run_audit_case(BnsThm219() if sim_name == "bns.thm2_19" else BnsLem36(),
+                                               "pmw-round", 71)
+    assert declared <= case.epsilon < doubled
+
+
+@pytest.mark.parametrize("name", ["column-basic", "column-advanced"])
+def test_alg2_pmw_events_are_powered(name):
+    from privbounds.simulators.bns.thm3_1 import BnsLem36
+    case, (declared, doubled) = run_audit_case(BnsLem36(), name, 73)
+    assert declared <= case.epsilon < doubled

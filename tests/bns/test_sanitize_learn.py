@@ -72,3 +72,18 @@ def test_thm2_23_refuses_delta_above_one_over_n():
     from privbounds.params import ParameterError
     with pytest.raises(ParameterError, match="delta"):
         BnsThm223().points("quick", {"delta": [1e-3]})
+
+
+# --- the simulators' audit instances (engine/audit.py), as the engine runs them ------------
+
+@pytest.mark.parametrize("sim,name", [(BnsCor39, "alg2-basic"), (BnsThm223, "alg2-basic"),
+                                      (BnsCor39, "column-advanced")])
+def test_alg2_points_events_are_powered(sim, name):
+    # as declared eps_hat <= eps; with the budget doubled eps_hat > eps, at the case's trials
+    from privbounds.simulators.engine.audit import AUDIT_CONF, BUDGETS
+    case = next(c for c in sim().audits() if c.name == name)
+    found = []
+    for i, budget in enumerate(BUDGETS):
+        a, b = case.run(budget, case.trials, np.random.default_rng(54 + i))
+        found.append(epsilon_lower_bound(a, case.trials, b, case.trials, case.delta, AUDIT_CONF))
+    assert found[0] <= case.epsilon < found[1]

@@ -157,3 +157,55 @@ def test_alg2_thresholds_accurate_at_its_bound_and_fails_below():
     lo, _ = clopper_pearson(int(ok.sum()), ok.size, CONF)
     assert lo >= 1 - p["beta"]
     assert BnsCor310().run_trials(p, 1000, 200, np.random.default_rng(41)).mean() < 0.05
+
+
+# --- the simulators' audit instances (engine/audit.py), as the engine runs them ------------
+#
+# Each instance must stay <= its declared epsilon as declared and be powered: with its
+# budget doubled, eps_hat > epsilon, at the trials the case declares (fixed seeds).
+
+def run_audit_case(sim, name, seed):
+    from privbounds.simulators.engine.audit import AUDIT_CONF, BUDGETS
+    case = next(c for c in sim.audits() if c.name == name)
+    found = []
+    for i, budget in enumerate(BUDGETS):
+        hits_d, hits_d2 = case.run(budget, case.trials, np.random.default_rng(seed + i))
+        found.append(epsilon_lower_bound(hits_d, case.trials, hits_d2, case.trials, case.delta, AUDIT_CONF))
+    return case, found
+
+
+@pytest.mark.parametrize("name", ["alg1-epsilon", "alg1-advanced"])
+def test_alg1_epsilon_events_are_powered(name):
+    from privbounds.simulators.bns.cor3_9 import BnsCor39
+    sim = BnsProp220() if name == "alg1-epsilon" else BnsCor39()
+    case, (declared, doubled) = run_audit_case(sim, name, 60)
+    assert declared <= case.epsilon < doubled
+    assert declared > 0.9 * case.epsilon  # the event attains the loss eps exactly
+
+
+def test_alg1_delta_events_stay_below_delta_and_catch_a_low_threshold(monkeypatch):
+    import privbounds.simulators.bns.prop2_20 as mod
+    case = next(c for c in BnsProp220().audits() if c.name == "alg1-delta")
+    for budget in (1.0, 2.0):  # P[E on D'] = delta/4 whatever eps: no power by construction
+        a, b = case.events(budget, case.trials, np.random.default_rng(61), **case.spec)
+        assert a.sum() == 0 and clopper_pearson(int(b.sum()), b.size, CONF)[0] <= case.delta / 4
+        assert epsilon_lower_bound(int(a.sum()), a.size, int(b.sum()), b.size, case.delta, CONF) == -np.inf
+    monkeypatch.setattr(mod, "point_sanitizer", buggy_sanitizer)  # half the threshold's margin
+    a, b = case.events(1.0, case.trials, np.random.default_rng(62), **case.spec)
+    assert epsilon_lower_bound(int(a.sum()), a.size, int(b.sum()), b.size, case.delta, CONF) > case.epsilon
+
+
+@pytest.mark.parametrize("name", ["tree", "tree-advanced"])
+def test_tree_events_are_powered(name):
+    from privbounds.simulators.bns.cor3_10 import BnsCor310
+    from privbounds.simulators.bns.prop2_21 import BnsProp221
+    sim = BnsProp221() if name == "tree" else BnsCor310()
+    case, (declared, doubled) = run_audit_case(sim, name, 63)
+    assert declared <= 0.75 * case.epsilon < case.epsilon < doubled  # prefix counts show 3/4 of eps
+
+
+@pytest.mark.parametrize("name", ["alg2-basic", "column-advanced"])
+def test_alg2_tree_events_are_powered(name):
+    from privbounds.simulators.bns.cor3_10 import BnsCor310
+    case, (declared, doubled) = run_audit_case(BnsCor310(), name, 64)
+    assert declared <= case.epsilon < doubled
