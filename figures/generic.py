@@ -10,6 +10,8 @@ One panel per claim, by claim kind:
 - success ceiling: the measured probabilities with their intervals under the ceiling
   (``curves.ceiling_panel``).
 
+Privacy audits get no panel: the theorem's page lists them with their numbers.
+
 Any theorem of any paper gets a readable figure this way; a paper adds a plotter of its
 own only where a figure needs more (several claims on one axis, a headline figure).
 """
@@ -24,7 +26,8 @@ from privbounds.figures.curves import ceiling_panel
 
 
 def plot(theorem, record, out, xlabel: str = "n"):
-    verdicts = {v["claim"]: v for v in record["verdicts"]}
+    # privacy audits are a table on the theorem's page, not a panel
+    verdicts = {v["claim"]: v for v in record["verdicts"] if v["kind"] != "privacy audit"}
     claims = [c for c in theorem.claims if c.id in verdicts]
     fig, axes = new_figure(max(1, len(claims)), width=6.0, height=6.6)
     for ax, c in zip(axes, claims):
