@@ -55,6 +55,10 @@ def plant(monkeypatch, original, replacement):
 
 def check(out, baseline, ids):
     outcome = run_check(out, baseline=baseline, ids=ids)
+    # what caught the bug, for the record (pytest -s shows it)
+    print(f"\n{out.name}: exit {outcome.exit_code}, {len(outcome.regressions)} regressions")
+    for r in outcome.regressions[:8]:
+        print("   ", r[:220])
     return outcome.exit_code, "\n".join(outcome.regressions)
 
 
