@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from privbounds.simulators.engine.audit import epsilon_lower_bound
+from privbounds.simulators.engine.audit import BUDGETS, epsilon_lower_bound
 from privbounds.simulators.engine.stats import clopper_pearson, fit_exponent
 
 CONFIRMED, REFUTED, INCONCLUSIVE = "confirmed", "refuted", "inconclusive"
@@ -293,7 +293,7 @@ class PrivacyAudit(Claim):
         for b, r in m["budgets"].items():
             e = epsilon_lower_bound(r["hits_d"], r["trials"], r["hits_d_prime"], r["trials"], delta, conf)
             found[b] = None if not np.isfinite(e) else e  # -inf: the event never separated D from D'
-        declared, doubled = found["1"], found["2"]
+        declared, doubled = (found[f"{b:g}"] for b in BUDGETS)
         powered = doubled is not None and doubled > eps
         if declared is not None and declared > eps:
             verdict = REFUTED
@@ -315,6 +315,9 @@ def audit_claims(simulator) -> list[PrivacyAudit]:
     """One privacy-audit claim per audit instance of ``simulator``."""
     if simulator is None:
         return []
+    names = [c.name for c in simulator.audits()]
+    if len(names) != len(set(names)):  # the engine keys audit counts by name
+        raise ValueError(f"{simulator.theorem_id}: audit names repeat: {sorted(names)}")
     return [PrivacyAudit(f"privacy-{c.name}",
                          f"{c.learner}: on {c.neighbours}, the event {c.event} bounds the privacy loss by "
                          f"eps_hat <= {c.epsilon:.4g} (declared delta {c.delta:.3g}); the doubled budget "
