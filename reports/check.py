@@ -56,7 +56,7 @@ from privbounds.simulators.engine.simulator import point_key
 
 BASELINE_DIR = Path(__file__).resolve().parent / "baselines"
 FALSE_ALARM = 0.05  # Benjamini-Hochberg level over the whole suite's two-sample tests
-FORMAT = 2  # baseline layout: claims, counts, n_hat and audits per theorem
+FORMAT = 3  # baseline layout: claims, counts by point then n, n_hat and audits per theorem
 MEASURED = {"trials", "successes", "p_hat", "ci_low", "ci_high", "conf", "seed", "code_version"}
 SHOWN = 5  # alarms of one kind printed per theorem; the rest are counted
 
@@ -91,9 +91,18 @@ def _values(verdict: dict) -> dict:
     return out
 
 
-def _row_key(row: dict) -> str:
-    """A row's identity: its theorem, point, n and experiment, without what was measured."""
-    return point_key({k: v for k, v in row.items() if k not in MEASURED})
+def _row_point(row: dict) -> str:
+    """A row's point and experiment, without its n, its theorem (the entry's key already)
+    and what was measured."""
+    return point_key({k: v for k, v in row.items() if k not in MEASURED | {"n", "theorem"}})
+
+
+def _counts(rows) -> dict:
+    """point -> {n: [successes, trials]}: one entry per point keeps the baseline small."""
+    out: dict = {}
+    for r in rows:
+        out.setdefault(_row_point(r), {})[str(r["n"])] = [r["successes"], r["trials"]]
+    return out
 
 
 def summarise(record: dict) -> dict:
@@ -101,7 +110,7 @@ def summarise(record: dict) -> dict:
         "seed": record["provenance"]["seed"],
         "claims": {v["claim"]: {"verdict": v["verdict"], "intervals": _intervals(v), "values": _values(v)}
                    for v in record["verdicts"]},
-        "counts": {_row_key(r): [r["successes"], r["trials"]] for r in record.get("rows", [])},
+        "counts": _counts(record.get("rows", [])),
         "n_hat": {point_key(p["point"]): [p["n_hat"], p["n_low"], p["n_high"]]
                   for p in record["points"] if "n_hat" in p},
         "audits": {a["name"]: {b: [r["hits_d"], r["hits_d_prime"], r["trials"]] for b, r in a["budgets"].items()}
@@ -180,13 +189,14 @@ def _fisher(a, b) -> float:
 def _tests(tid: str, now: dict, was: dict) -> list[tuple[float, str]]:
     """(p-value, what) of every two-sample test between a theorem's run and its baseline."""
     out = []
-    for key, c in now["counts"].items():
-        if key in was["counts"]:
-            b = was["counts"][key]
-            row = json.loads(key)
-            label = ", ".join(f"{k}={v}" for k, v in row.items() if k not in ("theorem", "n", "experiment"))
-            out.append((_fisher(c, b), f"success counts at {label}, n={row.get('n')}: {c[0]}/{c[1]} now, "
-                                       f"{b[0]}/{b[1]} in the baseline"))
+    for key, by_n in now["counts"].items():
+        old_n = was["counts"].get(key, {})
+        label = ", ".join(f"{k}={v}" for k, v in json.loads(key).items() if k != "experiment")
+        for n, c in by_n.items():
+            if n in old_n:
+                b = old_n[n]
+                out.append((_fisher(c, b), f"success counts at {label}, n={n}: {c[0]}/{c[1]} now, "
+                                           f"{b[0]}/{b[1]} in the baseline"))
     for name, budgets in now["audits"].items():
         for budget, (hd, hdp, t) in budgets.items():
             old = was["audits"].get(name, {}).get(budget)
@@ -281,7 +291,7 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
                     data["theorems"] = old.get("theorems", {})
             data["theorems"].update(mine)
             data["seeds"] = sorted({e["seed"] for e in data["theorems"].values()})
-            write_atomic(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
+            write_atomic(path, json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n")
             written.append(f"{path} ({len(mine)} theorems written, {len(data['theorems'])} in the file)")
         return Outcome(0, [f"baseline updated: {w}" for w in written])
 
