@@ -231,6 +231,9 @@ class Scaling(Claim):
     factor_name: str | None = None
     tolerance: float = 0.0
     competitors: tuple | None = None  # None: competing_laws(predicted)
+    # parameters a theorem quantifies over with "for every" (e.g. the distribution): the
+    # fit uses, at each setting of the others, the worst (largest) n_hat among them
+    worst_over: tuple = ()
     kind: str = field(init=False, default="scaling")
 
     def laws(self) -> tuple:
@@ -238,6 +241,8 @@ class Scaling(Claim):
 
     def evaluate(self, points, rows):
         used = [r for r in points if "n_hat" in r and self.select(r["point"])]
+        if self.worst_over:
+            used = worst_case(used, self.worst_over)
         ok = [r for r in used if r["n_hat"] and r["n_low"] and r["n_high"]]
         laws = self.laws()
         out = {"predicted": self.predicted, "tolerance": self.tolerance, "competitors": list(laws),
@@ -274,6 +279,26 @@ class Scaling(Claim):
              "n_hat": r["n_hat"], "n_low": r["n_low"], "n_high": r["n_high"], "factor": float(fi)}
             for r, xi, fi in zip(ok, x, f)])
         return out
+
+
+def worst_case(results: list[dict], over: tuple) -> list[dict]:
+    """One result per setting of the parameters other than ``over``: the one with the
+    largest n_hat, its interval the elementwise maximum of the group's ends (the maximum
+    of quantities each inside its interval lies between the maxima of the ends). A group
+    with a censored member (no crossing found) is censored."""
+    groups: dict = {}
+    for r in results:
+        key = tuple(sorted((k, v) for k, v in r["point"].items() if k not in over))
+        groups.setdefault(key, []).append(r)
+    out = []
+    for members in groups.values():
+        if any(not (m["n_hat"] and m["n_low"] and m["n_high"]) for m in members):
+            out.append({**members[0], "n_hat": None, "n_low": None, "n_high": None})
+            continue
+        top = max(members, key=lambda m: m["n_hat"])
+        out.append({**top, "n_low": max(m["n_low"] for m in members),
+                    "n_high": max(m["n_high"] for m in members)})
+    return out
 
 
 @dataclass

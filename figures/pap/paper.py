@@ -1,0 +1,32 @@
+"""The opening figure of Bassily et al., "Private Query Release Assisted by Public Data"
+(ICML 2020) on the report's paper page: Theorem 3.1's public/private frontier on
+thresholds with both baselines, beside the decision-stumps frontier of Theorem 4.2 (when
+those results were run)."""
+
+from __future__ import annotations
+
+from privbounds.figures.common import new_figure, save_named
+from privbounds.figures.pap.release import frontier_panel
+from privbounds.registry import get
+
+
+def plot(records: dict, out) -> list:
+    rec = records.get("pap.thm3_1")
+    stumps = records.get("pap.thm4_2")
+    if rec is None and stumps is None:
+        return []
+    fig, axes = new_figure(2, width=7.2, height=9.0)
+    if rec is not None:
+        frontier_panel(axes[0], get("pap.thm3_1"), rec, out, 0.2)
+    if stumps is not None:
+        try:
+            from privbounds.figures.pap.stumps import draw_stumps_frontier
+        except ImportError:  # the stumps figure is not there yet
+            draw_stumps_frontier = None
+        if draw_stumps_frontier is not None:
+            draw_stumps_frontier(axes[1], stumps)
+    if stumps is None or rec is None:
+        axes[1 if stumps is None else 0].set_axis_off()
+    fid = (rec or stumps)["fidelity"]
+    return save_named(fig, "pap.headline", "Query release with public data: where public samples help "
+                      f"(Thm 3.1, thresholds) and where they do not (Thm 4.2, stumps) - {fid} fidelity", out)

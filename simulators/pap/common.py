@@ -1,0 +1,80 @@
+"""Shared parameters of the experiments for Bassily et al., "Private Query Release Assisted
+by Public Data" (ICML 2020): the parameter specs, the family of distributions each
+worst-case claim runs over, and the fidelity levels of the release experiments.
+
+Privacy defaults: eps = 1 and delta = 1e-10, below 1/n for every n the searches reach
+(n <= 2^30): the paper's algorithms are (eps, delta)-DP for delta < 1/n only in the
+meaningful sense, and a delta at or above 1/n is refused as bad input.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from privbounds.params import ALPHA, APPROX_DELTA, BETA, Interval, Options, ParameterError
+from privbounds.simulators.engine.simulator import DEFAULT_FIDELITY, Fidelity
+from privbounds.simulators.query_classes import DISTRIBUTIONS, line_distribution
+
+STUMP_DISTRIBUTIONS = ("zero", "random", "skewed")  # mu = 0; mu ~ U[-1, 1]; |mu| = 0.8, random signs
+N_MAX = 1 << 30
+DELTA = 1e-10
+EPS_PMW = Interval("epsilon", 0, 1, "right")  # PMW's accounting assumes eps <= 1
+
+SPECS = {
+    "alpha": ALPHA, "beta": BETA, "epsilon": EPS_PMW, "delta": APPROX_DELTA,
+    "T": Interval("T", 2, 1 << 20, "both", integer=True),
+    "p": Interval("p", 1, 4096, "both", integer=True),
+    "m": Interval("m", 0, None, "left", integer=True),
+    "radius": Interval("radius", 0, 1, "neither"),
+    "dist": Options("dist", DISTRIBUTIONS + STUMP_DISTRIBUTIONS),
+}
+
+# Release experiments spend most of their time in PMW rounds: fewer trials per n than the
+# default, fine steps only at full fidelity.
+RELEASE_FIDELITY = {
+    "smoke": Fidelity(trials=40, block=40, steps=1, audit=0.25),
+    "quick": Fidelity(trials=200, block=200, steps=4, audit=1.0),
+    "full": Fidelity(trials=1000, block=250, steps=4, audit=2.0),
+}
+CHEAP_FIDELITY = DEFAULT_FIDELITY
+
+
+def search_start(bound: float, shift: int = 9) -> int:
+    """Where an n_hat search starts: 2^shift below an explicit bound of the point (at
+    least 16). Far below the crossing every comparison of PMW is a "top" and a run costs up
+    to one round per query, so the search does not start at n = 1. A search that passes
+    at its start reports an interval reaching down to 1, so a start set too high shows in
+    the results (and the tests check that no quick-fidelity point starts passing)."""
+    return max(16, int(bound) >> shift)
+
+
+def specs(*names) -> dict:
+    return {k: SPECS[k] for k in names}
+
+
+def line_probs(point: dict, trials: int, rng: np.random.Generator) -> np.ndarray:
+    """The point's distribution on [T] for each trial (Dirichlet: a fresh draw per trial)."""
+    if point["dist"] not in DISTRIBUTIONS:
+        raise ParameterError(f"dist must be one of {', '.join(DISTRIBUTIONS)} for a class on the line, "
+                             f"got {point['dist']!r}")
+    return line_distribution(point["dist"], point["T"], rng, trials)
+
+
+def stump_means(point: dict, trials: int, rng: np.random.Generator) -> np.ndarray:
+    """(trials, p) coordinate means of the point's product distribution on {+-1}^p."""
+    p, name = point["p"], point["dist"]
+    if name == "zero":
+        return np.zeros((trials, p))
+    if name == "random":
+        return rng.uniform(-1.0, 1.0, (trials, p))
+    if name == "skewed":
+        return 0.8 * rng.choice((-1.0, 1.0), (trials, p))
+    raise ParameterError(f"dist must be one of {', '.join(STUMP_DISTRIBUTIONS)} for stumps, got {name!r}")
+
+
+def check_dist(point: dict) -> None:
+    line = "T" in point
+    allowed = DISTRIBUTIONS if line else STUMP_DISTRIBUTIONS
+    if point["dist"] not in allowed:
+        raise ParameterError(f"dist must be one of {', '.join(allowed)} for "
+                             f"{'a class on the line' if line else 'stumps'}, got {point['dist']!r}")
