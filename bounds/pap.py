@@ -395,3 +395,53 @@ def tracing_any_false_positive(rho, fresh):
     r = unit_open("rho", rho)
     f = at_least("fresh", fresh, 1)
     return 1.0 - (1.0 - r) ** f
+
+
+# --- section 5: the mixture reduction, as measured (Lemma 5.4; our reconstruction) ---------
+
+
+@bound(EXACT, "PAP Lemma 5.4 (ABM19 Thm 4.1), our reconstruction: Pr[public sample all x0] = (1 - 1/m)^m, "
+              "plus a tolerance (the check's allowance for Monte Carlo error)")
+def mixture_all_x0_ceiling(m, tolerance):
+    """Ceiling on the probability that m public draws from the mixture
+    (1 - 1/m) x0 + (1/m) D are all x0: its exact value (1 - 1/m)^m plus ``tolerance``.
+    With ``mixture_some_d_ceiling`` it makes a two-sided check: a correct sampler passes
+    both once the interval is narrower than the tolerance, one off by more fails one."""
+    t = at_least("tolerance", tolerance, 0)
+    return mixture_all_public_x0(m) + t
+
+
+@bound(EXACT, "PAP Lemma 5.4, our reconstruction: Pr[some public draw comes from D] = 1 - (1 - 1/m)^m, "
+              "plus a tolerance (the check's allowance for Monte Carlo error)")
+def mixture_some_d_ceiling(m, tolerance):
+    """Ceiling on the probability that at least one of m public draws from the mixture is a
+    point of D: 1 - (1 - 1/m)^m plus ``tolerance`` (the other side of
+    ``mixture_all_x0_ceiling``)."""
+    t = at_least("tolerance", tolerance, 0)
+    return 1.0 - mixture_all_public_x0(m) + t
+
+
+@bound(EXACT, "PAP Lemma 5.4, our reconstruction: conditioning on an all-x0 public sample (ABM19's step), "
+              "for a learner whose public-data-free simulation has excess first_excess on D")
+def mixture_success_ceiling(m, excess, first_excess):
+    """Success probability (excess error <= ``excess`` on the mixture D_(1/m)) of a PAP
+    learner with m public samples whose output, given an all-x0 public sample, has excess
+    ``first_excess`` on D (our learner's cover is then {h_0}, so that output is h_0).
+    Every hypothesis agrees with (x0, y0), so its excess on D_(1/m) is its excess on D
+    divided by m: if first_excess > m * excess the learner fails whenever the public sample
+    is all x0, probability (1 - 1/m)^m, and succeeds with probability at most
+    1 - (1 - 1/m)^m. Otherwise the argument gives nothing: 1."""
+    mm = at_least("m", m, 1)
+    e = at_least("excess", excess, 0)
+    f = at_least("first_excess", first_excess, 0)
+    return np.where(f > mm * e, 1.0 - mixture_all_public_x0(mm), 1.0) * 1.0
+
+
+@bound(EXACT, "Chernoff bound for Binomial(n', 1/m), the real samples PAP Lemma 5.4's mixture learner consumes")
+def mixture_consumed_tail(z, mean):
+    """P[|K - mu| > z sqrt(mu)] for K ~ Binomial(n', 1/m), mu = n'/m the mean: at most
+    min(1, 2 exp(-z^2/3)) (multiplicative Chernoff, P[|K - mu| >= d mu] <= 2 exp(-d^2 mu/3)
+    for d = z / sqrt(mu) <= 1); 1 when mu < z^2 (d > 1, outside that form)."""
+    zz = positive("z", z)
+    mu = positive("mean", mean)
+    return np.where(mu >= zz**2, np.minimum(1.0, 2.0 * np.exp(-zz**2 / 3.0)), 1.0) * 1.0

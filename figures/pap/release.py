@@ -140,12 +140,12 @@ def frontier_panel(ax, theorem, record, out, alpha: float = 0.2) -> None:
     """Theorem 3.1's frontier on THR_4096 at ``alpha``: measured private n_hat per public m
     (each distribution, and the worst as a thick line), the explicit bound where the
     theorem applies, and the two baselines."""
-    pts = [p for p in select(record, experiment="frontier", alpha=alpha) if "n_hat" in p]
+    pts = [p for p in select(record, panel="frontier", alpha=alpha) if "n_hat" in p]
     if not pts:
         ax.text(0.5, 0.5, "no frontier points in this run", ha="center", transform=ax.transAxes)
         return
     ref = pts[0]["point"]
-    _by_dist(ax, record, lambda p: p["m"], DISTRIBUTIONS, experiment="frontier", alpha=alpha)
+    _by_dist(ax, record, lambda p: p["m"], DISTRIBUTIONS, panel="frontier", alpha=alpha)
     worst = sorted(worst_case(pts, ("dist",)), key=lambda p: p["point"]["m"])
     fin = [p for p in worst if p["n_hat"]]
     if fin:
@@ -186,15 +186,15 @@ def frontier_panel(ax, theorem, record, out, alpha: float = 0.2) -> None:
 
 
 def thm3_1(theorem, record, out):
-    alphas = sorted({p["point"]["alpha"] for p in select(record, experiment="frontier")}, reverse=True) or [0.2]
+    alphas = sorted({p["point"]["alpha"] for p in select(record, panel="frontier")}, reverse=True) or [0.2]
     fig, axes = new_figure(len(alphas) + 2, width=6.4, height=9.0)
     for ax, a in zip(axes, alphas):
         frontier_panel(ax, theorem, record, out, a)
     ax = axes[len(alphas)]
-    pts = select(record, experiment="stumps", alpha=0.2)
+    pts = select(record, panel="stumps", alpha=0.2)
     if pts:
         dists = ("zero", "random", "skewed")
-        _by_dist(ax, record, lambda p: p["p"], dists, experiment="stumps", alpha=0.2)
+        _by_dist(ax, record, lambda p: p["p"], dists, panel="stumps", alpha=0.2)
         ps = sorted({p["point"]["p"] for p in pts})
         bound = claim_bound(theorem, "upper-stump")
         ref = {k: v for k, v in pts[0]["point"].items()}
@@ -203,9 +203,9 @@ def thm3_1(theorem, record, out):
         _finish(ax, "dual VC dimension p (STUMP_p)", "private n_hat",
                 f"stumps, alpha = 0.2:\n{exponent_text(verdict(record, 'scaling-dual-vc'))}", xbase=2)
     ax = axes[len(alphas) + 1]
-    pts = select(record, experiment="domain")
+    pts = select(record, panel="domain")
     if pts:
-        _by_dist(ax, record, lambda p: p["T"], DISTRIBUTIONS, experiment="domain")
+        _by_dist(ax, record, lambda p: p["T"], DISTRIBUTIONS, panel="domain")
         priv = sibling(out, "pap.base_priv")
         pp = [p for p in (priv or {}).get("points", []) if p["point"].get("learner") == "pmw" and "n_hat" in p]
         if pp:

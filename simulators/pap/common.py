@@ -34,7 +34,7 @@ SPECS = {
 RELEASE_FIDELITY = {
     "smoke": Fidelity(trials=40, block=40, steps=1, audit=0.25),
     "quick": Fidelity(trials=200, block=200, steps=4, audit=1.0),
-    "full": Fidelity(trials=1000, block=250, steps=4, audit=2.0),
+    "full": Fidelity(trials=500, block=250, steps=4, audit=2.0),
 }
 CHEAP_FIDELITY = DEFAULT_FIDELITY
 

@@ -142,7 +142,7 @@ class PapBasePriv(Simulator):
     # PMW over [T] costs about one pass over T cells per update, and the far-from-uniform
     # distributions take ~1000 updates at T = 4096 (about 10 s per block of 200 trials): that
     # size and above run at full fidelity only
-    _sizes = {"smoke": [64, 256], "quick": [64, 256, 1024], "full": [64, 256, 1024, 4096, 16384]}
+    _sizes = {"smoke": [64, 256], "quick": [64, 256, 1024], "full": [64, 128, 256, 512, 1024, 2048]}
 
     def grid(self, fidelity, overrides):
         return expand({"learner": ["pmw", "tree"], "T": self._sizes[fidelity], "alpha": [0.2], "beta": [0.1],

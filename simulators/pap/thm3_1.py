@@ -50,12 +50,11 @@ from privbounds.simulators.pap_release import (
 from privbounds.simulators.query_classes import DISTRIBUTIONS, sample_points
 
 GRIDS = {
-    "smoke": {"m": [16, 256], "alphas": [0.2], "p": [4, 16], "stump_alphas": [0.4, 0.2], "T": [64, 4096]},
+    "smoke": {"m": [16, 1536], "alphas": [0.2], "p": [4, 16], "stump_alphas": [0.4, 0.2], "T": [64, 4096]},
     "quick": {"m": [16, 64, 256, 1024, 1536], "alphas": [0.2], "p": [4, 8, 16, 32, 64],
               "stump_alphas": [0.4, 0.3, 0.2, 0.15, 0.1], "T": [64, 256, 1024, 4096, 16384]},
-    "full": {"m": [16, 32, 64, 128, 256, 512, 1024, 2048, 4096], "alphas": [0.2, 0.1],
-             "p": [4, 8, 16, 32, 64, 128], "stump_alphas": [0.4, 0.3, 0.2, 0.15, 0.1],
-             "T": [64, 256, 1024, 4096, 16384, 65536]},
+    "full": {"m": [16, 32, 64, 128, 256, 512, 1024, 1536, 2048], "alphas": [0.2], "p": [4, 8, 16, 32, 64, 128],
+             "stump_alphas": [0.4, 0.3, 0.2, 0.15, 0.1, 0.075], "T": [64, 256, 1024, 4096, 16384, 65536]},
 }
 
 
@@ -66,7 +65,7 @@ def stump_public_size(alpha: float, beta: float, p: int) -> int:
 
 class PapThm31(Simulator):
     theorem_id = "pap.thm3_1"
-    params = {"experiment": Options("experiment", ("frontier", "stumps", "domain")),
+    params = {"panel": Options("panel", ("frontier", "stumps", "domain")),
               "class": Options("class", ("thr", "stump")),
               **specs("T", "p", "m", "alpha", "beta", "epsilon", "delta", "dist")}
     fidelities = RELEASE_FIDELITY
@@ -81,17 +80,17 @@ class PapThm31(Simulator):
     def grid(self, fidelity, overrides):
         g = GRIDS[fidelity]
         base = {"beta": [0.1], "epsilon": [1.0], "delta": [DELTA]}
-        pts = expand({"experiment": ["frontier"], "class": ["thr"], "T": [4096], "m": g["m"], "alpha": g["alphas"],
+        pts = expand({"panel": ["frontier"], "class": ["thr"], "T": [4096], "m": g["m"], "alpha": g["alphas"],
                       "dist": list(DISTRIBUTIONS), **base}, overrides)
         for p in g["p"]:
-            pts += expand({"experiment": ["stumps"], "class": ["stump"], "p": [p],
+            pts += expand({"panel": ["stumps"], "class": ["stump"], "p": [p],
                            "m": [stump_public_size(0.2, 0.1, p)], "alpha": [0.2],
                            "dist": list(STUMP_DISTRIBUTIONS), **base}, overrides)
         for a in g["stump_alphas"]:
-            pts += [q for q in expand({"experiment": ["stumps"], "class": ["stump"], "p": [16],
+            pts += [q for q in expand({"panel": ["stumps"], "class": ["stump"], "p": [16],
                                        "m": [stump_public_size(a, 0.1, 16)], "alpha": [a],
                                        "dist": list(STUMP_DISTRIBUTIONS), **base}, overrides) if q not in pts]
-        pts += expand({"experiment": ["domain"], "class": ["thr"], "T": g["T"], "m": [256], "alpha": [0.2],
+        pts += expand({"panel": ["domain"], "class": ["thr"], "T": g["T"], "m": [256], "alpha": [0.2],
                        "dist": list(DISTRIBUTIONS), **base}, overrides)
         return pts
 

@@ -19,6 +19,9 @@ What is measured (all with pytest-benchmark; run with
    (the engine's determinism promise: numbers do not depend on --jobs). Goal: >= 1.8x
    on 2 cores.
 
+4. Tardos tracing against drawing the code; 5. PAP: offline PMW against matrix-vector
+   products, and the paper's quick run against its 90 s budget (comments at each).
+
 Why ratios: absolute times depend on the machine, its load and the BLAS/numpy build,
 so they say little in CI. A ratio of two measurements taken in the same run, on the same
 machine, interleaved round by round and summarised by the best round, cancels most of
@@ -38,9 +41,12 @@ import pandas as pd
 import pytest
 
 import privbounds
+from privbounds.api import resolve_ids
 from privbounds.simulators.concepts import make_class
 from privbounds.simulators.instances import threshold_cluster
 from privbounds.simulators.learners import chunks, expmech_learner
+from privbounds.simulators.pap.pmw_sims import random_class
+from privbounds.simulators.pmw_offline import WINDOW, DenseQueries, pmw
 from privbounds.simulators.siv.thm3_3 import SivThm33
 
 THRESH16 = {"class": "thresh", "d": 16, "epsilon": 1.0, "alpha": 0.25, "beta": 0.25,
@@ -264,3 +270,63 @@ def test_tardos_trace_vs_generate(benchmark):
             f"ratio {ratio:.2f}x (goal >= 0.4x)",
             traced_per_second=traced, drawn_per_second=drawn)
     assert ratio > 0.05, f"tracing took {1 / ratio:.1f}x as long as drawing the code"
+
+
+# --- 5. PAP (Bassily et al., query release with public data) -----------------------------
+# (a) PMW against matrix-vector products: trials per second of the batched offline PMW
+# (simulators/pmw_offline.pmw, Algorithm 1) on a random 256 x 256 class, against one pass
+# of the same (trials x N) @ (N x K) product answering every query on every trial's
+# weights once. PMW cannot cost less than about one such pass per round (one window of
+# queries per live trial), so the ratio is printed beside the realised number of rounds.
+# Goal: ratio <= 3 x (rounds + 1). (b) The whole paper at quick fidelity with --jobs 2:
+# the wall time as a share of the 90 s budget, printed, not asserted.
+
+QUICK_BUDGET_S = 90.0
+
+
+@pytest.mark.benchmark
+def test_pmw_vs_matvec(benchmark):
+    trials, size, n = 200, 256, 2_000_000
+    m = random_class(size)
+    q01 = (1.0 + m) / 2.0
+    seeds = itertools.count()
+    rounds = []
+
+    def probs(rng):
+        return rng.dirichlet(np.ones(size), size=trials)
+
+    def run_pmw():
+        rng = np.random.default_rng(next(seeds))
+        p = probs(rng)
+        counts = rng.multinomial(n, p)
+        ans, updates, _ = pmw(DenseQueries(q01, trials), (counts / n) @ q01.T, n, 0.05, 1.0, 1e-10, rng)
+        rounds.append(int(updates.max()) + -(-size // WINDOW))
+        return ans, updates
+
+    def matvec():
+        p = probs(np.random.default_rng(10_000 + next(seeds)))
+        return p @ q01.T
+
+    t_pmw, t_mv, (ans, updates) = _paired(benchmark, run_pmw, matvec, rounds=3, warmup=1)
+    ratio = t_pmw / t_mv
+    r = max(rounds)
+    _report(benchmark, "matvec_passes", ratio, f"<= 3 x (rounds + 1) = {3 * (r + 1)}",
+            f"PMW {size}x{size}, {trials} trials: {trials / t_pmw:.0f} trials/s; one PMW run costs "
+            f"{ratio:.1f} matrix-vector passes over {r} rounds (mean updates {updates.mean():.1f}); "
+            f"goal <= {3 * (r + 1)}", trials_per_s=trials / t_pmw, rounds=r)
+    assert ans.shape == (trials, size) and (updates >= 0).all()
+    assert ratio < 30 * (r + 1), f"PMW costs {ratio:.0f} matrix-vector passes for {r} rounds"
+
+
+@pytest.mark.benchmark
+def test_pap_quick_wall(benchmark, tmp_path):
+    ids = resolve_ids(None, "pap")
+    t0 = time.perf_counter()
+    records = benchmark.pedantic(lambda: privbounds.run(ids, fidelity="quick", jobs=2, seed=0,
+                                                        out=tmp_path, progress=False),
+                                 rounds=1, iterations=1)
+    wall = time.perf_counter() - t0
+    _report(benchmark, "share_of_budget", wall / QUICK_BUDGET_S, "<= 1",
+            f"pap quick, --jobs 2: {wall:.1f} s for {len(records)} theorems = {wall / QUICK_BUDGET_S:.2f} "
+            f"of the {QUICK_BUDGET_S:.0f} s budget", seconds=wall)
+    assert records and all(r.get("status", "ok") != "failed" for r in records.values())

@@ -61,6 +61,19 @@ def test_every_claim_selects_at_least_one_point(thm, fidelity):
 
 
 @pytest.mark.parametrize("thm", RUNNABLE, ids=lambda t: t.id)
+def test_experiment_is_the_engines_column(thm):
+    """Result rows carry the engine's own ``experiment`` column ("search" or "curve"), which
+    overwrites a point parameter of that name: a simulator may use it only with the same
+    meaning, or its rows would merge points that differ only there."""
+    sim = thm.simulator
+    for f in FIDELITIES:
+        for p in sim.points(f):
+            if "experiment" in p:
+                assert p["experiment"] == ("curve" if sim.curve(p) else "search"), \
+                    f"{thm.id}: parameter 'experiment'={p['experiment']!r} collides with the rows' column"
+
+
+@pytest.mark.parametrize("thm", RUNNABLE, ids=lambda t: t.id)
 def test_every_private_learner_is_audited_or_says_why_not(thm):
     """A simulator whose points declare an epsilon runs a private learner: it has audit
     instances, or names in ``unaudited`` what has none and why."""

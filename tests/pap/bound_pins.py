@@ -169,6 +169,29 @@ PINNED = {
         (dict(alpha=0.2, beta=0.1, n_queries=65), CEIL(50 * LN(1300))),   # 50 x 7.17 = 358.5 -> 359
         (dict(alpha=0.5, beta=0.5, n_queries=1), CEIL(8 * LN(4))),        # 11.09 -> 12
     ],
+    # (1 - 1/m)^m + tolerance
+    "mixture_all_x0_ceiling": [
+        (dict(m=2, tolerance=0.03), 0.28),                             # 0.25 + 0.03
+        (dict(m=4, tolerance=0.0), 0.31640625),                        # (3/4)^4 = 81/256
+    ],
+    # 1 - (1 - 1/m)^m + tolerance
+    "mixture_some_d_ceiling": [
+        (dict(m=2, tolerance=0.03), 0.78),                             # 1 - 0.25 + 0.03
+        (dict(m=8, tolerance=0.0), 1 - 5764801 / 16777216),            # 1 - (7/8)^8 = 1 - 7^8/8^8
+    ],
+    # 1 - (1 - 1/m)^m if first_excess > m excess, else 1
+    "mixture_success_ceiling": [
+        (dict(m=2, excess=0.01, first_excess=0.4), 0.75),              # 0.02 < 0.4: 1 - 1/4
+        (dict(m=8, excess=0.01, first_excess=0.4), 1 - 5764801 / 16777216),  # 0.08 < 0.4
+        (dict(m=64, excess=0.01, first_excess=0.4), 1.0),              # 0.64 >= 0.4: nothing
+        (dict(m=40, excess=0.01, first_excess=0.4), 1.0),              # 0.4 = 0.4, not below: nothing
+    ],
+    # min(1, 2 exp(-z^2/3)) if mean >= z^2, else 1
+    "mixture_consumed_tail": [
+        (dict(z=3.0, mean=1e6), 2 * math.exp(-3.0)),                   # 0.0996
+        (dict(z=3.0, mean=4.0), 1.0),                                  # mean < z^2 = 9: outside the form
+        (dict(z=1.0, mean=100.0), 1.0),                                # 2 e^(-1/3) = 1.43: capped
+    ],
     # --- section 4: decision stumps -----------------------------------------------------
     # m = 2 ln(2p/beta) / alpha^2
     "m_public_stumps": [

@@ -46,7 +46,7 @@ def _res1() -> Theorem:
                    "private samples are needed. (3) A class of infinite Littlestone dimension needs about 1/alpha "
                    "public samples, however many private ones there are."),
         math="m ~ d/alpha, n ~ sqrt(p) d^(3/2)/alpha^2; stumps: m ~ 1/alpha^2 or n ~ sqrt(p)/alpha; m >= ~1/alpha.",
-        status=SUMMARY, tested_by=("pap.thm3_1",),
+        status=SUMMARY, tested_by=("pap.thm3_1", "pap.thm4_2", "pap.thm5_1"),
         reason="An informal summary of Theorems 3.1, 4.2 and 5.1, each measured under its own id.")
 
 
@@ -259,7 +259,8 @@ def _lem2_7() -> Theorem:
                        bound=use(pap_bounds.n_pmw_offline, domain_size=lambda p: _pmw_sizes(p)[0],
                                  n_queries=lambda p: _pmw_sizes(p)[1])),
             Scaling(f"scaling-alpha-{cls}", f"PMW on {name}, worst distribution: n_hat grows like 1/alpha^2 after "
-                    "dividing out the bound's log factor L (predicted exponent 2)",
+                    "dividing out the bound's log factor L (predicted exponent 2, the shape of Lemma 2.7's bound; the "
+                    "lemma is an upper bound, so a smaller exponent means its shape is loose in alpha here)",
                     where(**{"class": cls, "measure": "search"}), ("alpha",),
                     variable=lambda p: 1.0 / p["alpha"], variable_name="1/alpha", predicted=2.0,
                     factor=_pmw_log, factor_name="L = ln(2(K + 2c + 1)/beta)", tolerance=UP_TO_LOGS,
@@ -283,8 +284,14 @@ def _lem2_7() -> Theorem:
               "alpha)), ceil(8 ln(4K/beta)/alpha^2)), c = floor(256 ln N/alpha^2) + 1, L = ln(2(K + 2c + 1)/beta)."),
         simulator=PapLem27(), plotter="pap.release:lem2_7", claims=claims,
         notes=("PMW's internals are ours (the paper gives only its interface): AboveThreshold between updates, one "
-               "pass over the queries in a random order, advanced composition. The uniform distribution is PMW's "
-               "starting guess and is answered exactly, hence the family and the worst case."))
+               "pass over the queries in a random order, advanced composition. The family of distributions is there "
+               "because the theorem is for every D; the claims use the worst. What we find: n_hat stays 20-100 times "
+               "below the explicit bound, and grows more slowly than 1/alpha^2 (exponent about 1.56 on THR_256 and "
+               "1.75 on the random class at full fidelity, L divided out): the 1/alpha^2 of the analysis is an upper "
+               "bound, reached by a worst case our instances do not hit (thresholds, for one, admit much cheaper "
+               "private release: the binary tree of pap.base_priv). The random class's alpha sweep starts at 0.2: "
+               "above that the uniform start already answers most of its queries within alpha and PMW barely learns "
+               "(at 0.4 .. 0.15 we measured exponent 3.3 in a first run, a start-up effect, not the law)."))
 
 
 @entry("pap.base_priv")
@@ -321,7 +328,7 @@ def _thm3_1() -> Theorem:
     from privbounds.simulators.pap.thm3_1 import PapThm31
 
     def thr_in_scope(p):
-        return (p["experiment"] == "frontier"
+        return (p["panel"] == "frontier"
                 and p["m"] >= pap_bounds.m_pap_public(p["alpha"], p["beta"], 1))
 
     claims = [
@@ -331,20 +338,21 @@ def _thm3_1() -> Theorem:
                    bound=use(pap_bounds.n_pap_private, vc=1, dual_vc=1)),
         UpperBound("upper-stump", "STUMP_p at m = m_PAP(alpha, beta, floor(log2 p)): the private n_hat <= "
                    "n_PAP(alpha, beta, eps, delta, d = floor(log2 p), p, m)",
-                   where(experiment="stumps"), ("dist", "alpha", "p"),
+                   where(panel="stumps"), ("dist", "alpha", "p"),
                    bound=use(pap_bounds.n_pap_private, vc=_vc, dual_vc=lambda p: p["p"])),
         Scaling("scaling-dual-vc", "STUMP_p, alpha = 0.2, worst distribution: n_hat grows like sqrt(p) in the dual "
                 "VC dimension p after dividing out PMW's log factor L (predicted exponent 0.5)",
-                where(experiment="stumps", alpha=0.2), ("p",), variable=lambda p: p["p"], variable_name="p",
+                where(panel="stumps", alpha=0.2), ("p",), variable=lambda p: p["p"], variable_name="p",
                 predicted=0.5, factor=_alg3_stump_log, factor_name="L", tolerance=UP_TO_LOGS,
                 competitors=(0.0, 1.0), worst_over=("dist",)),
         Scaling("scaling-alpha", "STUMP_16, worst distribution: n_hat grows like 1/alpha^2 after dividing out L "
-                "(predicted exponent 2)", where(experiment="stumps", p=16), ("alpha",),
+                "(predicted exponent 2, the shape of the theorem's bound; a smaller exponent means the upper bound is "
+                "loose in alpha here, not that it fails)", where(panel="stumps", p=16), ("alpha",),
                 variable=lambda p: 1.0 / p["alpha"], variable_name="1/alpha", predicted=2.0,
                 factor=_alg3_stump_log, factor_name="L", tolerance=UP_TO_LOGS, worst_over=("dist",)),
         Scaling("flat-domain", "THR_T at m = 256, alpha = 0.2, worst distribution: the private n_hat does not grow "
                 "with the domain (predicted exponent 0 in ln T; PMW without public data grows like sqrt(ln T))",
-                where(experiment="domain"), ("T",), variable=lambda p: math.log(p["T"]), variable_name="ln T",
+                where(panel="domain"), ("T",), variable=lambda p: math.log(p["T"]), variable_name="ln T",
                 predicted=0.0, tolerance=UP_TO_LOGS, competitors=(0.5, 1.0), worst_over=("dist",)),
     ]
     return Theorem(
@@ -358,4 +366,17 @@ def _thm3_1() -> Theorem:
         simulator=PapThm31(), plotter="pap.release:thm3_1", claims=claims,
         notes=("Below the public requirement no private n suffices (the cover's floor): such points are censored, "
                "not refutations. The private cost grows slowly with m (K and N grow with the cover), so more "
-               "public data are not free. Explicit constants are ours and loose."))
+               "public data are not free. Explicit constants are ours and loose (n_hat is 100-5000 times below "
+               "them). Domain sweep: at T <= m the public sample covers nearly every point, the representatives are "
+               "the points themselves and PMW must learn D itself, which is harder for the skewed distributions "
+               "than learning the cells' masses at large T (each cell then holds about 1/m of the mass, close to "
+               "PMW's uniform start); so n_hat falls from T = 256 to T = 4096 and is flat beyond: no growth with the "
+               "domain, which is the claim. Stumps, full fidelity: the worst distribution (random marginals) needs "
+               "n_hat = 211k, 370k, 650k, 1.14M, 1.99M, 3.47M at p = 4 .. 128, an exponent of 0.75 [0.68, 0.82] after "
+               "dividing out L, which the sqrt(p) claim refutes: our implementation does not show the theorem's "
+               "sqrt(p) shape at p <= 128, and we have not found why (its noise is set by the update cap, which "
+               "grows like p, so our analysis also predicts sqrt(p) times logs). The upper bound is not threatened: "
+               "n_hat stays 1200 or more times below it at every point (tightness 0.0005 at p = 4, 0.0008 at p = "
+               "128). In alpha the exponent is 1.6 [1.43, 1.76], below the bound's 2: the bound is loose in alpha "
+               "here, as for PMW alone (Lemma 2.7). The bound's log factors (d^(3/2) = (log2 p)^1.5 for stumps) are "
+               "not divided out, since at these m the cover is all of H and that factor does not arise."))
