@@ -34,10 +34,10 @@ def slow(session):
 
 @nox.session(python=PY)
 def bench(session):
-    """Speed ratios measured in one run (see tests/core/test_bench.py)."""
+    """Speed ratios measured in one run (tests/core/test_bench.py; KMMS: tests/kmms/test_bench*.py)."""
     _install(session)
     session.run("pytest", "-m", "benchmark", "--benchmark-enable", "-s", "tests/core/test_bench.py",
-                *session.posargs)
+                "tests/kmms/test_bench.py", "tests/kmms/test_bench_halfplanes.py", *session.posargs)
 
 
 @nox.session(python=PY)

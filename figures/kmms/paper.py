@@ -1,0 +1,30 @@
+"""The opening figure of Kaplan, Mansour, Matias, Stemmer, "Differentially Private Learning
+of Geometric Concepts" (ICML 2019) on the report's paper page: n_hat against k for
+conjunctions (Thm 3.5: the private set-cover learner beside the composition baselines of Ex 3.3
+and the non-private learner) and for convex k-gons on the grid (Thm 4.7), when those results
+were run."""
+
+from __future__ import annotations
+
+from privbounds.figures.common import new_figure, save_named
+
+
+def plot(records: dict, out) -> list:
+    conj = records.get("kmms.thm3_5")
+    kgon = records.get("kmms.thm4_7")
+    if conj is None and kgon is None:
+        return []
+    fig, axes = new_figure(2, width=7.2, height=9.0)
+    if conj is not None:
+        from privbounds.figures.kmms.setcover import draw_conj_k
+        draw_conj_k(axes[0], conj, baselines=records.get("kmms.ex3_3"))
+    else:
+        axes[0].set_axis_off()
+    if kgon is not None:
+        from privbounds.figures.kmms.halfplanes import draw_kgon
+        draw_kgon(axes[1], kgon)
+    else:
+        axes[1].set_axis_off()
+    fid = (conj or kgon)["fidelity"]
+    return save_named(fig, "kmms.headline", "Private learning by set cover: n_hat grows about linearly in k "
+                      f"(conjunctions, Thm 3.5; convex k-gons, Thm 4.7) - {fid} fidelity", out)

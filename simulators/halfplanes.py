@@ -1,0 +1,644 @@
+"""Kaplan, Mansour, Matias and Stemmer, "Differentially Private Learning of Geometric
+Concepts" (ICML 2019), section 4: halfplanes over the grid X_d^2 = {0..d}^2, the dual
+arrangement, algorithm Select Halfplane with an exact sampler, convex k-gon targets,
+the band distribution, and the non-private baselines.
+
+Halfplanes (Observation 4.1). HALFPLANE_d = {f_(a^, b) : a^ in F = [-2d^2, 6d^2], b in
+D = [-2d^2, 2d^2]}: a = a^ - 4d^2 [a^ > 2d^2], z = 1 - 2 [a^ > 2d^2], and f(x, y) = 1
+iff z y >= z (a x + b) (the relation is lost in our text; we read ">=", the one the
+class HALFPLANE uses). The copy z = +1 lives on [-2d^2, 2d^2] x D, the copy z = -1 on
+[2d^2, 6d^2] x D, the same geometry shifted by 4d^2.
+
+Duality. An example (x, y) is the line l_(x,y): b = y - x a of the (a, b) plane. For
+z = +1, f_(a,b) labels (x, y) with 0 iff (a, b) lies strictly above that line; for
+z = -1 iff strictly below. So the label-0 sets of the two copies at the same (a, b) are
+complements (off the lines, a null set).
+
+The exact slab sampler (``Arrangement``, our construction of the paper's step 6):
+1. critical a-values: every crossing of two lines and every crossing of a line with the
+   box edges b = +-B (B = 2d^2), as reduced integer fractions (denominators <= d),
+   with -B and B; between two consecutive ones no two lines cross and none leaves the
+   box, so each *slab* is cut by its inside lines into *trapezoids* whose order is fixed.
+2. In slab s with midpoint m_s = num/den, line i sits at height V_i / den with the
+   integer V_i = y_i den - x_i num: comparisons and the inside / below / above test are
+   exact in int64 for d <= 2^10. A trapezoid's area is the slab width times its height
+   at the midpoint (exact for linear sides, up to float rounding).
+3. *Cells* (the paper's regions of the full arrangement) group trapezoids by their label
+   set, hashed as a sum of fixed random 64-bit weights of its lines (mod 2^64; a
+   collision has probability about (cells / 2^32)^2). Claim 4.5 is about cells: slab
+   cuts make trapezoids arbitrarily thin.
+4. Each cell's counts sum(c over its label-0 set) are computed for all cells at once by
+   a breadth-first walk over the cell adjacency (two adjacent cells differ by one line),
+   one vectorised step per depth: cost (cells x trials) per round.
+5. Select Halfplane's density exp(eta q) is constant on cells (Observation 4.4), so it
+   picks cell c of copy z with probability area(c) exp(eta q(c)) / N (log-sum-exp, then
+   one uniform per trial against the cumulative weights), and, when the continuous output
+   is asked for, a trapezoid of the cell by area and a uniform point in it (the height is
+   linear in a: inverse CDF of a linear density, then b uniform).
+
+Domain mode runs steps 1-4 once per d on all (d + 1)^2 grid points (``grid_arrangement``,
+cached). Every sample's regions are unions of these cells, so the cell of the output point
+is a post-processing of the paper's output (the full-grid cells do not depend on the
+data), and its labelling of the whole grid is known exactly: that is all the learner and
+its exact error need. Sample mode (``Arrangement.build`` on the distinct points of one
+sample) is the paper's algorithm itself, O(n^3 log n) per call.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import breadth_first_order, connected_components
+
+from privbounds.params import ParameterError
+
+D_MAX = 1 << 10  # int64 heights and float64 areas are exact enough up to here (module docstring)
+HASH_SEED = 4051  # the cell hash's weights are part of the construction, not of an experiment
+
+
+def box(d: int) -> int:
+    """B = 2d^2: the dual box [-B, B]^2 of one copy."""
+    return 2 * d * d
+
+
+def check_grid(d) -> None:
+    if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or not 1 <= d <= D_MAX:
+        raise ParameterError(f"d must be an integer in [1, {D_MAX}] (the grid X_d^2 = {{0..d}}^2), got {d!r}")
+
+
+def grid_points(d: int) -> tuple[np.ndarray, np.ndarray]:
+    """x and y of the (d + 1)^2 points of X_d^2, x-major."""
+    check_grid(d)
+    g = np.arange(d + 1, dtype=np.int64)
+    return np.repeat(g, d + 1), np.tile(g, d + 1)
+
+
+def halfplane_d(a_hat, b, x, y, d) -> np.ndarray:
+    """f_(a^, b)(x, y) of HALFPLANE_d (Observation 4.1), broadcast: 1 iff z y >= z (a x + b)."""
+    a_hat, b = np.asarray(a_hat, float), np.asarray(b, float)
+    lower = a_hat > 2 * d * d
+    a = a_hat - 4.0 * d * d * lower
+    z = np.where(lower, -1.0, 1.0)
+    return z * np.asarray(y, float) >= z * (a * np.asarray(x, float) + b)
+
+
+def _reduce(num, den):
+    g = np.gcd(num, den)
+    g[g == 0] = 1
+    return num // g, den // g
+
+
+def critical_values(xs, ys, B):
+    """Sorted distinct critical a-values in [-B, B] as reduced fractions (num, den > 0)."""
+    i, j = np.triu_indices(xs.size, 1)
+    keep = xs[i] != xs[j]
+    i, j = i[keep], j[keep]
+    num, den = ys[i] - ys[j], xs[i] - xs[j]
+    neg = den < 0
+    num[neg], den[neg] = -num[neg], -den[neg]
+    pos = xs > 0
+    bx = np.concatenate([ys[pos] + B, ys[pos] - B])
+    bd = np.concatenate([xs[pos], xs[pos]])
+    num = np.concatenate([num, bx, [-B, B]])
+    den = np.concatenate([den, bd, [1, 1]])
+    num, den = _reduce(num, den)
+    inside = np.abs(num) <= B * den
+    pairs = np.unique(np.stack([num[inside], den[inside]], axis=1), axis=0)
+    # distinct fractions with denominators <= d differ by >= 1/d^2, far above float64
+    # rounding at |a| <= 2d^2 for d <= 2^10: sorting by the float value is exact
+    order = np.argsort(pairs[:, 0] / pairs[:, 1], kind="stable")
+    return pairs[order, 0], pairs[order, 1]
+
+
+@dataclass
+class Arrangement:
+    """The dual arrangement of distinct points (xs, ys) of X_d^2 clipped to one copy's box,
+    with its slabs, trapezoids and cells (module docstring). Attributes (P lines, M slabs,
+    K trapezoids, C cells):
+
+    - ``a_num``, ``a_den`` (M + 1): critical values; ``mid_num``, ``mid_den`` (M): slab midpoints
+    - ``t_slab``, ``t_lo``, ``t_hi``, ``t_area``, ``t_cell`` (K): a trapezoid's slab, its lower and
+      upper line (-1: the box edge), area and cell, slab-major and bottom to top
+    - ``cell_area`` (C, per copy), ``rep_slab``, ``rep_twice`` (C): a point inside each cell,
+      (a, b) = (m_s, rep_twice / (2 den_s)), exact
+    - ``root``, ``root_label0`` and ``levels``: the breadth-first walk over adjacent cells,
+      each level (nodes, parents, line, sign): Z[node] = Z[parent] + sign c[line]
+    """
+
+    d: int
+    xs: np.ndarray
+    ys: np.ndarray
+    a_num: np.ndarray
+    a_den: np.ndarray
+    mid_num: np.ndarray
+    mid_den: np.ndarray
+    width: np.ndarray
+    t_slab: np.ndarray
+    t_lo: np.ndarray
+    t_hi: np.ndarray
+    t_area: np.ndarray
+    t_cell: np.ndarray
+    cell_area: np.ndarray
+    rep_slab: np.ndarray
+    rep_twice: np.ndarray
+    root: int
+    root_label0: np.ndarray
+    levels: list
+
+    @property
+    def B(self) -> int:
+        return box(self.d)
+
+    @property
+    def n_lines(self) -> int:
+        return self.xs.size
+
+    @property
+    def n_cells(self) -> int:
+        return self.cell_area.size
+
+    @property
+    def n_trapezoids(self) -> int:
+        return self.t_area.size
+
+    @classmethod
+    def build(cls, xs, ys, d: int, walk: bool = True) -> Arrangement:
+        """The arrangement of the distinct points (xs, ys); ``walk=False`` skips the cell
+        walk (enough for areas and labels, not for ``cell_sums``)."""
+        check_grid(d)
+        xs, ys = np.asarray(xs, np.int64), np.asarray(ys, np.int64)
+        if xs.shape != ys.shape or xs.ndim != 1 or xs.size == 0:
+            raise ValueError("xs and ys must be equal-length, non-empty 1-d arrays")
+        if xs.min() < 0 or ys.min() < 0 or xs.max() > d or ys.max() > d:
+            raise ValueError(f"points must lie in X_d^2 = {{0..{d}}}^2")
+        if np.unique(xs * (d + 1) + ys).size != xs.size:
+            raise ValueError("points must be distinct (merge duplicates into counts)")
+        B = box(d)
+        a_num, a_den = critical_values(xs, ys, B)
+        n1, d1, n2, d2 = a_num[:-1], a_den[:-1], a_num[1:], a_den[1:]
+        mid_num, mid_den = n1 * d2 + n2 * d1, 2 * d1 * d2
+        width = n2 / d2 - n1 / d1
+        # exact heights: line i at the midpoint of slab s is V[s, i] / mid_den[s]
+        V = ys[None, :] * mid_den[:, None] - xs[None, :] * mid_num[:, None]
+        lim = B * mid_den[:, None]
+        below, above = V <= -lim, V >= lim
+        inside = ~(below | above)
+        big = np.iinfo(np.int64).max
+        order = np.argsort(np.where(inside, V, big), axis=1, kind="stable")
+        R = inside.sum(axis=1)
+        M, P = V.shape
+        order_flat = order[np.arange(P)[None, :] < R[:, None]]
+        start = np.concatenate([[0], np.cumsum(R)[:-1]])  # each slab's first entry in order_flat
+        t_count = R + 1
+        t_slab = np.repeat(np.arange(M), t_count)
+        t_first = np.concatenate([[0], np.cumsum(t_count)[:-1]])
+        r = np.arange(t_slab.size) - t_first[t_slab]
+        lo_pos = start[t_slab] + r - 1
+        hi_pos = start[t_slab] + r
+        has_lo, has_hi = r > 0, r < R[t_slab]
+        t_lo = np.where(has_lo, order_flat[np.clip(lo_pos, 0, None)] if order_flat.size else -1, -1)
+        t_hi = np.where(has_hi, order_flat[np.clip(hi_pos, 0, max(order_flat.size - 1, 0))]
+                        if order_flat.size else -1, -1)
+        den_t = mid_den[t_slab]
+        v_lo = np.where(has_lo, V[t_slab, np.clip(t_lo, 0, None)], -B * den_t)
+        v_hi = np.where(has_hi, V[t_slab, np.clip(t_hi, 0, None)], B * den_t)
+        t_area = width[t_slab] * ((v_hi - v_lo) / den_t)
+        # cells: the label-0 set (z = +1) of trapezoid r of slab s is the lines below the box
+        # and the first r inside lines; hashed by fixed random 64-bit weights, mod 2^64
+        w = np.random.default_rng(HASH_SEED).integers(0, np.iinfo(np.uint64).max, P, dtype=np.uint64,
+                                                      endpoint=True)
+        hb = np.where(below, w[None, :], np.uint64(0)).sum(axis=1, dtype=np.uint64)
+        ex = np.zeros(order_flat.size + 1, dtype=np.uint64)
+        np.cumsum(w[order_flat], out=ex[1:])
+        h = hb[t_slab] + (ex[start[t_slab] + r] - ex[start[t_slab]])
+        _, first, t_cell = np.unique(h, return_index=True, return_inverse=True)
+        t_cell = t_cell.ravel()
+        C = first.size
+        cell_area = np.bincount(t_cell, weights=t_area, minlength=C)
+        rep_slab = t_slab[first]
+        rep_twice = v_lo[first] + v_hi[first]
+        # adjacency: trapezoid r -> r + 1 of one slab crosses line t_hi upwards (it joins the
+        # label-0 set of the z = +1 copy)
+        nxt = np.flatnonzero(has_hi)
+        u, v, line = t_cell[nxt], t_cell[nxt + 1], t_hi[nxt]
+        key = np.unique(u * C + v, return_index=True)[1]
+        u, v, line = u[key], v[key], line[key]
+        arr = cls(d, xs, ys, a_num, a_den, mid_num, mid_den, width, t_slab, t_lo.astype(np.int64),
+                  t_hi.astype(np.int64), t_area, t_cell, cell_area, rep_slab, rep_twice, 0,
+                  np.zeros(P, bool), [])
+        if walk:
+            arr._walk(u, v, line)
+        return arr
+
+    def _walk(self, u, v, line) -> None:
+        C = self.n_cells
+        g = coo_matrix((np.ones(u.size), (u, v)), shape=(C, C)).tocsr()
+        ncomp, _ = connected_components(g, directed=False)
+        if ncomp != 1:
+            raise RuntimeError(f"the cell graph has {ncomp} components; an arrangement in a box is connected")
+        root = int(np.argmax(self.cell_area))
+        order, pred = breadth_first_order(g, root, directed=False, return_predecessors=True)
+        keys = u * C + v
+        sort = np.argsort(keys)
+        keys, line_sorted = keys[sort], line[sort]
+        nodes = order[1:].astype(np.int64)
+        parents = pred[nodes].astype(np.int64)
+        fwd = parents * C + nodes  # parent -> node crosses a line upwards: node gains it
+        pos = np.clip(np.searchsorted(keys, fwd), 0, keys.size - 1)
+        is_fwd = keys[pos] == fwd
+        back = nodes * C + parents
+        pos_b = np.clip(np.searchsorted(keys, back), 0, keys.size - 1)
+        if not np.all(is_fwd | (keys[pos_b] == back)):
+            raise RuntimeError("a breadth-first edge is not an adjacency of the arrangement")
+        lines = np.where(is_fwd, line_sorted[pos], line_sorted[pos_b])
+        signs = np.where(is_fwd, 1.0, -1.0)
+        depth = np.zeros(C, np.int64)
+        dl = depth.tolist()
+        for n, p in zip(nodes.tolist(), parents.tolist()):
+            dl[n] = dl[p] + 1
+        depth = np.asarray(dl)[nodes]
+        cut = np.flatnonzero(np.diff(depth)) + 1  # BFS order is sorted by depth
+        self.levels = [(nd, pa, ln, sg) for nd, pa, ln, sg in zip(np.split(nodes, cut), np.split(parents, cut),
+                                                                    np.split(lines, cut), np.split(signs, cut))]
+        self.root = root
+        self.root_label0 = self.label0(np.array([root]))[0]
+
+    # --- labels ---------------------------------------------------------------------
+    def label0(self, cells, xs=None, ys=None) -> np.ndarray:
+        """(len(cells), points): True where the z = +1 halfplanes of the cell label the point
+        0 (the cell lies strictly above its dual line). Exact integer comparison at the
+        cell's representative point. ``xs, ys`` default to the arrangement's own points; any
+        grid points may be given when the arrangement is the full grid's (every line is then
+        one of its lines, so no line crosses the cell)."""
+        xs = self.xs if xs is None else np.asarray(xs, np.int64)
+        ys = self.ys if ys is None else np.asarray(ys, np.int64)
+        cells = np.asarray(cells)
+        s = self.rep_slab[cells]
+        num, den = self.mid_num[s][:, None], self.mid_den[s][:, None]
+        return self.rep_twice[cells][:, None] > 2 * (ys[None, :] * den - xs[None, :] * num)
+
+    def labels(self, choice, xs=None, ys=None) -> np.ndarray:
+        """(len(choice), points) labels (True = 1) of the hypotheses named by ``choice``:
+        cell c of the z = +1 copy is c, of the z = -1 copy c + n_cells."""
+        choice = np.asarray(choice)
+        C = self.n_cells
+        l0 = self.label0(choice % C, xs, ys)
+        xs = self.xs if xs is None else np.asarray(xs, np.int64)
+        ys = self.ys if ys is None else np.asarray(ys, np.int64)
+        cells = choice % C
+        s = self.rep_slab[cells]
+        on = self.rep_twice[cells][:, None] == 2 * (ys[None, :] * self.mid_den[s][:, None]
+                                                   - xs[None, :] * self.mid_num[s][:, None])
+        if on.any():
+            raise RuntimeError("a representative point lies on a dual line")
+        upper = (choice < C)[:, None]
+        return np.where(upper, ~l0, l0)
+
+    # --- counts and sampling ------------------------------------------------------------
+    def cell_sums(self, counts) -> np.ndarray:
+        """(cells, batch): for each cell, the sum of ``counts`` (batch, lines) over its z = +1
+        label-0 set, by the breadth-first walk (one vectorised step per depth)."""
+        ct = np.ascontiguousarray(np.asarray(counts, float).T)  # (lines, batch)
+        Z = np.empty((self.n_cells, ct.shape[1]))
+        Z[self.root] = self.root_label0.astype(float) @ ct
+        for nodes, parents, lines, signs in self.levels:
+            Z[nodes] = Z[parents] + signs[:, None] * ct[lines]
+        return Z
+
+    def log_areas(self) -> np.ndarray:
+        """ln area of every hypothesis cell: both copies (2 C,)."""
+        la = np.log(self.cell_area)
+        return np.concatenate([la, la])
+
+    def _sides(self):
+        """Per trapezoid (computed once): its slab's ends a0, a1 and its lower and upper sides
+        as b = y - x a (the box edges as y = -+B, x = 0)."""
+        cached = getattr(self, "_side_cache", None)
+        if cached is None:
+            s = self.t_slab
+            B = float(self.B)
+            lo, hi = np.clip(self.t_lo, 0, None), np.clip(self.t_hi, 0, None)
+            cached = self._side_cache = (
+                self.a_num[s] / self.a_den[s], self.a_num[s + 1] / self.a_den[s + 1],
+                np.where(self.t_lo >= 0, self.ys[lo], -B).astype(float),
+                np.where(self.t_lo >= 0, self.xs[lo], 0).astype(float),
+                np.where(self.t_hi >= 0, self.ys[hi], B).astype(float),
+                np.where(self.t_hi >= 0, self.xs[hi], 0).astype(float))
+        return cached
+
+    def trapezoid_points(self, trap, rng) -> tuple[np.ndarray, np.ndarray]:
+        """A uniform point (a, b) in each trapezoid of ``trap`` (z = +1 coordinates)."""
+        trap = np.asarray(trap)
+        A0, A1, LY, LX, HY, HX = self._sides()
+        a0, a1, ly, lx, hy, hx = A0[trap], A1[trap], LY[trap], LX[trap], HY[trap], HX[trap]
+        h0 = np.maximum((hy - ly) - (hx - lx) * a0, 0.0)
+        h1 = np.maximum((hy - ly) - (hx - lx) * a1, 0.0)
+        u = rng.random(trap.shape)
+        # inverse CDF of the density proportional to h0 + (h1 - h0) t on [0, 1]
+        t = u * (h0 + h1) / (h0 + np.sqrt(h0 * h0 + u * (h1 * h1 - h0 * h0)))
+        a = a0 + t * (a1 - a0)
+        lo = ly - lx * a
+        b = lo + rng.random(trap.shape) * ((hy - hx * a) - lo)
+        return a, b
+
+    def cell_trapezoids(self):
+        """(order, offsets, cumulative areas): trapezoid ids grouped by cell, each cell's
+        slice, and the running sum of their areas (computed once)."""
+        cached = getattr(self, "_by_cell", None)
+        if cached is None:
+            order = np.argsort(self.t_cell, kind="stable")
+            offsets = np.concatenate([[0], np.cumsum(np.bincount(self.t_cell, minlength=self.n_cells))])
+            cached = self._by_cell = (order, offsets, np.cumsum(self.t_area[order]))
+        return cached
+
+    def sample_in_cells(self, choice, rng) -> tuple[np.ndarray, np.ndarray]:
+        """Step 6's continuous output for chosen hypothesis cells: a trapezoid of the cell by
+        area, then a uniform point in it. Returns (a^, b) in F x D."""
+        choice = np.asarray(choice)
+        C = self.n_cells
+        cell = choice % C
+        order, offsets, cum = self.cell_trapezoids()
+        base = np.where(offsets[cell] > 0, cum[np.maximum(offsets[cell] - 1, 0)], 0.0)
+        target = base + rng.random(choice.shape) * self.cell_area[cell]
+        k = np.searchsorted(cum, target, side="right")
+        k = np.clip(k, offsets[cell], offsets[cell + 1] - 1)
+        a, b = self.trapezoid_points(order[k], rng)
+        a_hat = np.where(choice < C, a, a + 4.0 * self.d * self.d)
+        return a_hat, b
+
+
+@lru_cache(maxsize=8)
+def grid_arrangement(d: int) -> Arrangement:
+    """The arrangement of all (d + 1)^2 grid points' dual lines (domain mode), cached per d."""
+    xs, ys = grid_points(d)
+    return Arrangement.build(xs, ys, d)
+
+
+def min_cell_area(arr: Arrangement) -> float:
+    """The smallest region of the clipped arrangement (Claim 4.5 is about these)."""
+    return float(arr.cell_area.min())
+
+
+def distinct_points(d: int, m: int, rng) -> tuple[np.ndarray, np.ndarray]:
+    """m distinct points of X_d^2, uniformly at random (a uniform m-subset)."""
+    size = (d + 1) ** 2
+    if not 1 <= m <= size:
+        raise ParameterError(f"points must be in [1, {size}] on X_d^2 with d = {d}, got {m}")
+    if 4 * m > size:
+        idx = rng.permutation(size)[:m]
+    else:
+        idx = np.empty(0, np.int64)
+        while idx.size < m:
+            more = rng.integers(0, size, 2 * m)
+            _, first = np.unique(np.concatenate([idx, more]), return_index=True)
+            idx = np.concatenate([idx, more])[np.sort(first)][:m]
+    return idx // (d + 1), idx % (d + 1)
+
+
+# --- Select Halfplane -------------------------------------------------------------------
+
+
+def and_quality(Z0, Z1, tot0, tot1, threshold):
+    """q of Set Cover Learner's conjunctive form for every hypothesis cell, both copies:
+    min(#h_0(S0) - threshold, -#h_0(S1)); (2 C, batch). The z = -1 copy's label-0 set is
+    the complement of the z = +1 copy's."""
+    thr = np.asarray(threshold, float)[None, :]
+    qp = np.minimum(Z0 - thr, -Z1)
+    qm = np.minimum((tot0[None, :] - Z0) - thr, -(tot1[None, :] - Z1))
+    return np.concatenate([qp, qm])
+
+
+def sample_log_weights(logits, rng) -> np.ndarray:
+    """One index per column of ``logits`` (candidates, batch), with probability proportional
+    to exp(logits): log-sum-exp normalisation, then one uniform per column against the
+    cumulative weights (exact up to float rounding)."""
+    m = logits.max(axis=0)
+    cdf = np.cumsum(np.exp(logits - m[None, :]), axis=0)
+    u = rng.random(logits.shape[1]) * cdf[-1]
+    idx = (cdf < u[None, :]).sum(axis=0)
+    return np.minimum(idx, logits.shape[0] - 1)
+
+
+class SelectHalfplane:
+    """Algorithm Select Halfplane as the selection step of Set Cover Learner (conjunctive
+    form) on an arrangement whose lines are the atoms of the counts (domain mode: the full
+    grid). ``eta`` is the density exponent: Pr[cell] proportional to area exp(eta q), so one
+    call is 2 eta-DP for a quality of sensitivity 1 (the paper's privacy paragraph).
+
+    Called as ``select(c1_alive, c0_alive, threshold, rng)`` (the interface of
+    simulators/setcover.py) it returns (choice, rejects, q_chosen, q_max): the hypothesis
+    (cell id, + n_cells for the z = -1 copy), the atoms it labels 0, and the exact quality
+    of the choice and the maximum over HALFPLANE_d."""
+
+    def __init__(self, arr: Arrangement, eta: float, chunk_cells: int = 1 << 22):
+        if not eta > 0:
+            raise ParameterError(f"eta must be > 0, got {eta!r}")
+        self.arr, self.eta = arr, float(eta)
+        self.log_area = arr.log_areas()
+        self.chunk = max(1, chunk_cells // max(1, 2 * arr.n_cells))
+
+    def qualities(self, c1, c0, threshold) -> np.ndarray:
+        c1, c0 = np.asarray(c1, float), np.asarray(c0, float)
+        T = c1.shape[0]
+        Z = self.arr.cell_sums(np.concatenate([c0, c1]))
+        return and_quality(Z[:, :T], Z[:, T:], c0.sum(axis=1), c1.sum(axis=1), threshold)
+
+    def __call__(self, c1_alive, c0_alive, threshold, rng):
+        c1, c0 = np.asarray(c1_alive, float), np.asarray(c0_alive, float)
+        T = c1.shape[0]
+        thr = np.broadcast_to(np.asarray(threshold, float), (T,))
+        choice = np.empty(T, np.int64)
+        q_chosen, q_max = np.empty(T), np.empty(T)
+        for s in range(0, T, self.chunk):
+            sl = slice(s, min(T, s + self.chunk))
+            q = self.qualities(c1[sl], c0[sl], thr[sl])
+            idx = sample_log_weights(self.log_area[:, None] + self.eta * q, rng)
+            choice[sl] = idx
+            q_chosen[sl] = q[idx, np.arange(idx.size)]
+            q_max[sl] = q.max(axis=0)
+        rejects = ~self.arr.labels(choice)
+        return choice, rejects, q_chosen, q_max
+
+
+def exact_cell_probabilities(arr: Arrangement, q, eta) -> np.ndarray:
+    """Select Halfplane's exact output law over the hypothesis cells (2 C,) for qualities
+    ``q`` (2 C,): area exp(eta q) / N, in log space."""
+    from scipy.special import logsumexp
+
+    lw = arr.log_areas() + eta * np.asarray(q, float)
+    return np.exp(lw - logsumexp(lw))
+
+
+# --- convex k-gons and the band distribution ----------------------------------------------
+
+RADIUS = 0.38  # circumradius of the target, in units of d
+BAND = 0.15  # the negatives' band around the target, in units of d
+
+
+def kgon_targets(d: int, k: int, trials: int, rng) -> tuple[np.ndarray, np.ndarray]:
+    """Random convex k-gon targets (``kmms.dist_band``'s targets): the regular k-gon of
+    circumradius 0.38 d centred at (d/2, d/2), rotated uniformly at random and shifted by
+    up to 0.5 in each coordinate. Returns the vertices (trials, k, 2) and the edge
+    halfplanes as (normal (trials, k, 2), offset (trials, k)): inside iff n . p <= offset
+    for every edge (closed polygon)."""
+    check_kgon(d, k)
+    rot = rng.uniform(0.0, 2 * math.pi / k, trials)
+    shift = rng.uniform(-0.5, 0.5, (trials, 2))
+    ang = rot[:, None] + 2 * math.pi * np.arange(k)[None, :] / k
+    centre = d / 2.0 + shift
+    verts = centre[:, None, :] + RADIUS * d * np.stack([np.cos(ang), np.sin(ang)], axis=-1)
+    mid = ang + math.pi / k
+    normal = np.stack([np.cos(mid), np.sin(mid)], axis=-1)
+    offset = np.einsum("tkc,tkc->tk", normal, verts)
+    return verts, (normal, offset)
+
+
+def kgon_inside(halfplanes, xs, ys) -> np.ndarray:
+    """(trials, points): the closed polygon's membership."""
+    normal, offset = halfplanes
+    proj = normal[..., 0][:, :, None] * xs[None, None, :] + normal[..., 1][:, :, None] * ys[None, None, :]
+    return (proj <= offset[:, :, None]).all(axis=1)
+
+
+def polygon_distance(verts, xs, ys) -> np.ndarray:
+    """(trials, points): Euclidean distance from each point to the polygon's boundary."""
+    a = verts
+    b = np.roll(verts, -1, axis=1)
+    ab = b - a  # (t, k, 2)
+    px = np.stack([xs, ys], axis=-1).astype(float)  # (P, 2)
+    ap = px[None, None, :, :] - a[:, :, None, :]
+    t = np.clip(np.einsum("tkpc,tkc->tkp", ap, ab) / np.einsum("tkc,tkc->tk", ab, ab)[:, :, None], 0.0, 1.0)
+    diff = ap - t[..., None] * ab[:, :, None, :]
+    return np.sqrt((diff ** 2).sum(axis=-1)).min(axis=1)
+
+
+def band_distribution(d: int, k: int, trials: int, rng):
+    """``kmms.dist_band``: for each trial a random convex k-gon target c and the law P on
+    X_d^2: 1/2 uniform on the grid points inside c, 1/2 uniform on the grid points outside
+    it within distance 0.15 d of it. Returns (probs (trials, P), inside (trials, P) bool)."""
+    xs, ys = grid_points(d)
+    verts, hp = kgon_targets(d, k, trials, rng)
+    inside = kgon_inside(hp, xs, ys)
+    near = ~inside & (polygon_distance(verts, xs, ys) <= BAND * d)
+    n_in, n_near = inside.sum(axis=1), near.sum(axis=1)
+    if (n_in == 0).any() or (n_near == 0).any():
+        raise ParameterError(f"d = {d} is too small for the band distribution of a {k}-gon")
+    probs = 0.5 * inside / n_in[:, None] + 0.5 * near / n_near[:, None]
+    return probs, inside
+
+
+def effective_edges(d: int, k: int, trials: int, rng) -> np.ndarray:
+    """(trials,): how many of the target's k edges are needed on the grid, i.e. are the
+    only edge rejecting some negative point of the band (the grid-effective k)."""
+    xs, ys = grid_points(d)
+    verts, (normal, offset) = kgon_targets(d, k, trials, rng)
+    inside = kgon_inside((normal, offset), xs, ys)
+    near = ~inside & (polygon_distance(verts, xs, ys) <= BAND * d)
+    proj = normal[..., 0][:, :, None] * xs + normal[..., 1][:, :, None] * ys
+    rej = proj > offset[:, :, None]  # (t, k, P)
+    only = rej & (rej.sum(axis=1, keepdims=True) == 1) & near[:, None, :]
+    return only.any(axis=2).sum(axis=1)
+
+
+def kgon_fits(d: int, k: int) -> bool:
+    """Whether every edge of the target is needed on the grid for every rotation (checked on
+    a fixed set of 64 rotations and shifts): the grid is large enough for a k-gon."""
+    return bool((_effective_edges_fixed(d, k) == k).all())
+
+
+@lru_cache(maxsize=64)
+def _effective_edges_fixed(d, k):
+    return effective_edges(d, k, 64, np.random.default_rng(7))
+
+
+def check_kgon(d, k) -> None:
+    check_grid(d)
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 3:
+        raise ParameterError(f"k must be an integer >= 3 (the edges of a convex polygon), got {k!r}")
+
+
+def check_kgon_fits(d, k) -> None:
+    """Refuse a grid too small for the target: some edge of a k-gon of circumradius 0.38 d
+    would reject no band point that the other edges do not, so the instance would not be a
+    k-gon on X_d^2."""
+    check_kgon(d, k)
+    if not kgon_fits(d, k):
+        fit = max((j for j in range(3, k) if kgon_fits(d, j)), default=None)
+        if fit is not None:
+            raise ParameterError(f"k must be at most {fit} on the grid X_d^2 with d = {d} (a {k}-gon of "
+                                 f"circumradius 0.38 d has edges that cut no grid point of their own), got {k}")
+        need = next(e for e in range(d + 1, D_MAX + 1) if kgon_fits(e, k))
+        raise ParameterError(f"d must be at least {need} for a {k}-gon target (on a smaller grid some edge cuts no "
+                             f"grid point of its own), got {d}")
+
+
+def true_error(labels, inside, probs) -> np.ndarray:
+    """Exact error sum_p P(p) [h(p) != c(p)] per trial."""
+    return (probs * (labels != inside)).sum(axis=1)
+
+
+# --- non-private baselines ------------------------------------------------------------------
+
+
+def greedy_cover(arr: Arrangement, c1, c0, rounds: int, rng) -> np.ndarray:
+    """Non-private greedy set cover over HALFPLANE_d (``kmms.alg_nonpriv_geo``), batched over
+    trials: each round picks, among the hypothesis cells that reject no remaining positive,
+    one rejecting the most remaining negatives (ties uniformly at random), and deletes what
+    it rejects; a trial stops once no negative remains. Returns the final hypothesis's
+    labels over the atoms (trials, atoms) (the AND of the picks)."""
+    c1, c0 = np.asarray(c1, float).copy(), np.asarray(c0, float).copy()
+    label1 = np.ones(c1.shape, bool)
+    for _ in range(rounds):
+        live = c0.sum(axis=1) > 0
+        if not live.any():
+            break
+        idx = np.flatnonzero(live)
+        Z = arr.cell_sums(np.concatenate([c0[idx], c1[idx]]))
+        t = idx.size
+        Z0, Z1 = Z[:, :t], Z[:, t:]
+        tot0, tot1 = c0[idx].sum(axis=1), c1[idx].sum(axis=1)
+        cover = np.concatenate([np.where(Z1 == 0, Z0, -1.0), np.where(tot1[None] - Z1 == 0, tot0[None] - Z0, -1.0)])
+        best = cover.max(axis=0)
+        tie = cover == best[None, :]
+        pick = np.argmax(np.where(tie, rng.random(cover.shape), -1.0), axis=0)
+        rej = ~arr.labels(pick)
+        label1[idx] &= ~rej
+        c0[idx] = np.where(rej, 0.0, c0[idx])
+        c1[idx] = np.where(rej, 0.0, c1[idx])
+    return label1
+
+
+@lru_cache(maxsize=8)
+def _directions(d: int) -> np.ndarray:
+    """Primitive integer directions (i, j), |i|, |j| <= d: the normals of every line through
+    two points of X_d^2 (rotated by 90 degrees), both orientations."""
+    g = np.arange(-d, d + 1)
+    i, j = np.meshgrid(g, g, indexing="ij")
+    i, j = i.ravel(), j.ravel()
+    keep = (np.gcd(i, j) == 1)
+    return np.stack([i[keep], j[keep]], axis=1)
+
+
+def convex_hull_labels(c1, d: int, chunk: int = 1 << 24) -> np.ndarray:
+    """The convex hull of the positive examples as a hypothesis on X_d^2 (batched; closed
+    hull, membership exact in integers): a grid point p is in the hull of a set S of grid
+    points iff u . p <= max_S u . s for every primitive integer direction u with entries in
+    [-d, d] (every edge of the hull of grid points has such a normal). Trials without a
+    positive example get the empty hypothesis."""
+    xs, ys = grid_points(d)
+    U = _directions(d)
+    proj = U[:, 0][:, None] * xs[None, :] + U[:, 1][:, None] * ys[None, :]  # (U, P) integers
+    pos = np.asarray(c1) > 0
+    T, P = pos.shape
+    out = np.empty((T, P), bool)
+    step = max(1, chunk // (U.shape[0] * P))
+    low = np.iinfo(np.int64).min
+    for s in range(0, T, step):
+        pp = pos[s:s + step]
+        top = np.where(pp[:, None, :], proj[None, :, :], low).max(axis=2)  # (t, U)
+        out[s:s + step] = (proj[None, :, :] <= top[:, :, None]).all(axis=1) & pp.any(axis=1)[:, None]
+    return out
