@@ -183,9 +183,9 @@ def region_area_ours(d):
               "violation rate may not exceed this level, which is what a few hundred instances can confirm")
 def never_ceiling(level):
     """The ceiling ``level`` on the rate of an event the claim says never happens (the claim
-    itself: 0). A confirmed verdict means the interval's upper end is below ``level``; it does
-    not by itself exclude a rare violation, so the page's counts show how many instances
-    violated it (a single one is a counterexample to the claim)."""
+    itself: 0). Its claims are ``Ceiling(..., never=True)``: a confirmed verdict means no
+    instance violated it and the interval's upper end is below ``level``; a single violation
+    refutes the claim (a counterexample)."""
     return unit_open("level", level) * 1.0
 
 

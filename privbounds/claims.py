@@ -191,6 +191,9 @@ class Ceiling(Claim):
 
     bound: BoundRef = None
     family_conf: float = 0.95
+    # the claim says the event never happens (a theorem's "for every", checked on instances):
+    # one observed event is a counterexample and refutes it, whatever the interval says
+    never: bool = False
     kind: str = field(init=False, default="success ceiling")
 
     def evaluate(self, points, rows):
@@ -209,8 +212,8 @@ class Ceiling(Claim):
             lo, hi = clopper_pearson(s, t, conf)
             measured = ("successes", "trials", "p_hat", "ci_low", "ci_high")
             for (row, c), p_lo, p_hi in zip(keep, lo, hi):
-                v = (VACUOUS if c >= 1.0 else CONFIRMED if p_hi <= c else REFUTED if p_lo > c
-                     else INCONCLUSIVE)
+                v = (VACUOUS if c >= 1.0 else REFUTED if self.never and row["successes"] > 0
+                     else CONFIRMED if p_hi <= c else REFUTED if p_lo > c else INCONCLUSIVE)
                 details.append({"label": _label(row, self.label_keys) + f", n={row['n']}",
                                 "point": {k: row[k] for k in row if k not in measured},
                                 "n": row["n"], "ceiling": c, "p_hat": row["p_hat"],

@@ -82,6 +82,15 @@ def test_ceiling_verdicts(s, t, c, verdict):
     assert _ceiling(c).evaluate(None, [_row(s, t)])["verdict"] == verdict
 
 
+def test_a_never_ceiling_is_refuted_by_one_counterexample():
+    """1 event in 1000 is well under a 0.05 ceiling as a rate, but a claim that says "never"
+    is refuted by it; with no event it is judged like any ceiling."""
+    never = Ceiling("c", "test", lambda p: True, ("k",), bound=lambda p: 0.05, never=True)
+    assert _ceiling(0.05).evaluate(None, [_row(1, 1000)])["verdict"] == CONFIRMED
+    assert never.evaluate(None, [_row(1, 1000)])["verdict"] == REFUTED
+    assert never.evaluate(None, [_row(0, 1000)])["verdict"] == CONFIRMED
+
+
 def test_a_ceiling_at_or_above_one_is_vacuous():
     out = _ceiling(1.0).evaluate(None, [_row(1000, 1000)])
     assert [d["verdict"] for d in out["details"]] == [VACUOUS] and out["verdict"] == VACUOUS
