@@ -87,7 +87,7 @@ class KmmsThm47(Simulator):
     # k sweeps: (d, ks); every k fits its grid (halfplanes.check_kgon_fits)
     _k_sweeps = {"smoke": [(8, [3, 4])], "quick": [(8, [3, 4, 5, 6, 7])],
                  "full": [(8, [3, 4, 5, 6, 7]), (11, [3, 4, 6, 8])]}
-    _d_sweep = {"smoke": [8, 11], "quick": [8, 11, 16], "full": [8, 11, 16, 23]}
+    _d_sweep = {"smoke": [8, 11], "quick": [8, 11, 16], "full": [8, 11, 16, 23, 32]}
 
     def grid(self, fidelity, overrides):
         base = {"alpha": [0.2], "beta": [0.1], "epsilon": [EPSILON], "delta": [DELTA]}

@@ -190,7 +190,7 @@ def _thm4_7() -> Theorem:
                 where(learner="private", d=8), ("k",), variable=lambda p: p["k"],
                 variable_name="k", predicted=1.0, tolerance=UP_TO_LOGS, competitors=(1.5, 2.0)),
         Scaling("scaling-d", "k = 4: the private n_hat against ln d (predicted exponent 1: n_47 grows through ln(4 d "
-                "T'/beta), affine in ln d). Only d = 8 to 23 (16 at quick) can run: there a law A + B ln d with A < "
+                "T'/beta), affine in ln d). Only d = 8 to 32 (16 at quick) can run: there a law A + B ln d with A < "
                 "0 has a local exponent above 1 in ln d, and d^c one of about c ln d (2 to 3 for c = 1), so this "
                 "measures the growth at these d, not the asymptotics of Remark 4.2",
                 where(learner="private", k=4), ("d",), variable=lambda p: math.log(p["d"]),
