@@ -136,3 +136,15 @@ def save_named(fig, name: str, title: str, out) -> list[Path]:
         paths.append(path)
     plt.close(fig)
     return paths
+
+
+def sibling(out, theorem_id: str) -> dict | None:
+    """Another theorem's result record in the same output folder, or None if it was not run
+    (a figure that draws a baseline from another theorem uses it when present)."""
+    from privbounds.params import ParameterError
+    from privbounds.results import load
+
+    try:
+        return load(out, theorem_id)
+    except (ParameterError, OSError, ValueError):
+        return None

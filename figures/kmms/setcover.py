@@ -13,9 +13,6 @@ k-curves; the paper's headline figure calls it.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 
 from privbounds.figures.common import (
@@ -28,19 +25,12 @@ from privbounds.figures.common import (
     new_figure,
     save,
     select,
+    sibling,
     sweep,
     verdict,
 )
 
 D_K = 512
-
-
-def sibling(out, theorem_id: str) -> dict | None:
-    """Another theorem's result record in the same output folder, if it was run."""
-    try:
-        return json.loads((Path(out) / "results" / f"{theorem_id}.json").read_text())
-    except (OSError, ValueError):
-        return None
 
 
 def _fit(record, claim):

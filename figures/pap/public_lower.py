@@ -23,9 +23,9 @@ from privbounds.figures.common import (
     new_figure,
     save,
     select,
+    sibling,
     verdict,
 )
-from privbounds.figures.pap.release import sibling
 from privbounds.simulators.query_classes import DISTRIBUTIONS
 
 MARKS = "os^v"

@@ -12,9 +12,6 @@ and n_hat), else from their explicit bounds only, and the legend says which.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 
 from privbounds.bounds import pap as pap_bounds
@@ -29,20 +26,12 @@ from privbounds.figures.common import (
     new_figure,
     save,
     select,
+    sibling,
     verdict,
 )
 from privbounds.simulators.query_classes import DISTRIBUTIONS
 
 MARKS = "os^v"
-
-
-def sibling(out, theorem_id: str) -> dict | None:
-    """Another theorem's result record in the same output folder, if it was run."""
-    path = Path(out) / "results" / f"{theorem_id}.json"
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
 
 
 def _by_dist(ax, record, x_of, dists, **where):
