@@ -175,9 +175,14 @@ class _BlockError(Exception):
         super().__init__(text.strip().splitlines()[-1] if text.strip() else "block failed")
 
 
-def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None) -> list[Path]:
+def _plot_one(tid: str, rec: dict, out: Path) -> list[Path]:
+    return get(tid).plot(rec, out)
+
+
+def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None, jobs: int = 1) -> list[Path]:
     """Draw the figures (PNG and SVG) of ``ids`` (exact ids or patterns), by default of
-    every theorem that has results in ``out``; failed theorems have no figure."""
+    every theorem that has results in ``out``; failed theorems have no figure. ``jobs``
+    theorems are drawn at once (joblib processes; each figure is independent)."""
     out = Path(out)
     have = available(out)
     if ids or paper:
@@ -191,10 +196,14 @@ def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None) -> list[Path]:
     results = {tid: load(out, tid) for tid in ids}  # all present before drawing any
     paths = []
     with locked(out):  # no run may clean up our temporary files while we write
-        for tid, rec in results.items():
-            if rec.get("status") == "failed":
-                continue
-            paths += get(tid).plot(rec, out)
+        todo = [(tid, rec) for tid, rec in results.items() if rec.get("status") != "failed"]
+        if jobs > 1 and len(todo) > 1:
+            from joblib import Parallel, delayed
+
+            drawn = Parallel(n_jobs=jobs)(delayed(_plot_one)(tid, rec, out) for tid, rec in todo)
+        else:
+            drawn = [_plot_one(tid, rec, out) for tid, rec in todo]
+        paths += [p for ps in drawn for p in ps]
         paths += plot_papers({tid.split(".")[0] for tid in ids}, out)
     return paths
 
@@ -271,6 +280,6 @@ def reproduce(ids=None, fidelity="quick", jobs=1, seed=0, out=DEFAULT_OUT, backe
     """run + figures + report + check, stopping at the first failure."""
     run(ids, fidelity=fidelity, jobs=jobs, seed=seed, out=out, backend=backend,
         scheduler=scheduler, progress=progress, command=command, paper=paper, use_cache=use_cache)
-    plot(ids, out, paper=paper)
+    plot(ids, out, paper=paper, jobs=jobs)
     report(out)
     return check(out, fidelity=fidelity)

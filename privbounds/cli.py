@@ -140,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("figures", help="draw figures/<id>.png and .svg from saved results")
     select_opts(sp, "theorem ids with results")
+    sp.add_argument("--jobs", type=_jobs, default=1, metavar="N", help="figures drawn at once, in worker processes (default: 1)")
     out_opt(sp)
 
     sp = sub.add_parser("report", help="write the static HTML site report/index.html")
@@ -307,12 +308,12 @@ def _dispatch(args, argv) -> int:
             print(f"privbounds: error: {tid} failed: {message} (traceback in {log})", file=sys.stderr)
         if failures or args.command == "run":
             return 1 if failures else 0
-        paths = api.plot(args.ids, args.out)
+        paths = api.plot(args.ids, args.out, jobs=args.jobs)
         index = api.report(args.out)
         print(f"figures: {len(paths)} files; report: {index}")
         return _print_check(api.check(args.out, fidelity=args.fidelity))
     if args.command == "figures":
-        paths = api.plot(args.ids, args.out, paper=args.paper)
+        paths = api.plot(args.ids, args.out, paper=args.paper, jobs=args.jobs)
         for p in paths:
             print(p)
         return 0

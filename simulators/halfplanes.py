@@ -93,25 +93,118 @@ def _reduce(num, den):
 
 
 def critical_values(xs, ys, B):
-    """Sorted distinct critical a-values in [-B, B] as reduced fractions (num, den > 0)."""
-    i, j = np.triu_indices(xs.size, 1)
-    keep = xs[i] != xs[j]
-    i, j = i[keep], j[keep]
-    num, den = ys[i] - ys[j], xs[i] - xs[j]
+    """Sorted distinct critical a-values in [-B, B] as reduced fractions (num, den > 0), of
+    one point set (xs, ys: (m,)) or of each row of a batch ((T, m)); returns (row, num,
+    den), sorted by row, then by value."""
+    xs, ys = np.atleast_2d(xs), np.atleast_2d(ys)
+    T, m = xs.shape
+    i, j = np.triu_indices(m, 1)
+    num, den = (ys[:, i] - ys[:, j]).ravel(), (xs[:, i] - xs[:, j]).ravel()
+    row = np.repeat(np.arange(T), i.size)
+    keep = den != 0
+    num, den, row = num[keep], den[keep], row[keep]
     neg = den < 0
     num[neg], den[neg] = -num[neg], -den[neg]
     pos = xs > 0
-    bx = np.concatenate([ys[pos] + B, ys[pos] - B])
-    bd = np.concatenate([xs[pos], xs[pos]])
-    num = np.concatenate([num, bx, [-B, B]])
-    den = np.concatenate([den, bd, [1, 1]])
+    prow = np.nonzero(pos)[0]
+    num = np.concatenate([num, ys[pos] + B, ys[pos] - B, np.full(T, -B), np.full(T, B)])
+    den = np.concatenate([den, xs[pos], xs[pos], np.ones(2 * T, np.int64)])
+    row = np.concatenate([row, prow, prow, np.arange(T), np.arange(T)])
     num, den = _reduce(num, den)
     inside = np.abs(num) <= B * den
-    pairs = np.unique(np.stack([num[inside], den[inside]], axis=1), axis=0)
+    trip = np.unique(np.stack([row[inside], num[inside], den[inside]], axis=1), axis=0)
     # distinct fractions with denominators <= d differ by >= 1/d^2, far above float64
     # rounding at |a| <= 2d^2 for d <= 2^10: sorting by the float value is exact
-    order = np.argsort(pairs[:, 0] / pairs[:, 1], kind="stable")
-    return pairs[order, 0], pairs[order, 1]
+    order = np.lexsort((trip[:, 1] / trip[:, 2], trip[:, 0]))
+    return trip[order, 0], trip[order, 1], trip[order, 2]
+
+
+def _trapezoids(xs, ys, d: int) -> dict:
+    """Steps 1-3 of the module docstring for a batch of point sets (xs, ys: (T, m)), flat
+    over every row's slabs and trapezoids: the per-row work is array operations on all
+    rows at once (Claim 4.5's sample mode builds one arrangement per trial)."""
+    T, P = xs.shape
+    B = box(d)
+    row, a_num, a_den = critical_values(xs, ys, B)
+    # slab s lies between critical values s and s + 1 of the same row
+    s0 = np.flatnonzero(row[:-1] == row[1:])
+    s_row = row[s0]
+    n1, d1, n2, d2 = a_num[s0], a_den[s0], a_num[s0 + 1], a_den[s0 + 1]
+    mid_num, mid_den = n1 * d2 + n2 * d1, 2 * d1 * d2
+    width = n2 / d2 - n1 / d1
+    # exact heights: line i at the midpoint of slab s is V[s, i] / mid_den[s]
+    V = ys[s_row] * mid_den[:, None] - xs[s_row] * mid_num[:, None]
+    lim = B * mid_den[:, None]
+    below, above = V <= -lim, V >= lim
+    inside = ~(below | above)
+    big = np.iinfo(np.int64).max
+    order = np.argsort(np.where(inside, V, big), axis=1, kind="stable")
+    R = inside.sum(axis=1)
+    M = V.shape[0]
+    order_flat = order[np.arange(P)[None, :] < R[:, None]]
+    start = np.concatenate([[0], np.cumsum(R)[:-1]])  # each slab's first entry in order_flat
+    t_count = R + 1
+    t_slab = np.repeat(np.arange(M), t_count)
+    t_first = np.concatenate([[0], np.cumsum(t_count)[:-1]])
+    r = np.arange(t_slab.size) - t_first[t_slab]
+    lo_pos = start[t_slab] + r - 1
+    hi_pos = start[t_slab] + r
+    has_lo, has_hi = r > 0, r < R[t_slab]
+    t_lo = np.where(has_lo, order_flat[np.clip(lo_pos, 0, None)] if order_flat.size else -1, -1)
+    t_hi = np.where(has_hi, order_flat[np.clip(hi_pos, 0, max(order_flat.size - 1, 0))]
+                    if order_flat.size else -1, -1)
+    den_t = mid_den[t_slab]
+    v_lo = np.where(has_lo, V[t_slab, np.clip(t_lo, 0, None)], -B * den_t)
+    v_hi = np.where(has_hi, V[t_slab, np.clip(t_hi, 0, None)], B * den_t)
+    t_area = width[t_slab] * ((v_hi - v_lo) / den_t)
+    # cells: the label-0 set (z = +1) of trapezoid r of slab s is the lines below the box
+    # and the first r inside lines; hashed by fixed random 64-bit weights, mod 2^64, and
+    # kept apart by row
+    w = np.random.default_rng(HASH_SEED).integers(0, np.iinfo(np.uint64).max, P, dtype=np.uint64,
+                                                  endpoint=True)
+    hb = np.where(below, w[None, :], np.uint64(0)).sum(axis=1, dtype=np.uint64)
+    ex = np.zeros(order_flat.size + 1, dtype=np.uint64)
+    np.cumsum(w[order_flat], out=ex[1:])
+    h = hb[t_slab] + (ex[start[t_slab] + r] - ex[start[t_slab]])
+    # group by (row, hash); numbered as np.unique numbers the hashes of one row, so a single
+    # arrangement's cells keep their order (and Select Halfplane its draws) under a batch
+    t_row = s_row[t_slab]
+    srt = np.lexsort((h, t_row))
+    new = np.ones(srt.size, bool)
+    new[1:] = (t_row[srt][1:] != t_row[srt][:-1]) | (h[srt][1:] != h[srt][:-1])
+    first = srt[new]
+    t_cell = np.empty(srt.size, np.int64)
+    t_cell[srt] = np.cumsum(new) - 1
+    cell_area = np.bincount(t_cell, weights=t_area, minlength=first.size)
+    return dict(a_num=a_num, a_den=a_den, mid_num=mid_num, mid_den=mid_den, width=width,
+                t_slab=t_slab, t_lo=t_lo.astype(np.int64), t_hi=t_hi.astype(np.int64), t_area=t_area,
+                t_cell=t_cell, cell_area=cell_area, cell_row=s_row[t_slab[first]], first=first,
+                v_lo=v_lo, v_hi=v_hi, has_hi=has_hi)
+
+
+def _check_points(xs, ys, d) -> tuple[np.ndarray, np.ndarray]:
+    check_grid(d)
+    xs, ys = np.asarray(xs, np.int64), np.asarray(ys, np.int64)
+    if xs.shape != ys.shape or xs.ndim not in (1, 2) or xs.size == 0:
+        raise ValueError("xs and ys must be equal-shape, non-empty arrays (one point set, or one per row)")
+    if xs.min() < 0 or ys.min() < 0 or xs.max() > d or ys.max() > d:
+        raise ValueError(f"points must lie in X_d^2 = {{0..{d}}}^2")
+    codes = np.sort(np.atleast_2d(xs * (d + 1) + ys), axis=1)
+    if np.any(codes[:, 1:] == codes[:, :-1]):
+        raise ValueError("points must be distinct (merge duplicates into counts)")
+    return xs, ys
+
+
+def min_cell_areas(xs, ys, d: int) -> np.ndarray:
+    """(T,): the smallest region of the clipped arrangement of each row's distinct points
+    (xs, ys: (T, m)), all rows at once; equal to ``min_cell_area(Arrangement.build(...))``
+    row by row (tested)."""
+    xs, ys = _check_points(xs, ys, d)
+    xs, ys = np.atleast_2d(xs), np.atleast_2d(ys)
+    core = _trapezoids(xs, ys, d)
+    out = np.full(xs.shape[0], np.inf)
+    np.minimum.at(out, core["cell_row"], core["cell_area"])
+    return out
 
 
 @dataclass
@@ -169,67 +262,23 @@ class Arrangement:
     def build(cls, xs, ys, d: int, walk: bool = True) -> Arrangement:
         """The arrangement of the distinct points (xs, ys); ``walk=False`` skips the cell
         walk (enough for areas and labels, not for ``cell_sums``)."""
-        check_grid(d)
-        xs, ys = np.asarray(xs, np.int64), np.asarray(ys, np.int64)
-        if xs.shape != ys.shape or xs.ndim != 1 or xs.size == 0:
-            raise ValueError("xs and ys must be equal-length, non-empty 1-d arrays")
-        if xs.min() < 0 or ys.min() < 0 or xs.max() > d or ys.max() > d:
-            raise ValueError(f"points must lie in X_d^2 = {{0..{d}}}^2")
-        if np.unique(xs * (d + 1) + ys).size != xs.size:
-            raise ValueError("points must be distinct (merge duplicates into counts)")
-        B = box(d)
-        a_num, a_den = critical_values(xs, ys, B)
-        n1, d1, n2, d2 = a_num[:-1], a_den[:-1], a_num[1:], a_den[1:]
-        mid_num, mid_den = n1 * d2 + n2 * d1, 2 * d1 * d2
-        width = n2 / d2 - n1 / d1
-        # exact heights: line i at the midpoint of slab s is V[s, i] / mid_den[s]
-        V = ys[None, :] * mid_den[:, None] - xs[None, :] * mid_num[:, None]
-        lim = B * mid_den[:, None]
-        below, above = V <= -lim, V >= lim
-        inside = ~(below | above)
-        big = np.iinfo(np.int64).max
-        order = np.argsort(np.where(inside, V, big), axis=1, kind="stable")
-        R = inside.sum(axis=1)
-        M, P = V.shape
-        order_flat = order[np.arange(P)[None, :] < R[:, None]]
-        start = np.concatenate([[0], np.cumsum(R)[:-1]])  # each slab's first entry in order_flat
-        t_count = R + 1
-        t_slab = np.repeat(np.arange(M), t_count)
-        t_first = np.concatenate([[0], np.cumsum(t_count)[:-1]])
-        r = np.arange(t_slab.size) - t_first[t_slab]
-        lo_pos = start[t_slab] + r - 1
-        hi_pos = start[t_slab] + r
-        has_lo, has_hi = r > 0, r < R[t_slab]
-        t_lo = np.where(has_lo, order_flat[np.clip(lo_pos, 0, None)] if order_flat.size else -1, -1)
-        t_hi = np.where(has_hi, order_flat[np.clip(hi_pos, 0, max(order_flat.size - 1, 0))]
-                        if order_flat.size else -1, -1)
-        den_t = mid_den[t_slab]
-        v_lo = np.where(has_lo, V[t_slab, np.clip(t_lo, 0, None)], -B * den_t)
-        v_hi = np.where(has_hi, V[t_slab, np.clip(t_hi, 0, None)], B * den_t)
-        t_area = width[t_slab] * ((v_hi - v_lo) / den_t)
-        # cells: the label-0 set (z = +1) of trapezoid r of slab s is the lines below the box
-        # and the first r inside lines; hashed by fixed random 64-bit weights, mod 2^64
-        w = np.random.default_rng(HASH_SEED).integers(0, np.iinfo(np.uint64).max, P, dtype=np.uint64,
-                                                      endpoint=True)
-        hb = np.where(below, w[None, :], np.uint64(0)).sum(axis=1, dtype=np.uint64)
-        ex = np.zeros(order_flat.size + 1, dtype=np.uint64)
-        np.cumsum(w[order_flat], out=ex[1:])
-        h = hb[t_slab] + (ex[start[t_slab] + r] - ex[start[t_slab]])
-        _, first, t_cell = np.unique(h, return_index=True, return_inverse=True)
-        t_cell = t_cell.ravel()
+        xs, ys = _check_points(xs, ys, d)
+        if xs.ndim != 1:
+            raise ValueError("xs and ys must be 1-d arrays (one point set)")
+        c = _trapezoids(xs[None, :], ys[None, :], d)
+        t_cell, first, has_hi, t_hi = c["t_cell"], c["first"], c["has_hi"], c["t_hi"]
         C = first.size
-        cell_area = np.bincount(t_cell, weights=t_area, minlength=C)
-        rep_slab = t_slab[first]
-        rep_twice = v_lo[first] + v_hi[first]
+        rep_slab = c["t_slab"][first]
+        rep_twice = c["v_lo"][first] + c["v_hi"][first]
         # adjacency: trapezoid r -> r + 1 of one slab crosses line t_hi upwards (it joins the
         # label-0 set of the z = +1 copy)
         nxt = np.flatnonzero(has_hi)
         u, v, line = t_cell[nxt], t_cell[nxt + 1], t_hi[nxt]
         key = np.unique(u * C + v, return_index=True)[1]
         u, v, line = u[key], v[key], line[key]
-        arr = cls(d, xs, ys, a_num, a_den, mid_num, mid_den, width, t_slab, t_lo.astype(np.int64),
-                  t_hi.astype(np.int64), t_area, t_cell, cell_area, rep_slab, rep_twice, 0,
-                  np.zeros(P, bool), [])
+        arr = cls(d, xs, ys, c["a_num"], c["a_den"], c["mid_num"], c["mid_den"], c["width"], c["t_slab"],
+                  c["t_lo"], t_hi, c["t_area"], t_cell, c["cell_area"], rep_slab, rep_twice, 0,
+                  np.zeros(xs.size, bool), [])
         if walk:
             arr._walk(u, v, line)
         return arr
@@ -383,20 +432,34 @@ def min_cell_area(arr: Arrangement) -> float:
     return float(arr.cell_area.min())
 
 
-def distinct_points(d: int, m: int, rng) -> tuple[np.ndarray, np.ndarray]:
-    """m distinct points of X_d^2, uniformly at random (a uniform m-subset)."""
+def distinct_points(d: int, m: int, rng, trials: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """m distinct points of X_d^2, uniformly at random (a uniform m-subset); with
+    ``trials``, one independent subset per row, (trials, m) each, drawn for all rows at once."""
     size = (d + 1) ** 2
     if not 1 <= m <= size:
         raise ParameterError(f"points must be in [1, {size}] on X_d^2 with d = {d}, got {m}")
+    T = 1 if trials is None else trials
     if 4 * m > size:
-        idx = rng.permutation(size)[:m]
+        idx = np.argsort(rng.random((T, size)), axis=1)[:, :m]
     else:
-        idx = np.empty(0, np.int64)
-        while idx.size < m:
-            more = rng.integers(0, size, 2 * m)
-            _, first = np.unique(np.concatenate([idx, more]), return_index=True)
-            idx = np.concatenate([idx, more])[np.sort(first)][:m]
-    return idx // (d + 1), idx % (d + 1)
+        # the first m distinct values of an i.i.d. uniform sequence are a uniform m-subset;
+        # 2m draws hold m distinct ones with overwhelming probability, a short row redraws
+        idx = np.empty((T, m), np.int64)
+        todo = np.arange(T)
+        while todo.size:
+            draws = rng.integers(0, size, (todo.size, 2 * m))
+            srt = np.argsort(draws, axis=1, kind="stable")
+            vals = np.take_along_axis(draws, srt, axis=1)
+            first_sorted = np.ones_like(vals, bool)
+            first_sorted[:, 1:] = vals[:, 1:] != vals[:, :-1]
+            first = np.zeros_like(first_sorted)
+            np.put_along_axis(first, srt, first_sorted, axis=1)
+            keep = first & (np.cumsum(first, axis=1) <= m)
+            full = keep.sum(axis=1) == m
+            idx[todo[full]] = draws[full][keep[full]].reshape(-1, m)
+            todo = todo[~full]
+    xs, ys = idx // (d + 1), idx % (d + 1)
+    return (xs[0], ys[0]) if trials is None else (xs, ys)
 
 
 # --- Select Halfplane -------------------------------------------------------------------

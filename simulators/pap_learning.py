@@ -51,6 +51,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy import sparse
 from scipy.optimize import linprog
 
 from privbounds.params import ParameterError
@@ -388,23 +389,32 @@ def mixture_private_counts(n_prime: int, m: int, pos: np.ndarray, neg: np.ndarra
 def synthetic_lp(g: np.ndarray, matrix: np.ndarray):
     """Weights w on the domain minimising t = max_h |g(h) - sum_x w_x h(x)| over the
     simplex (scipy's HiGHS). Returns (w, t*). Any distribution is feasible, D with
-    t = err(g; D) among them, so t* <= err(g; D)."""
+    t = err(g; D) among them, so t* <= err(g; D).
+
+    With g of shape (trials, k), every trial's LP is solved in one sparse block-diagonal LP
+    whose objective is the sum of the t's: the blocks share no variable, so its optimum
+    is every block's optimum at once. Returns w (trials, |X|) and t* (trials,)."""
     m = np.asarray(matrix, dtype=float)
+    g = np.asarray(g, dtype=float)
     k, size = m.shape
-    ones = np.ones((k, 1))
-    a_ub = np.block([[-m, -ones], [m, -ones]])  # g - M w <= t and M w - g <= t
-    b_ub = np.concatenate([-g, g])
-    c = np.zeros(size + 1)
-    c[-1] = 1.0
-    res = linprog(c, A_ub=a_ub, b_ub=b_ub, A_eq=np.concatenate([np.ones(size), [0.0]])[None, :], b_eq=[1.0],
-                  bounds=[(0, None)] * (size + 1), method="highs")
+    T = 1 if g.ndim == 1 else g.shape[0]
+    block = np.block([[-m, -np.ones((k, 1))], [m, -np.ones((k, 1))]])  # g - M w <= t, M w - g <= t
+    eye = sparse.identity(T, format="csr")
+    a_ub = sparse.kron(eye, block, format="csr")
+    b_ub = np.concatenate([-g.reshape(T, k), g.reshape(T, k)], axis=1).ravel()
+    a_eq = sparse.kron(eye, np.concatenate([np.ones(size), [0.0]])[None, :], format="csr")
+    c = np.tile(np.concatenate([np.zeros(size), [1.0]]), T)
+    res = linprog(c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=np.ones(T), bounds=(0, None), method="highs")
     if res.status != 0:
         raise RuntimeError(f"synthetic-data LP failed: {res.message}")
-    w = np.clip(res.x[:size], 0.0, None)
-    return w / w.sum(), float(res.x[-1])
+    x = res.x.reshape(T, size + 1)
+    w = np.clip(x[:, :size], 0.0, None)
+    w /= w.sum(axis=1, keepdims=True)
+    t = x[:, -1]
+    return (w[0], float(t[0])) if g.ndim == 1 else (w, t)
 
 
 def round_synthetic(w: np.ndarray, rows: int, rng: np.random.Generator) -> np.ndarray:
-    """Histogram (length |X|) of ``rows`` i.i.d. draws from the weights w: the synthetic
-    data set."""
-    return rng.multinomial(rows, w / w.sum())
+    """Histogram (length |X|) of ``rows`` i.i.d. draws from the weights w (or one per row
+    of w): the synthetic data set."""
+    return rng.multinomial(rows, w / w.sum(axis=-1, keepdims=True))

@@ -108,12 +108,10 @@ class PapRem29(Simulator):
         accurate = within(threshold_error(g, probs), a)
         matrix = query_matrix("thr", size)
         rows = int(synthetic_rows(a, b, size + 1))
-        out = np.zeros(trials, dtype=bool)
-        for i in range(trials):  # one LP per trial: its constraints are the trial's G
-            w, t_star = synthetic_lp(g[i], matrix)
-            if point["measure"] == "lp":
-                out[i] = not within(t_star, a)
-            else:
-                s = matrix @ (round_synthetic(w, rows, rng) / rows)
-                out[i] = not within(np.abs(s - truth[i]).max(), float(synthetic_error(a)))
+        w, t_star = synthetic_lp(g, matrix)  # all trials' LPs as one block-diagonal LP
+        if point["measure"] == "lp":
+            out = ~within(t_star, a)
+        else:
+            s = (round_synthetic(w, rows, rng) / rows) @ matrix.T
+            out = ~within(np.abs(s - truth).max(axis=1), float(synthetic_error(a)))
         return accurate & out

@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats
 from scipy.spatial import ConvexHull, Delaunay
 from scipy.special import logsumexp
 
@@ -29,6 +30,8 @@ from privbounds.simulators.halfplanes import (
     halfplane_d,
     kgon_inside,
     kgon_targets,
+    min_cell_area,
+    min_cell_areas,
 )
 from privbounds.simulators.kmms.alg_selecthalfplane import AUDIT, sup_log_ratio
 
@@ -75,6 +78,25 @@ def test_obs4_4_on_sample_arrangements(d, m):
     L0 = a.label0(np.arange(a.n_cells))
     assert (halfplane_d(aa[:, None], bb[:, None], xs, ys, d) == ~L0[a.t_cell]).all()
     assert a.cell_area.sum() == pytest.approx(16.0 * d ** 4, rel=1e-9)
+
+
+@pytest.mark.parametrize("d,m", [(2, 7), (8, 12), (64, 30), (1024, 20)])
+def test_batched_arrangements_equal_one_by_one(d, m):
+    """Claim 4.5's sample mode builds all trials' arrangements at once; each row's smallest
+    region is the one-at-a-time arrangement's, and the batched draws are distinct points."""
+    xs, ys = distinct_points(d, m, np.random.default_rng(d + m), trials=9)
+    assert xs.shape == ys.shape == (9, m)
+    assert all(np.unique(x * (d + 1) + y).size == m for x, y in zip(xs, ys))
+    one = [min_cell_area(Arrangement.build(x, y, d, walk=False)) for x, y in zip(xs, ys)]
+    np.testing.assert_array_equal(min_cell_areas(xs, ys, d), one)
+
+
+def test_batched_distinct_points_are_uniform_subsets():
+    # every point equally often, in the dense (permutation) and sparse (redraw) regimes
+    for d, m in ((2, 5), (6, 4)):
+        xs, ys = distinct_points(d, m, np.random.default_rng(m), trials=6000)
+        counts = np.bincount((xs * (d + 1) + ys).ravel(), minlength=(d + 1) ** 2)
+        assert stats.chisquare(counts).pvalue > 1e-4
 
 
 def _dichotomies(labels):

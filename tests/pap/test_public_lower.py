@@ -307,6 +307,18 @@ def test_lp_value_is_at_most_the_error_of_an_accurate_structure():
     np.testing.assert_allclose(w, probs[0], atol=1e-7)
 
 
+def test_batched_lp_solves_every_trial_and_its_weights_attain_the_value():
+    rng = np.random.default_rng(7)
+    matrix = query_matrix("thr", 16)
+    truth = threshold_answers(line_distribution("dirichlet", 16, rng, 12))
+    g = np.clip(truth + 0.2 * rng.uniform(-1, 1, truth.shape), -1, 1)
+    w, t = synthetic_lp(g, matrix)
+    assert w.shape == (12, 16) and t.shape == (12,)
+    np.testing.assert_allclose(t, [synthetic_lp(row, matrix)[1] for row in g], atol=1e-9)
+    np.testing.assert_allclose(np.abs(g - w @ matrix.T).max(axis=1), t, atol=1e-7)
+    assert (w >= 0).all() and np.allclose(w.sum(axis=1), 1.0)
+
+
 def test_rounded_rows_have_error_at_most_3_alpha_and_a_wrong_row_count_fails():
     rng = np.random.default_rng(8)
     size, alpha, beta = 16, 0.2, 0.1
