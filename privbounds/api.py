@@ -17,7 +17,16 @@ from pathlib import Path
 from privbounds.claims import evaluate_claims
 from privbounds.params import ParameterError
 from privbounds.registry import get, select
-from privbounds.results import DEFAULT_OUT, available, check_writable, load, save, write_log
+from privbounds.results import (
+    DEFAULT_OUT,
+    ResultError,
+    available,
+    check_writable,
+    load,
+    load_valid,
+    save,
+    write_log,
+)
 from privbounds.simulators.engine.runner import BACKENDS, run_points
 from privbounds.simulators.engine.simulator import FIDELITIES
 from privbounds.simulators.engine.store import clean_temporary, locked
@@ -185,6 +194,7 @@ def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None, jobs: int = 1) -> 
     theorems are drawn at once (joblib processes; each figure is independent)."""
     out = Path(out)
     have = available(out)
+    exact = set()
     if ids or paper:
         # a pattern or a paper means "those of them with results"; an exact id must have them
         exact = {i for i in ids or () if not any(c in i for c in "*?[")}
@@ -193,7 +203,14 @@ def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None, jobs: int = 1) -> 
         ids = have
     if not ids:
         raise ParameterError(f"no results in {out / 'results'}; run 'privbounds run --out {out}' first")
-    results = {tid: load(out, tid) for tid in ids}  # all present before drawing any
+    # all read before drawing any; an id asked for by name must be readable, one matched by
+    # a pattern or the default is skipped with a warning when it is not
+    results = {tid: load(out, tid) for tid in ids if tid in exact}
+    results.update(load_valid(out, [tid for tid in ids if tid not in exact]))
+    results = {tid: results[tid] for tid in ids if tid in results}
+    if not results:
+        raise ParameterError(f"no readable results in {out / 'results'}; run 'privbounds run --out {out}' first")
+    check_writable(out, "figures")
     paths = []
     with locked(out):  # no run may clean up our temporary files while we write
         todo = [(tid, rec) for tid, rec in results.items() if rec.get("status") != "failed"]
@@ -219,7 +236,7 @@ def plot_papers(papers, out=DEFAULT_OUT) -> list[Path]:
         spec = known()[paper].figures
         if spec is None:
             continue
-        records = {tid: load(out, tid) for tid in available(out) if tid.split(".")[0] == paper}
+        records = load_valid(out, [tid for tid in available(out) if tid.split(".")[0] == paper])
         paths += call(spec, records, out)
     return paths
 
@@ -237,11 +254,16 @@ def show(theorem_id: str, out=DEFAULT_OUT) -> dict:
         parts = [m for m in closure(type(thm.simulator).__module__)
                  if m.startswith("privbounds.simulators.") and ".engine" not in m]
         info["uses"] = [f for f in map(_source_path, parts) if f not in info["files"]]
+    rec = None
     if out is not None and theorem_id in available(out):
-        rec = load(out, theorem_id)
+        try:
+            rec = load(out, theorem_id)
+        except ResultError as e:
+            info["last_run"] = f"unreadable: {e}"
+    if rec is not None:
         last = {v["claim"]: v["verdict"] for v in rec.get("verdicts", [])}
         info["last_run"] = (f"{rec.get('status', 'finished')}, {rec['fidelity']} fidelity, seed "
-                            f"{rec['provenance']['seed']}, {rec['provenance']['finished']}"
+                            f"{rec['provenance']['seed']}, {rec['provenance'].get('finished', 'time not recorded')}"
                             + (f": {rec['error']} (traceback in {rec['log']})" if rec.get("error") else ""))
     for c in info["claims"]:
         c["last_verdict"] = last.get(c["id"])
@@ -265,6 +287,7 @@ def report(out=DEFAULT_OUT) -> Path:
     out = Path(out)
     if not available(out):
         return build(out)  # says there are no results, touching nothing
+    check_writable(out, "report", "report/figures", "report/data")
     with locked(out):
         return build(out)
 

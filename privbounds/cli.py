@@ -168,9 +168,14 @@ def _list(args) -> int:
         s = t.summary()
         last = {}
         if tid in have:
-            rec = results.load(args.out, tid)
-            s["last_status"] = rec.get("status", "finished")
-            last = {v["claim"]: v["verdict"] for v in rec.get("verdicts", [])}
+            try:
+                rec = results.load(args.out, tid)
+            except results.ResultError as e:
+                results.warn(f"skipping {e}")
+                s["last_status"] = "unreadable"
+            else:
+                s["last_status"] = rec.get("status", "finished")
+                last = {v["claim"]: v["verdict"] for v in rec.get("verdicts", [])}
         for c in s["claims"]:
             c["last_verdict"] = last.get(c["id"])
         rows.append(s)
@@ -184,6 +189,8 @@ def _list(args) -> int:
                                                 else "not measured; see 'privbounds show " + s["id"] + "')"))
         elif s.get("last_status") == "failed":
             print("    (last run failed; see 'privbounds show " + s["id"] + "')")
+        elif s.get("last_status") == "unreadable":
+            print("    (its result file is unreadable: see the warning above; rerun it)")
         for c in s["claims"]:
             v = c["last_verdict"] or "not run"
             print(f"    {c['id']:<24} {c['kind']:<16} {v}")
@@ -249,7 +256,9 @@ def _findings(args) -> int:
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return _dispatch(args, argv)
+        code = _dispatch(args, argv)
+        sys.stdout.flush()  # a closed pipe shows here, inside the handlers, not at exit
+        return code
     except ParameterError as e:
         print(f"privbounds: error: {e}", file=sys.stderr)
         return 2

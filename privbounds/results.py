@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -88,17 +89,122 @@ def _jsonable(o):
     raise TypeError(f"not JSON serialisable: {type(o).__name__}")
 
 
+class ResultError(ParameterError):
+    """A file privbounds reads (a result record, a baseline, a cache entry) is unreadable or
+    of the wrong shape; the message names the file and what is wrong with it."""
+
+
+_warned: set[str] = set()
+
+
+def warn(message: str) -> None:
+    """One line on stderr, once per process for the same message."""
+    if message not in _warned:
+        _warned.add(message)
+        print(f"privbounds: warning: {message}", file=sys.stderr)
+
+
+FIDELITIES = ("smoke", "quick", "full")
+STATUSES = ("finished", "failed")
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def record_problem(rec, theorem_id: str) -> str | None:
+    """What is wrong with ``rec`` as the result record of ``theorem_id`` (None if nothing):
+    the fields every command reads, with their types and allowed values."""
+    from privbounds.claims import VERDICTS
+    from privbounds.registry import get
+
+    if not isinstance(rec, dict):
+        return f"not a result record (a JSON object is expected, found {type(rec).__name__})"
+    if not isinstance(rec.get("id"), str):
+        return "has no theorem id (not a result record written by privbounds)"
+    if rec.get("id") != theorem_id:
+        return f"holds the result of {rec.get('id')!r}, not of {theorem_id}"
+    if rec.get("status", "finished") not in STATUSES:
+        return f"status must be one of {', '.join(STATUSES)}, found {rec.get('status')!r}"
+    if rec.get("fidelity") not in FIDELITIES:
+        return f"fidelity must be one of {', '.join(FIDELITIES)}, found {rec.get('fidelity')!r}"
+    prov = rec.get("provenance")
+    if not isinstance(prov, dict):
+        return "has no provenance"
+    if not isinstance(prov.get("seed"), int) or not isinstance(prov.get("code_version"), str) \
+            or not _is_number(prov.get("wall_seconds")):
+        return "provenance needs an integer seed, a code_version and wall_seconds"
+    if not isinstance(rec.get("overrides", {}), dict):
+        return "overrides must be an object"
+    for key in ("points", "verdicts"):
+        if not isinstance(rec.get(key), list) or not all(isinstance(x, dict) for x in rec[key]):
+            return f"{key} must be a list of objects"
+    if rec.get("status", "finished") == "failed":
+        return None if isinstance(rec.get("error"), str) else "a failed run must say its error"
+    if not all(isinstance(p.get("point"), dict) for p in rec["points"]):
+        return "every point needs its parameters ('point')"
+    for v in rec["verdicts"]:
+        if v.get("verdict") not in VERDICTS:
+            return f"claim {v.get('claim')!r} has verdict {v.get('verdict')!r}, not one of {', '.join(VERDICTS)}"
+        if not isinstance(v.get("details", []), list):
+            return f"claim {v.get('claim')!r}: details must be a list"
+    claims = [c.id for c in get(theorem_id).claims]
+    found = [v.get("claim") for v in rec["verdicts"]]
+    if found != claims:
+        return (f"its verdicts are for claims {', '.join(map(str, found)) or 'none'}, but {theorem_id} has "
+                f"{', '.join(claims)} (written by another version of privbounds)")
+    if not isinstance(rec.get("rows"), list) or not all(isinstance(r, dict) for r in rec["rows"]):
+        return "rows must be a list of objects"
+    return None
+
+
 def available(out) -> list[str]:
+    """Registered theorem ids with a record under ``<out>/results``; any other JSON file there
+    (a copy, a stray note) is named in a warning and left alone."""
+    from privbounds.registry import ids as registered
+
     rdir = results_dir(out)
-    return sorted(p.stem for p in rdir.glob("*.json")) if rdir.is_dir() else []
+    if not rdir.is_dir():
+        return []
+    known = set(registered())
+    have = []
+    for p in sorted(rdir.glob("*.json")):
+        if p.stem in known:
+            have.append(p.stem)
+        else:
+            warn(f"skipping {p}: not the result of a registered theorem (its name must be <id>.json)")
+    return have
 
 
 def load(out, theorem_id: str) -> dict:
+    """The theorem's record, validated (``record_problem``); ResultError names the file."""
     path = results_dir(out) / f"{theorem_id}.json"
     if not path.is_file():
         raise ParameterError(
             f"no results for {theorem_id} in {results_dir(out)}; run 'privbounds run {theorem_id} --out {out}' first")
-    return json.loads(path.read_text())
+    rerun = f"rerun 'privbounds run {theorem_id} --out {out}'"
+    try:
+        rec = json.loads(path.read_text())
+    except OSError as e:
+        raise ResultError(f"{path}: cannot be read ({e.strerror or e})") from None
+    except ValueError as e:
+        raise ResultError(f"{path}: not valid JSON ({e}); {rerun}") from None
+    problem = record_problem(rec, theorem_id)
+    if problem:
+        raise ResultError(f"{path}: {problem}; {rerun}")
+    return rec
+
+
+def load_valid(out, ids=None) -> dict:
+    """theorem id -> record for ``ids`` (default: all available), skipping, with a warning
+    that names the file, every record that does not validate."""
+    records = {}
+    for tid in available(out) if ids is None else ids:
+        try:
+            records[tid] = load(out, tid)
+        except ResultError as e:
+            warn(f"skipping {e}")
+    return records
 
 
 def load_rows(out, theorem_id: str) -> pd.DataFrame:
@@ -106,14 +212,18 @@ def load_rows(out, theorem_id: str) -> pd.DataFrame:
     return pd.DataFrame(load(out, theorem_id).get("rows") or [])
 
 
-def check_writable(out) -> Path:
-    """Create the output folder (if needed) and prove we can write there, before any work."""
+def check_writable(out, *sub: str) -> Path:
+    """Create the output folder (and its subfolders ``sub``, if given) and prove we can
+    write there, before any work; a ParameterError names the folder otherwise."""
     out = Path(out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=out, prefix=".write-test-")
-        os.close(fd)
-        os.unlink(tmp)
-    except OSError as e:
-        raise ParameterError(f"--out {out} is not a writable folder ({e.strerror or e})") from None
+    for folder in [out] + [out / s for s in sub]:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".write-test-")
+            os.close(fd)
+            os.unlink(tmp)
+        except OSError as e:
+            where = f"--out {out}" if folder == out else f"--out {out}: {folder}"
+            why = "a file of that name is in the way" if folder.exists() and not folder.is_dir() else e.strerror or e
+            raise ParameterError(f"{where} is not a writable folder ({why})") from None
     return out

@@ -51,7 +51,7 @@ from scipy import stats
 
 from privbounds.claims import ORDER, REFUTED
 from privbounds.params import ParameterError
-from privbounds.results import available, load, write_atomic
+from privbounds.results import ResultError, available, load, write_atomic
 from privbounds.simulators.engine.simulator import point_key
 
 BASELINE_DIR = Path(__file__).resolve().parent / "baselines"
@@ -231,13 +231,37 @@ def baseline_path(paper: str, fidelity: str) -> Path:
     return BASELINE_DIR / paper / f"{fidelity}.json"
 
 
+ENTRY_KEYS = {"seed": int, "claims": dict, "counts": dict, "n_hat": dict, "audits": dict}
+
+
+def read_baseline(path: Path) -> dict:
+    """A baseline file, validated: the top-level fields and every entry's (``summarise``)."""
+    rebuild = "rebuild it with 'privbounds check --update' from a run of an unchanged tree"
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as e:
+        raise ResultError(f"baseline {path}: cannot be read ({e.strerror or e})") from None
+    except ValueError as e:
+        raise ResultError(f"baseline {path}: not valid JSON ({e}); {rebuild}") from None
+    if not isinstance(data, dict):
+        raise ResultError(f"baseline {path}: a JSON object is expected, found {type(data).__name__}; {rebuild}")
+    if not isinstance(data.get("theorems"), dict):
+        raise ResultError(f"baseline {path}: has no 'theorems' object; {rebuild}")
+    for tid, entry in data["theorems"].items():
+        bad = [k for k, t in ENTRY_KEYS.items() if not isinstance(entry, dict) or not isinstance(entry.get(k), t)]
+        if bad:
+            raise ResultError(f"baseline {path}: the entry of {tid} lacks {', '.join(bad)} or has the wrong type; "
+                              f"{rebuild}")
+    return data
+
+
 def _load_baselines(paths: dict, fid: str) -> dict:
     """theorem id -> baseline entry, from every paper's file that exists."""
     out = {}
     for path in paths.values():
         if not path.is_file():
             continue
-        data = json.loads(path.read_text())
+        data = read_baseline(path)
         if data.get("fidelity") != fid:
             raise ParameterError(f"baseline {path} is for fidelity {data.get('fidelity')}, results are {fid}")
         if data.get("format") != FORMAT:
@@ -252,7 +276,14 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
     ids = list(ids) if ids else available(out)
     if not ids:
         raise ParameterError(f"no results in {Path(out) / 'results'}; run 'privbounds run --out {out}' first")
-    records = {tid: load(out, tid) for tid in ids}
+    records, unreadable = {}, {}
+    for tid in ids:
+        try:
+            records[tid] = load(out, tid)
+        except ResultError as e:  # a check never trusts, nor silently skips, a bad record
+            unreadable[tid] = str(e)
+    if not records:
+        raise ResultError(next(iter(unreadable.values())))
     for tid, rec in records.items():
         if rec.get("overrides"):
             sets = " ".join(f"--set {k}={','.join(map(str, v))}" for k, v in rec["overrides"].items())
@@ -275,6 +306,8 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
         paths = {p: baseline_path(p, fid) for p in sorted({t.split(".")[0] for t in records} | set(known()))}
 
     if update:
+        if unreadable:
+            raise ResultError(f"{next(iter(unreadable.values()))}; a baseline is made from readable results only")
         failed = sorted(set(records) - set(finished))
         if failed:
             raise ParameterError(f"results of {', '.join(failed)} in {out} are failed runs; "
@@ -286,7 +319,7 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
                 continue
             data = {"format": FORMAT, "fidelity": fid, "seeds": sorted(seeds), "theorems": {}}
             if path.is_file():  # keep theorems that were not rerun, if the file has this layout
-                old = json.loads(path.read_text())
+                old = read_baseline(path)  # a bad file is named, never overwritten with a partial one
                 if old.get("format") == FORMAT and old.get("fidelity") == fid:
                     data["theorems"] = old.get("theorems", {})
             data["theorems"].update(mine)
@@ -306,6 +339,8 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
                               for p in paths.values() if p.is_file()}))
 
     lines, regs, notes, family = [], [], [], []
+    for tid, why in unreadable.items():
+        regs.append(f"{tid}: its result file is unreadable ({why})")
     for tid, rec in records.items():
         if tid not in finished:
             regs.append(f"{tid}: the run failed ({rec.get('error')}; traceback in {rec.get('log')})")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from privbounds.results import available, load
+from privbounds.results import load_valid
 
 LOOSE = 10.0  # "looser than 10x": n_hat / N (upper) or L / n_hat (lower) at most 1/10 everywhere
 
@@ -92,8 +92,7 @@ def _loose(v: dict) -> str | None:
 def collect(out) -> list[Finding]:
     """Every finding in the results under ``out``, in category order, then theorem order."""
     found = []
-    for tid in available(out):
-        rec = load(out, tid)
+    for tid, rec in load_valid(out).items():
         page = f"{tid}.html"
         if rec.get("status") == "failed":
             found.append(Finding("failed", tid, None, None, "failed",

@@ -18,7 +18,7 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from privbounds.params import ParameterError
-from privbounds.results import available, export_csv, load, results_dir, write_atomic
+from privbounds.results import available, export_csv, load_valid, results_dir, write_atomic
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -50,9 +50,10 @@ def environment() -> Environment:
 
 
 def build(out: Path) -> Path:
-    ids = available(out)
-    if not ids:
-        raise ParameterError(f"no results in {results_dir(out)}; run 'privbounds run --out {out}' first")
+    records = load_valid(out)  # an unreadable record is named in a warning and left out
+    if not records:
+        what = "no readable results" if available(out) else "no results"
+        raise ParameterError(f"{what} in {results_dir(out)}; run 'privbounds run --out {out}' first")
     site = Path(out) / "report"
     (site / "figures").mkdir(parents=True, exist_ok=True)
     (site / "data").mkdir(parents=True, exist_ok=True)
@@ -60,8 +61,7 @@ def build(out: Path) -> Path:
     common = {"generated": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
               "version": metadata.version("privbounds")}
     pages = []
-    for tid in ids:
-        rec = load(out, tid)
+    for tid, rec in records.items():
         figs = {}
         for ext in ("png", "svg"):
             src = Path(out) / "figures" / f"{tid}.{ext}"

@@ -33,6 +33,7 @@ import sys
 import time
 import traceback
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from joblib import Memory, Parallel, delayed, parallel_config
@@ -308,15 +309,20 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
                 rnd += 1
                 bar.add(len(tasks), f"round {rnd}")
                 results = [None] * len(tasks)
-                todo = []
+                todo, bad = [], []
                 for i, (fn, args) in enumerate(tasks):
-                    if use_cache and cached[fn].check_call_in_cache(*args):
-                        _, results[i], err, _ = _indexed(cached[fn], i, args)
-                        _record(i, fn, args, err, errors)
+                    value = _from_cache(cached[fn], fn, args, bad) \
+                        if use_cache and cached[fn].check_call_in_cache(*args) else None
+                    if value is not None:
+                        results[i] = value
                         stats[args[1]]["blocks_cached"] += 1
                         bar.update()
                     else:
                         todo.append(i)
+                if bad:
+                    print(f"privbounds: warning: {len(bad)} cache entr{'y' if len(bad) == 1 else 'ies'} under "
+                          f"{cache_dir} could not be used ({bad[0]}{', ...' if len(bad) > 1 else ''}); recomputed",
+                          file=sys.stderr)
                 if todo:
                     gen = Parallel(return_as="generator_unordered")(
                         delayed(_indexed)(cached.get(tasks[i][0], tasks[i][0]), i, tasks[i][1]) for i in todo)
@@ -375,6 +381,30 @@ def _collect(rs: list[PointRun], conf: float, wall: float, stats: dict, cases=()
         measured.append({**case.describe(), "conf": AUDIT_CONF, "budgets": runs_})
     return {"rows": rows, "points": [r.result(conf) for r in rs], "conf": conf, "audits": measured,
             "wall_seconds": wall, **stats}
+
+
+def _from_cache(memo, fn, args, bad: list):
+    """A block's cached value, validated: successes in [0, size] (a search block) or a
+    pair of event counts in [0, size] (an audit block). An entry that cannot be read or
+    holds anything else is noted in ``bad``, removed, and None returned (recomputed)."""
+    ref = memo.call_and_shelve(*args)  # a reference to the stored entry: nothing loaded yet
+    size = int(args[5])
+
+    def counts(v) -> bool:
+        return isinstance(v, (int, np.integer)) and not isinstance(v, bool) and 0 <= v <= size
+    try:
+        value = ref.get()
+    except Exception as e:
+        why = f"unreadable: {type(e).__name__}"
+    else:
+        ok = (isinstance(value, tuple) and len(value) == 2 and all(map(counts, value))
+              if fn is run_audit_block else counts(value))
+        if ok:
+            return value
+        why = f"holds {type(value).__name__} {str(value)[:40]!r}, not the block's counts"
+    bad.append(f"{Path(ref.store_backend.location) / ref.func_id / ref.args_id}: {why}")
+    ref.clear()
+    return None
 
 
 def _indexed(fn, i, args):
