@@ -14,8 +14,10 @@ from importlib import metadata
 from numbers import Integral
 from pathlib import Path
 
+import numpy as np
+
 from privbounds.claims import evaluate_claims
-from privbounds.params import ParameterError
+from privbounds.params import ParameterError, flag
 from privbounds.registry import get, select
 from privbounds.results import (
     DEFAULT_OUT,
@@ -54,6 +56,8 @@ def resolve_ids(ids=None, paper: str | None = None, runnable: bool = True) -> li
     """Ids selected by exact ids or shell patterns ('bns.cor3_*') and/or a paper, in
     registry order, duplicates dropped. With ``runnable``, entries without a simulator
     (bound-only and summary theorems) are left out, and naming one on its own is an error."""
+    if isinstance(ids, str):  # run("siv.thm3_3"): one id or pattern
+        ids = [ids]
     chosen = select(ids, paper)
     if not runnable:
         return chosen
@@ -67,15 +71,35 @@ def resolve_ids(ids=None, paper: str | None = None, runnable: bool = True) -> li
     return keep
 
 
+def normalise_overrides(overrides) -> dict:
+    """{name: list of plain values}: lists, tuples and numpy arrays of values (numpy scalars
+    become Python ones); a bare value is refused, since an override replaces a whole axis."""
+    if overrides is None:
+        return {}
+    if not isinstance(overrides, dict):
+        raise ParameterError(f"overrides must be a dict {{name: [values]}}, got {type(overrides).__name__}")
+    out = {}
+    for name, values in overrides.items():
+        if isinstance(values, np.ndarray):
+            values = values.ravel().tolist()
+        if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple)):
+            raise ParameterError(f"overrides[{name!r}] must be a list of values (an axis of the grid), "
+                                 f"e.g. {{{name!r}: [{values!r}]}}, got a single {type(values).__name__}")
+        if not values:
+            raise ParameterError(f"overrides[{name!r}] must hold at least one value")
+        out[name] = [v.item() if isinstance(v, np.generic) else v for v in values]
+    return out
+
+
 def validate_common(fidelity: str, jobs, seed, backend: str = "loky") -> None:
     if fidelity not in FIDELITIES:
-        raise ParameterError(f"--fidelity must be one of {', '.join(FIDELITIES)}, got {fidelity!r}")
+        raise ParameterError(f"{flag('fidelity')} must be one of {', '.join(FIDELITIES)}, got {fidelity!r}")
     if isinstance(jobs, bool) or not isinstance(jobs, Integral) or jobs < 1:
-        raise ParameterError(f"--jobs must be an integer >= 1, got {jobs!r}")
+        raise ParameterError(f"{flag('jobs')} must be an integer >= 1, got {jobs!r}")
     if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0 or seed >= 2**63:
-        raise ParameterError(f"--seed must be a non-negative integer below 2^63, got {seed!r}")
+        raise ParameterError(f"{flag('seed')} must be a non-negative integer below 2^63, got {seed!r}")
     if backend not in BACKENDS:
-        raise ParameterError(f"--backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+        raise ParameterError(f"{flag('backend')} must be one of {', '.join(BACKENDS)}, got {backend!r}")
 
 
 def code_version() -> str:
@@ -119,7 +143,7 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
     if not ids:
         raise ParameterError("no theorem selected")
     validate_common(fidelity, jobs, seed, backend)
-    overrides = overrides or {}
+    overrides = normalise_overrides(overrides)
     work, fids = {}, {}
     for tid in ids:
         sim = get(tid).simulator
@@ -129,10 +153,11 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
     known = {k for tid in ids for k in get(tid).simulator.params}
     unknown = sorted(set(overrides) - known)
     if unknown:
-        raise ParameterError(f"--set {unknown[0]} is not a parameter of {', '.join(ids)}; "
+        raise ParameterError(f"{'--set' if flag('set') == '--set' else 'overrides key'} {unknown[0]} is not a "
+                             f"parameter of {', '.join(ids)}; "
                              f"allowed: {', '.join(sorted(known))}")
     if not str(out).strip():
-        raise ParameterError("--out must name a folder, got ''")
+        raise ParameterError(f"{flag('out')} must name a folder, got ''")
     out = check_writable(out)
     if command is None:  # called from Python rather than the CLI
         command = (f"privbounds.run({ids!r}, fidelity={fidelity!r}, jobs={jobs}, seed={seed}, "

@@ -17,7 +17,7 @@ import time
 import traceback
 from pathlib import Path
 
-from privbounds.params import ParameterError
+from privbounds.params import _FROM_CLI, ParameterError
 
 EPILOG = """\
 examples:
@@ -86,6 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="privbounds", formatter_class=argparse.RawDescriptionHelpFormatter,
                 description="Check sample-complexity theorems of private learning against "
                             "Monte Carlo experiment.", epilog=EPILOG)
+    from importlib import metadata
+
+    p.add_argument("--version", action="version", version=f"privbounds {metadata.version('privbounds')}",
+                   help="print the installed version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
@@ -98,11 +102,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"{what}, or shell patterns such as 'bns.cor3_*' (default: all)")
         sp.add_argument("--paper", metavar="PREFIX", help="only this paper's theorems (e.g. bns, siv)")
 
-    def run_opts(sp):
+    def run_opts(sp, overrides=True):
         select_opts(sp)
         sp.add_argument("--fidelity", default="quick", choices=FIDELITIES,
-                        help="smoke: seconds (tests); quick: about 3 minutes for all theorems with --jobs 2, "
-                             "what CI checks; full: paper quality, about 31 minutes (default: %(default)s)")
+                        help="smoke: seconds, no baseline (tests); quick: about 6 minutes for all theorems "
+                             "with --jobs 2 on 2 cores, what CI checks; full: paper quality, an hour or more "
+                             "(default: %(default)s)")
         sp.add_argument("--jobs", type=_jobs, default=1, metavar="N", help="worker processes (default: 1)")
         sp.add_argument("--seed", type=_seed, default=0, metavar="S",
                         help="root seed; equal seeds give equal numbers for any --jobs (default: 0)")
@@ -111,8 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--scheduler", metavar="ADDR",
                         help="address of a running Dask scheduler (with --backend dask); "
                              "without it a local Dask cluster of --jobs workers is started")
-        sp.add_argument("--set", type=_override, action="append", default=[], metavar="NAME=V1,V2",
-                        help="replace one grid axis by these values, e.g. --set epsilon=0.5,1")
+        if overrides:  # reproduce regenerates the registered grids only
+            sp.add_argument("--set", type=_override, action="append", default=[], metavar="NAME=V1,V2",
+                            help="replace one grid axis by these values, e.g. --set epsilon=0.5,1 "
+                                 "('privbounds list' shows each theorem's parameters)")
         sp.add_argument("--quiet", action="store_true", help="no progress bar")
         sp.add_argument("--no-cache", action="store_true",
                         help="neither reuse nor store finished blocks (the cache is keyed by the code "
@@ -126,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("show", help="one theorem: statement, claims with their bounds, the files "
                                      "that implement it, its last verdicts")
-    sp.add_argument("id", metavar="ID")
+    sp.add_argument("id", metavar="ID", help="a theorem id, e.g. siv.thm3_3 ('privbounds list' shows them all)")
     out_opt(sp)
 
     sp = sub.add_parser("run", help="run simulators, write results/<id>.csv and .json",
@@ -151,8 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--baseline", metavar="FILE", help="baseline file (default: the committed one for the results' fidelity)")
     out_opt(sp)
 
-    sp = sub.add_parser("reproduce", help="run + figures + report + check")
-    run_opts(sp)
+    sp = sub.add_parser("reproduce", help="run + figures + report + check (the check is skipped at smoke "
+                                          "fidelity, which has no baseline)")
+    run_opts(sp, overrides=False)
     return p
 
 
@@ -165,7 +173,7 @@ def _list(args) -> int:
     rows = []
     for tid in resolve_ids(args.ids, args.paper, runnable=False):
         t = get(tid)
-        s = t.summary()
+        s = {**t.summary(), "parameters": t.parameters()}
         last = {}
         if tid in have:
             try:
@@ -194,6 +202,10 @@ def _list(args) -> int:
         for c in s["claims"]:
             v = c["last_verdict"] or "not run"
             print(f"    {c['id']:<24} {c['kind']:<16} {v}")
+        for prm in s["parameters"]:
+            grid = prm["grid"].get("quick") or next(iter(prm["grid"].values()), [])
+            shown = ", ".join(map(str, grid[:8])) + (", ..." if len(grid) > 8 else "")
+            print(f"    --set {prm['name']}=...  {prm['allowed']}; quick grid: {shown or 'not on the grid'}")
     return 0
 
 
@@ -254,7 +266,19 @@ def _findings(args) -> int:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    if not (sys.argv[1:] if argv is None else argv):
+        parser.print_help()  # a bare 'privbounds': the usage summary
+        return 0
+    args = parser.parse_args(argv)
+    token = _FROM_CLI.set(True)  # errors name options as flags while the command runs
+    try:
+        return _main(args, argv)
+    finally:
+        _FROM_CLI.reset(token)
+
+
+def _main(args, argv) -> int:
     try:
         code = _dispatch(args, argv)
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers, not at exit
@@ -289,7 +313,7 @@ def _dispatch(args, argv) -> int:
         return _findings(args)
     if args.command in ("run", "reproduce"):
         overrides = {}
-        for name, values in args.set:
+        for name, values in getattr(args, "set", []):
             overrides[name] = values
         if args.scheduler and args.backend != "dask":
             raise ParameterError("--scheduler needs --backend dask")
@@ -297,8 +321,9 @@ def _dispatch(args, argv) -> int:
                   backend=args.backend, scheduler=args.scheduler, paper=args.paper,
                   use_cache=not args.no_cache,
                   command=" ".join(["privbounds", *(argv if argv is not None else sys.argv[1:])]))
-        if args.command == "reproduce" and overrides:
-            raise ParameterError("--set is for 'run'; reproduce regenerates the registered grids")
+        if args.command == "reproduce" and args.fidelity == "smoke":
+            print("privbounds: smoke fidelity has no committed baseline: reproduce will run, draw and "
+                  "report, and skip the check", file=sys.stderr)
         _note_partial_overrides(args.ids, args.paper, overrides)
         t0 = time.perf_counter()
         try:
@@ -317,10 +342,25 @@ def _dispatch(args, argv) -> int:
             print(f"privbounds: error: {tid} failed: {message} (traceback in {log})", file=sys.stderr)
         if failures or args.command == "run":
             return 1 if failures else 0
-        paths = api.plot(args.ids, args.out, jobs=args.jobs)
+        from privbounds.claims import VERDICTS
+
+        paths = api.plot(args.ids, args.out, paper=args.paper, jobs=args.jobs)
         index = api.report(args.out)
-        print(f"figures: {len(paths)} files; report: {index}")
-        return _print_check(api.check(args.out, fidelity=args.fidelity))
+        print(f"figures: {len(paths)} files")
+        if args.fidelity == "smoke":
+            code = 0
+            print("check skipped: smoke fidelity has no baseline")
+        else:
+            code = _print_check(api.check(args.out, fidelity=args.fidelity))
+        counts = {k: 0 for k in VERDICTS}
+        for rec in recs.values():
+            for v in rec["verdicts"]:
+                counts[v["verdict"]] += 1
+        print(f"verdicts of {len(recs)} theorems, {sum(counts.values())} claims: "
+              + ", ".join(f"{n} {k}" for k, n in counts.items() if n))
+        print(f"report: {index.resolve()}")
+        print(f"reproduce finished in {time.perf_counter() - t0:.1f} s")
+        return code
     if args.command == "figures":
         paths = api.plot(args.ids, args.out, paper=args.paper, jobs=args.jobs)
         for p in paths:

@@ -8,12 +8,23 @@ to every entry and every message names the parameter and its allowed range.
 from __future__ import annotations
 
 import math
+from contextvars import ContextVar
 from dataclasses import dataclass
 from numbers import Integral, Real
 
 
 class ParameterError(ValueError):
     """Invalid user input: a one-line message naming the parameter and what is allowed."""
+
+
+# Set by the command line: errors then name options as flags (--jobs), and as the Python
+# API's arguments (jobs) otherwise.
+_FROM_CLI = ContextVar("privbounds_from_cli", default=False)
+
+
+def flag(name: str) -> str:
+    """How the user wrote argument ``name``: ``--name`` on the command line, ``name`` in Python."""
+    return f"--{name.replace('_', '-')}" if _FROM_CLI.get() else name
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from privbounds.params import ParameterError
+from privbounds.params import ParameterError, flag
 
 DEFAULT_OUT = Path("privbounds-out")
 _UMASK = os.umask(0)
@@ -223,7 +223,7 @@ def check_writable(out, *sub: str) -> Path:
             os.close(fd)
             os.unlink(tmp)
         except OSError as e:
-            where = f"--out {out}" if folder == out else f"--out {out}: {folder}"
+            where = f"{flag('out')} {out}" if folder == out else f"{flag('out')} {out}: {folder}"
             why = "a file of that name is in the way" if folder.exists() and not folder.is_dir() else e.strerror or e
             raise ParameterError(f"{where} is not a writable folder ({why})") from None
     return out

@@ -306,6 +306,9 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
         paths = {p: baseline_path(p, fid) for p in sorted({t.split(".")[0] for t in records} | set(known()))}
 
     if update:
+        if fid == "smoke" and baseline is None:
+            raise ParameterError("smoke results have no committed baseline: --update writes the quick and full "
+                                 "ones only (give --baseline FILE to write a baseline of your own)")
         if unreadable:
             raise ResultError(f"{next(iter(unreadable.values()))}; a baseline is made from readable results only")
         failed = sorted(set(records) - set(finished))

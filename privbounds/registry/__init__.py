@@ -91,6 +91,24 @@ class Theorem:
                 "unaudited": dict(getattr(self.simulator, "unaudited", {}) or {}),
                 "claims": [c.summary() for c in self.claims]}
 
+    def parameters(self) -> list[dict]:
+        """Each simulator parameter with what it allows and the values its registered grid
+        takes at each fidelity (what ``--set NAME=...`` replaces)."""
+        sim = self.simulator
+        if sim is None:
+            return []
+        grids = {}
+        for fid in sim.fidelities:
+            for p in sim.points(fid):
+                for k, v in p.items():
+                    grids.setdefault(k, {}).setdefault(fid, set()).add(v)
+
+        def order(vals):
+            return sorted(vals, key=lambda v: (isinstance(v, str), v if not isinstance(v, str) else 0, str(v)))
+        return [{"name": name, "allowed": spec.describe(),
+                 "grid": {fid: order(vals) for fid, vals in grids.get(name, {}).items()}}
+                for name, spec in sim.params.items()]
+
 
 # id -> (module name, builder); filled by @entry when the paper modules are imported
 _ENTRIES: dict[str, tuple[str, Callable[[], Theorem]]] = {}

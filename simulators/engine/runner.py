@@ -178,29 +178,47 @@ def _backend(backend: str, jobs: int, scheduler: str | None):
 
 
 class _Progress:
-    """One progress bar for a whole run (tqdm on stderr); quiet when disabled."""
+    """One progress bar for a whole run (tqdm on stderr), quiet when disabled. Its total is
+    the number of theorems, known from the start (a search adds blocks round by round, so
+    a bar over blocks would keep growing); the blocks done, the round and the theorem of
+    the latest block ride along as its postfix."""
 
-    def __init__(self, enabled: bool):
-        self.enabled = enabled
+    def __init__(self, enabled: bool, theorems: int):
         self.bar = None
-
-    def add(self, n: int, desc: str):
-        if self.enabled and self.bar is None:  # created on first work, so no empty bar
+        self.blocks = self.cached = self.round = 0
+        self.current = ""
+        if enabled and theorems:
             from tqdm import tqdm
-            self.bar = tqdm(total=0, unit="block", file=sys.stderr, dynamic_ncols=True,
-                            mininterval=0.5 if sys.stderr.isatty() else 10.0)
-        if self.bar is not None:
-            self.bar.total += n
-            self.bar.set_description(desc)
-            self.bar.refresh()
+            self.bar = tqdm(total=theorems, unit="theorem", desc="theorems", file=sys.stderr,
+                            dynamic_ncols=True, mininterval=0.5 if sys.stderr.isatty() else 10.0)
 
-    def update(self, n: int = 1):
+    def _show(self):
         if self.bar is not None:
-            self.bar.update(n)
+            cached = f" ({self.cached} cached)" if self.cached else ""
+            now = f", now {self.current}" if self.current else ""
+            self.bar.set_postfix_str(f"round {self.round}, {self.blocks} blocks{cached}{now}", refresh=False)
+            self.bar.update(0)  # redraws at most every mininterval
+
+    def next_round(self, rnd: int):
+        self.round = rnd
+        self._show()
+
+    def block(self, theorem_id: str, cached: bool = False):
+        self.blocks += 1
+        self.cached += cached
+        self.current = theorem_id
+        self._show()
+
+    def theorem_done(self, theorem_id: str):
+        if self.bar is not None:
+            self.bar.update(1)
 
     def close(self):
         if self.bar is not None:
-            self.bar.close()
+            self.current = ""
+            self.bar.set_postfix_str(f"round {self.round}, {self.blocks} blocks"
+                                     + (f" ({self.cached} cached)" if self.cached else ""), refresh=False)
+            self.bar.close()  # draws the final state once
 
 
 def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
@@ -245,7 +263,7 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
         m = max(1, sum(1 for r in runs[tid] if r.curve is None))
         conf[tid] = 1.0 - (1.0 - FAMILY_CONF) / m  # Bonferroni over the theorem's searches
 
-    bar = _Progress(progress)
+    bar = _Progress(progress, len(runs))
     started = {tid: time.perf_counter() for tid in runs}
     stats = {tid: {"blocks_run": 0, "blocks_cached": 0, "rounds": 0, "block_seconds": 0.0} for tid in runs}
     out: dict[str, dict] = {}
@@ -254,6 +272,7 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
         out[tid] = ({"error": errors[tid]} if tid in errors else
                     _collect(runs[tid], conf[tid], time.perf_counter() - started[tid], stats[tid],
                              cases[tid], audits[tid], fidelity[tid]))
+        bar.theorem_done(tid)
         if on_done is not None:
             on_done(tid, out[tid])
 
@@ -307,7 +326,7 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
                 if not tasks:
                     break
                 rnd += 1
-                bar.add(len(tasks), f"round {rnd}")
+                bar.next_round(rnd)
                 results = [None] * len(tasks)
                 todo, bad = [], []
                 for i, (fn, args) in enumerate(tasks):
@@ -316,7 +335,7 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
                     if value is not None:
                         results[i] = value
                         stats[args[1]]["blocks_cached"] += 1
-                        bar.update()
+                        bar.block(args[1], cached=True)
                     else:
                         todo.append(i)
                 if bad:
@@ -331,7 +350,7 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
                         _record(i, tasks[i][0], tasks[i][1], err, errors)
                         stats[tasks[i][1][1]]["blocks_run"] += 1
                         stats[tasks[i][1][1]]["block_seconds"] += seconds
-                        bar.update()
+                        bar.block(tasks[i][1][1])
                 for owner, value in zip(owners, results):
                     if value is None:  # its theorem failed
                         continue

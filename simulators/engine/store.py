@@ -116,7 +116,7 @@ def locked(out: Path):
     with ours."""
     import fcntl
 
-    from privbounds.params import ParameterError
+    from privbounds.params import ParameterError, flag
 
     path = Path(out) / ".lock"
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
@@ -125,8 +125,8 @@ def locked(out: Path):
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             other = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
-            raise ParameterError(f"--out {out} is in use by another privbounds command (pid {other}); "
-                                 "wait for it or choose another --out") from None
+            raise ParameterError(f"{flag('out')} {out} is in use by another privbounds command (pid {other}); "
+                                 f"wait for it or choose another {flag('out')}") from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)
         yield

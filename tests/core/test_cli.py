@@ -29,6 +29,14 @@ def test_list_json_has_every_theorem(capsys):
         assert r["paper"] and r["number"] and (r["claims"] or r["status"] != "simulated")
         assert all({"id", "kind", "description"} <= set(c) for c in r["claims"])
     assert {r["id"]: r["status"] for r in rows}["bns.thm1_1"] == "summary"
+    # each runnable theorem's parameters, with what they allow and their registered grids
+    for r in rows:
+        thm = privbounds.get(r["id"])
+        assert [p["name"] for p in r["parameters"]] == (list(thm.simulator.params) if thm.runnable else [])
+    obs = next(r for r in rows if r["id"] == "bns.obs3_2")
+    k = next(p for p in obs["parameters"] if p["name"] == "k")
+    assert k["allowed"].startswith("an integer") and k["grid"]["quick"] == sorted(
+        {p["k"] for p in privbounds.get("bns.obs3_2").simulator.points("quick")})
 
 
 def test_list_shows_last_verdicts(smoke_out, capsys):
@@ -123,3 +131,72 @@ def test_run_overrides_reach_the_grid(tmp_path, capsys):
     # results of a custom grid are not compared with the baseline
     code, _, err = run_cli(["check", "--out", str(tmp_path)], capsys)
     assert code == 2 and "--set k=2,3" in err
+
+
+# --- the command line as a new user meets it ----------------------------------------------------
+
+def test_version_and_a_bare_command(capsys):
+    from importlib import metadata
+
+    code, out, _ = run_cli(["--version"], capsys)
+    assert code == 0 and out.strip() == f"privbounds {metadata.version('privbounds')}"
+    code, out, err = run_cli([], capsys)
+    assert code == 0 and out.startswith("usage: privbounds") and "reproduce" in out and not err
+
+
+def test_every_argument_has_help_and_reproduce_offers_no_refused_option():
+    from privbounds.cli import build_parser
+
+    parser = build_parser()
+    subs = next(a for a in parser._actions if a.dest == "command").choices
+    for name, sp in subs.items():
+        for action in sp._actions:
+            assert action.help, f"{name} {action.option_strings or action.dest} has no help text"
+    assert "--set" in subs["run"].format_help() and "--set" not in subs["reproduce"].format_help()
+
+
+def test_reproduce_at_smoke_says_it_skips_the_check_and_ends_with_a_summary(tmp_path, capsys):
+    code, out, err = run_cli(["reproduce", "kmms.thm2_4", "--fidelity", "smoke", "--quiet",
+                              "--out", str(tmp_path)], capsys)
+    assert code == 0
+    assert err.startswith("privbounds: smoke fidelity has no committed baseline")
+    lines = out.strip().splitlines()
+    assert "check skipped: smoke fidelity has no baseline" in lines
+    assert lines[-3].startswith("verdicts of 1 theorems, 3 claims: ")
+    assert lines[-2] == f"report: {(tmp_path / 'report' / 'index.html').resolve()}"
+    assert lines[-1].startswith("reproduce finished in ") and lines[-1].endswith(" s")
+
+
+def test_check_update_never_writes_a_smoke_baseline(smoke_out, tmp_path, capsys):
+    import shutil
+
+    from privbounds.reports.check import BASELINE_DIR
+
+    out = tmp_path / "out"
+    shutil.copytree(smoke_out / "results", out / "results")
+    before = sorted(BASELINE_DIR.rglob("*.json"))
+    code, _, err = run_cli(["check", "--update", "--out", str(out)], capsys)
+    assert code == 2 and "smoke results have no committed baseline" in err
+    assert sorted(BASELINE_DIR.rglob("*.json")) == before and not list(BASELINE_DIR.rglob("smoke.json"))
+
+
+def test_the_python_api_names_its_arguments_and_takes_numpy_overrides(tmp_path):
+    import numpy as np
+
+    from privbounds.params import ParameterError
+
+    for kw, message in ((dict(jobs=0), "^jobs must be"), (dict(fidelity="fast"), "^fidelity must be"),
+                        (dict(overrides={"k": 4}), r"^overrides\['k'\] must be a list of values"),
+                        (dict(overrides={"nope": [1]}), "^overrides key nope is not a parameter"),
+                        (dict(out=""), "^out must name a folder")):
+        kw = {"fidelity": "smoke", "out": tmp_path, **kw}
+        with pytest.raises(ParameterError, match=message):
+            privbounds.run("bns.obs3_2", progress=False, **kw)
+    rec = privbounds.run("bns.obs3_2", fidelity="smoke", out=tmp_path, progress=False,
+                         overrides={"k": np.array([1, 4])})["bns.obs3_2"]
+    assert rec["overrides"] == {"k": [1, 4]} and all(type(v) is int for v in rec["overrides"]["k"])
+    rec = privbounds.run("bns.obs3_2", fidelity="smoke", out=tmp_path, progress=False,
+                         overrides={"k": [np.int64(4)]})["bns.obs3_2"]
+    assert rec["overrides"] == {"k": [4]}
+    # and the same mistakes on the command line name the flags
+    assert main(["run", "bns.obs3_2", "--set", "nope=1", "--fidelity", "smoke", "--out", str(tmp_path)]) == 2
