@@ -34,3 +34,10 @@ def test_bounds_load_without_the_engine_pandas_or_matplotlib():
             "'privbounds.api', 'privbounds.registry') if m in sys.modules]; print(','.join(bad))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_the_github_workflow_runs_the_tests_the_quick_check_and_keeps_the_report():
+    text = (ROOT / ".github" / "workflows" / "ci.yml").read_text()
+    for step in ("apt-get install -y -qq chromium", "pip install -e '.[test,dask]'", "run: pytest\n",
+                 "privbounds reproduce --fidelity quick --jobs 2", "actions/upload-artifact", "privbounds-out/report"):
+        assert step in text, step
