@@ -116,9 +116,12 @@ def exponent_text(v: dict) -> str:
 
 
 def save(fig, record: dict, out) -> list[Path]:
+    from privbounds.results import overrides_text
+
+    custom = f"; custom grid {overrides_text(record)}" if record.get("overrides") else ""
     return save_named(fig, record["id"],
                       f"{record['id']}: {record['title']}\n({record['fidelity']} fidelity, seed "
-                      f"{record['provenance']['seed']}; bands: simultaneous 95% intervals of n_hat)", out)
+                      f"{record['provenance']['seed']}{custom}; bands: simultaneous 95% intervals of n_hat)", out)
 
 
 def save_named(fig, name: str, title: str, out) -> list[Path]:

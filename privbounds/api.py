@@ -71,6 +71,37 @@ def resolve_ids(ids=None, paper: str | None = None, runnable: bool = True) -> li
     return keep
 
 
+def _warn_before_replacing(out: Path, ids, fidelity: str, seed: int, overrides: dict) -> None:
+    """One warning when this run will overwrite registered-grid results of another kind (a
+    custom grid, another fidelity or another seed) in the same folder."""
+    replaced, how = [], set()
+    for tid in ids:
+        if not (out / "results" / f"{tid}.json").is_file():
+            continue
+        try:
+            old = load(out, tid)
+        except ResultError:
+            continue  # named when it is read; nothing registered to lose
+        mine = {k: v for k, v in overrides.items() if k in get(tid).simulator.params}
+        if old.get("overrides"):
+            continue
+        if mine:
+            how.add("a custom grid (" + " ".join(f"--set {k}={','.join(map(str, v))}" for k, v in mine.items()) + ")")
+        elif old["fidelity"] != fidelity:
+            how.add(f"{fidelity} fidelity (they are {old['fidelity']})")
+        elif old["provenance"]["seed"] != seed:
+            how.add(f"seed {seed} (they have seed {old['provenance']['seed']})")
+        else:
+            continue
+        replaced.append(tid)
+    if replaced:
+        from privbounds.results import warn
+
+        shown = ", ".join(replaced[:4]) + (f" and {len(replaced) - 4} more" if len(replaced) > 4 else "")
+        warn(f"replacing the registered results of {shown} in {out} by a run with {'; '.join(sorted(how))}; "
+             f"keep such runs in their own {flag('out')}")
+
+
 def normalise_overrides(overrides) -> dict:
     """{name: list of plain values}: lists, tuples and numpy arrays of values (numpy scalars
     become Python ones); a bare value is refused, since an override replaces a whole axis."""
@@ -163,6 +194,7 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
         command = (f"privbounds.run({ids!r}, fidelity={fidelity!r}, jobs={jobs}, seed={seed}, "
                    f"backend={backend!r}, overrides={overrides!r})")
 
+    _warn_before_replacing(out, ids, fidelity, seed, overrides)
     version = code_version()
     records, failures = {}, {}
 

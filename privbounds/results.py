@@ -195,6 +195,11 @@ def load(out, theorem_id: str) -> dict:
     return rec
 
 
+def overrides_text(rec: dict) -> str:
+    """The ``--set`` options a record was run with ('' for the registered grid)."""
+    return " ".join(f"--set {k}={','.join(map(str, v))}" for k, v in (rec.get("overrides") or {}).items())
+
+
 def load_valid(out, ids=None) -> dict:
     """theorem id -> record for ``ids`` (default: all available), skipping, with a warning
     that names the file, every record that does not validate."""

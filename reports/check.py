@@ -51,7 +51,7 @@ from scipy import stats
 
 from privbounds.claims import ORDER, REFUTED
 from privbounds.params import ParameterError
-from privbounds.results import ResultError, available, load, write_atomic
+from privbounds.results import ResultError, available, load, overrides_text, write_atomic
 from privbounds.simulators.engine.simulator import point_key
 
 BASELINE_DIR = Path(__file__).resolve().parent / "baselines"
@@ -286,7 +286,7 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
         raise ResultError(next(iter(unreadable.values())))
     for tid, rec in records.items():
         if rec.get("overrides"):
-            sets = " ".join(f"--set {k}={','.join(map(str, v))}" for k, v in rec["overrides"].items())
+            sets = overrides_text(rec)
             raise ParameterError(f"results for {tid} in {out} were run with {sets}; the check compares "
                                  "the registered grids, so rerun without --set")
     fids = {r["fidelity"] for r in records.values()}

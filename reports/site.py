@@ -18,7 +18,7 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from privbounds.params import ParameterError
-from privbounds.results import available, export_csv, load_valid, results_dir, write_atomic
+from privbounds.results import available, export_csv, load_valid, overrides_text, results_dir, write_atomic
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -46,6 +46,7 @@ def environment() -> Environment:
     env.filters["fmt"] = _fmt
     env.filters["vclass"] = vclass
     env.globals["interval"] = _interval
+    env.filters["overrides"] = overrides_text
     return env
 
 
