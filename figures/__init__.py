@@ -14,6 +14,17 @@ def call(spec: str, *args):
     return getattr(importlib.import_module(f"{__name__}.{module}"), fn)(*args)
 
 
+def headline_ids(prefix: str) -> list[str]:
+    """The theorems whose results a paper's headline figures draw."""
+    from privbounds.registry import papers
+
+    spec = papers()[prefix].figures
+    if spec is None:
+        return []
+    module = importlib.import_module(f"{__name__}.{spec.split(':')[0]}")
+    return sorted(getattr(module, "theorem_ids", set)())
+
+
 def draw(theorem, record: dict, out) -> list:
     """The figure of one theorem, from its result record: PNG and SVG paths."""
     return call(theorem.plotter or "generic:plot", theorem, record, out)

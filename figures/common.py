@@ -6,6 +6,8 @@ drawn on machines without a display (CI, worker nodes).
 
 from __future__ import annotations
 
+import contextlib
+from contextvars import ContextVar
 from pathlib import Path
 
 import matplotlib
@@ -124,10 +126,31 @@ def save(fig, record: dict, out) -> list[Path]:
                       f"{record['provenance']['seed']}{custom}; bands: simultaneous 95% intervals of n_hat)", out)
 
 
+_MISSING: ContextVar[tuple] = ContextVar("privbounds_headline_missing", default=())
+
+
+@contextlib.contextmanager
+def drawn_without(theorem_ids):
+    """While drawing a paper's headline figures: the theorems they draw from that have no
+    results here; ``save_named`` writes their names on the figure."""
+    token = _MISSING.set(tuple(theorem_ids))
+    try:
+        yield
+    finally:
+        _MISSING.reset(token)
+
+
 def save_named(fig, name: str, title: str, out) -> list[Path]:
     """Write ``<out>/figures/<name>.png`` and ``.svg`` atomically."""
     fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
+    missing = _MISSING.get()
+    if missing:
+        shown = ", ".join(missing[:6]) + (f" and {len(missing) - 6} more" if len(missing) > 6 else "")
+        fig.text(0.5, 0.005, f"Partial: drawn without {shown} (no results in this folder; run them to "
+                 "complete the figure)", ha="center", va="bottom", fontsize=9, color="#8b0000")
+        fig.tight_layout(rect=(0, 0.035, 1, 1))
+    else:
+        fig.tight_layout()
     folder = Path(out) / "figures"
     folder.mkdir(parents=True, exist_ok=True)
     paths = []

@@ -285,7 +285,8 @@ def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None, jobs: int = 1) -> 
 def plot_papers(papers, out=DEFAULT_OUT) -> list[Path]:
     """The figures that span a paper (the paper's ``figures``), from every result of that
     paper present in ``out``."""
-    from privbounds.figures import call
+    from privbounds.figures import call, headline_ids
+    from privbounds.figures.common import drawn_without
     from privbounds.registry import papers as known
 
     paths = []
@@ -294,7 +295,10 @@ def plot_papers(papers, out=DEFAULT_OUT) -> list[Path]:
         if spec is None:
             continue
         records = load_valid(out, [tid for tid in available(out) if tid.split(".")[0] == paper])
-        paths += call(spec, records, out)
+        missing = [t for t in headline_ids(paper)
+                   if t not in records or records[t].get("status") == "failed"]
+        with drawn_without(missing):  # each headline figure then names what it lacks
+            paths += call(spec, records, out)
     return paths
 
 

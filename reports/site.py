@@ -35,6 +35,33 @@ def _interval(lo, hi, digits=3):
     return f"[{_fmt(lo, digits) if lo is not None else 'open'}, {_fmt(hi, digits) if hi is not None else 'open'}]"
 
 
+def verdict_reason(v: dict) -> str:
+    """One line saying why a claim's verdict is not a plain 'confirmed': the claim's own
+    reason when it gives one, else the first point that decided it, with its numbers."""
+    if v.get("verdict") == "confirmed":
+        return ""
+    if v.get("reason"):
+        return str(v["reason"])
+    pts = [d for d in v.get("details", []) if d.get("verdict") == v["verdict"]]
+    if not pts:
+        return ""
+    d, n = pts[0], len(pts)
+    where = f"at {d.get('label', 'a point')}" + (f" (and {n - 1} more point{'s' if n > 2 else ''})" if n > 1 else "")
+    if "ceiling" in d:
+        lo, hi, c = _fmt(d.get("p_low"), 4), _fmt(d.get("p_high"), 4), _fmt(d.get("ceiling"), 4)
+        what = {"vacuous": f"the ceiling {c} is at or above 1, so it says nothing",
+                "refuted": f"the success rate's interval [{lo}, {hi}] lies above the ceiling {c}",
+                "inconclusive": f"the success rate's interval [{lo}, {hi}] holds the ceiling {c}"}
+    else:
+        b, iv = _fmt(d.get("bound"), 4), _interval(d.get("n_low"), d.get("n_high"))
+        side = "above" if v.get("kind") == "upper bound" else "below"
+        what = {"vacuous": f"the bound {b} is at or below 0 (or not finite), so it says nothing",
+                "refuted": f"the interval {iv} of n_hat lies {side} the bound {b}",
+                "inconclusive": f"the interval {iv} of n_hat holds the bound {b} (or has an open end)",
+                "confirmed up to lower-order terms": f"the interval {iv} of n_hat against the bound {b}"}
+    return f"{where}, {what.get(v['verdict'], v['verdict'])}"
+
+
 def vclass(verdict: str) -> str:
     """A verdict as one CSS class name ("confirmed up to lower-order terms" has spaces)."""
     return {"confirmed up to lower-order terms": "lower-order"}.get(verdict, verdict)
@@ -47,6 +74,7 @@ def environment() -> Environment:
     env.filters["vclass"] = vclass
     env.globals["interval"] = _interval
     env.filters["overrides"] = overrides_text
+    env.filters["why"] = verdict_reason
     return env
 
 
@@ -137,12 +165,6 @@ def _unsimulated_pages(site: Path, env, prefixes, common) -> list[dict]:
 def _headline_ids(prefix: str) -> list[str]:
     """The theorems whose results a paper's headline figures draw (for the hint shown
     when those figures are missing)."""
-    import importlib
+    from privbounds.figures import headline_ids
 
-    from privbounds.registry import papers
-
-    spec = papers()[prefix].figures
-    if spec is None:
-        return []
-    module = importlib.import_module(f"privbounds.figures.{spec.split(':')[0]}")
-    return sorted(getattr(module, "theorem_ids", set)())
+    return headline_ids(prefix)

@@ -319,9 +319,7 @@ def domain(d: int, m: int = M_DEFAULT) -> Domain:
     check_grid(d, m)
     pts = coarse_points(d, m)
     n = len(pts)
-    i, j, k = (a.ravel() for a in np.meshgrid(np.arange(n), np.arange(n), np.arange(n), indexing="ij"))
-    keep = (i < j) & (j < k)
-    i, j, k = i[keep], j[keep], k[keep]
+    i, j, k = _triples(n)
     area = cross(pts[i, 0], pts[i, 1], pts[j, 0], pts[j, 1], pts[k, 0], pts[k, 1])
     keep = area != 0
     triples = np.stack([i[keep], j[keep], k[keep]], 1)
@@ -341,10 +339,23 @@ def domain(d: int, m: int = M_DEFAULT) -> Domain:
     return Domain(d, m, tris, triples, lookup, member, mf, atom_of)
 
 
+@lru_cache(maxsize=64)
 def candidate_count(d: int, m: int = M_DEFAULT) -> int:
     """|cands|: the non-degenerate triangles with vertices on G_m (7,140 - 372 = 6,768 for
-    m = 6 when d is a multiple of 5, G_6 then being a uniform 6 x 6 lattice)."""
-    return domain(d, m).n_candidates
+    m = 6 when d is a multiple of 5, G_6 then being a uniform 6 x 6 lattice). Counted from
+    G_m alone: the bound needs it for every point, the grid membership of ``domain`` only
+    when a point runs."""
+    check_grid(d, m)
+    pts = coarse_points(d, m)
+    i, j, k = _triples(len(pts))
+    return int(np.count_nonzero(cross(pts[i, 0], pts[i, 1], pts[j, 0], pts[j, 1], pts[k, 0], pts[k, 1])))
+
+
+def _triples(n: int):
+    """Index arrays of all i < j < k below n."""
+    i, j, k = (a.ravel() for a in np.meshgrid(np.arange(n), np.arange(n), np.arange(n), indexing="ij"))
+    keep = (i < j) & (j < k)
+    return i[keep], j[keep], k[keep]
 
 
 # --- targets and the band distribution -------------------------------------------------------

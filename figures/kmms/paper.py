@@ -9,6 +9,11 @@ from __future__ import annotations
 from privbounds.figures.common import new_figure, save_named
 
 
+def theorem_ids() -> set[str]:
+    """What the figure draws: both k-curves, and the composition baselines of the first."""
+    return {"kmms.thm3_5", "kmms.ex3_3", "kmms.thm4_7"}
+
+
 def plot(records: dict, out) -> list:
     conj = records.get("kmms.thm3_5")
     kgon = records.get("kmms.thm4_7")

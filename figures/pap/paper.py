@@ -10,6 +10,11 @@ from privbounds.figures.pap.release import frontier_panel
 from privbounds.registry import get
 
 
+def theorem_ids() -> set[str]:
+    """What the figure draws: the two frontiers, and the baselines of the first."""
+    return {"pap.thm3_1", "pap.thm4_2", "pap.base_pub", "pap.base_priv"}
+
+
 def plot(records: dict, out) -> list:
     rec = records.get("pap.thm3_1")
     stumps = records.get("pap.thm4_2")

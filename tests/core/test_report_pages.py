@@ -50,3 +50,57 @@ def test_a_custom_grid_is_marked_everywhere_and_replacing_registered_results_war
     capsys.readouterr()
     assert main(["run", "bns.obs3_2", "--fidelity", "smoke", "--seed", "5", "--quiet", "--out", out]) == 0
     assert "by a run with seed 5 (they have seed 0)" in capsys.readouterr().err
+
+
+def test_every_verdict_other_than_confirmed_says_why_on_its_page(smoke_site):
+    import re
+
+    checked = 0
+    for tid in RUNNABLE:
+        rec = json.loads((smoke_site / "results" / f"{tid}.json").read_text())
+        page = (smoke_site / "report" / f"{tid}.html").read_text()
+        for v in rec["verdicts"]:
+            block = page.split(f'id="{v["claim"]}"', 1)[1].split('<div class="claim"', 1)[0]
+            why = re.search(r"<b>Why ([^:]+):</b> ([^<]+)", block)
+            if v["verdict"] == "confirmed":
+                assert why is None, (tid, v["claim"])
+            else:
+                assert why and why.group(1) == v["verdict"] and len(why.group(2)) > 20, (tid, v["claim"])
+                checked += 1
+    assert checked > 20
+
+
+def test_a_headline_figure_drawn_from_some_of_its_theorems_names_the_missing_ones(smoke_out, tmp_path):
+    import shutil
+
+    import matplotlib.figure
+    import pytest
+
+    from privbounds.api import plot_papers
+    from privbounds.figures import headline_ids
+
+    texts = []
+    real = matplotlib.figure.Figure.savefig
+
+    def keep_texts(fig, *a, **k):
+        texts.append(" ".join(t.get_text() for t in fig.texts))
+        return real(fig, *a, **k)
+    for paper, keep in (("kmms", "kmms.thm3_5"), ("pap", "pap.thm3_1"), ("bns", "bns.obs3_2")):
+        out = tmp_path / paper
+        (out / "results").mkdir(parents=True)
+        shutil.copy(smoke_out / "results" / f"{keep}.json", out / "results")
+        texts.clear()
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(matplotlib.figure.Figure, "savefig", keep_texts)
+            assert plot_papers({paper}, out)
+        missing = sorted(set(headline_ids(paper)) - {keep})
+        assert missing and texts
+        for text in texts:
+            assert "Partial: drawn without" in text and missing[0] in text, (paper, text)
+    # with every theorem present, no such note
+    shutil.copytree(smoke_out / "results", tmp_path / "all" / "results")
+    texts.clear()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(matplotlib.figure.Figure, "savefig", keep_texts)
+        plot_papers({"kmms"}, tmp_path / "all")
+    assert texts and not any("Partial" in t for t in texts)

@@ -78,7 +78,7 @@ def test_one_and_one_point_zero_are_one_point(tmp_path):
 def test_a_second_run_on_the_same_folder_is_refused(tmp_path):
     tmp_path.mkdir(exist_ok=True)
     with store.locked(tmp_path):
-        with pytest.raises(ParameterError, match=r"^--out .* is in use by another privbounds command"):
+        with pytest.raises(ParameterError, match=r"^out .* is in use by another privbounds command"):
             _run(tmp_path)
     _run(tmp_path)  # released
     with store.locked(tmp_path):  # figures and report hold the same lock

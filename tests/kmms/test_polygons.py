@@ -94,6 +94,9 @@ def test_candidates_are_every_non_degenerate_triangle_on_g6():
                 if pg.cross(*pts[a], *pts[b], *pts[c]) != 0)
     assert dom.n_candidates == brute == 6768 == math.comb(36, 3) - 372
     assert pg.candidate_count(40) == 6768  # G_6 is a uniform lattice whenever 5 divides d
+    # counted from G_m alone, it is the domain's count on a non-uniform G_m too
+    for d, m in ((12, 6), (7, 5), (20, 4)):
+        assert pg.candidate_count(d, m) == pg.domain(d, m).n_candidates
 
 
 def test_atoms_merge_only_points_every_candidate_labels_alike():
