@@ -88,7 +88,7 @@ def alg4_block_size(d):
     return int(at_least("d", d, 1)) + 3
 
 
-@bound(EXACT, "BNS Thm 3.12 / Alg 4; explicit constants derived in the catalog (RECONSTRUCTED)")
+@bound(EXACT, "BNS Thm 3.12 / Alg 4; explicit constants we derived from the proof (RECONSTRUCTED)")
 def n_alg4_parities(d, epsilon, delta, beta):
     """Rows sufficient for Algorithm 4 to recover all k parities exactly w.p. >= 1 - beta
     under the uniform distribution, with no dependence on k: n = s T with s = d + 3 and
@@ -131,7 +131,7 @@ def _smallest_n(condition, start=1.0):
     return brentq(condition, lo, hi, xtol=1e-9)
 
 
-@bound(EXACT, "BNS Prop 2.20 / Alg 1; explicit constants derived in the catalog (RECONSTRUCTED)")
+@bound(EXACT, "BNS Prop 2.20 / Alg 1; explicit constants we derived from the proof (RECONSTRUCTED)")
 def n_point_sanitizer(alpha, epsilon, delta, beta):
     """Rows sufficient for Algorithm 1 to answer every point query within alpha w.p.
     >= 1 - beta, with no dependence on |X|: the smallest n with
@@ -157,11 +157,11 @@ def n_laplace_histogram(alpha, epsilon, domain_size, beta):
     return (2.0 / (a * eps)) * np.log(X / b)
 
 
-@bound(EXACT, "BNS Thm 3.13 / Alg 5; explicit constants derived in the catalog (RECONSTRUCTED)")
+@bound(EXACT, "BNS Thm 3.13 / Alg 5; explicit constants we derived from the proof (RECONSTRUCTED)")
 def n_alg5_points(alpha, epsilon, delta, beta):
     """Rows sufficient for Algorithm 5 to PAC k-learn POINT_X (realizable) w.p. >= 1 - beta
     with (eps, delta)-DP, independent of k and |X|. Algorithm 1 and A_dist each get
-    (eps/2, delta/2); the catalog's three events fail w.p. <= beta/3 each when
+    (eps/2, delta/2); the three events of our derivation fail w.p. <= beta/3 each when
     n >= max(n_alg1(alpha/8, eps/2, delta/2, beta/3),
              (8/alpha)(ln(16/alpha) + ln(6/beta)),
              (32/(alpha eps)) ln(6/(beta delta))):
@@ -179,7 +179,7 @@ def n_alg5_points(alpha, epsilon, delta, beta):
 
 
 def alg2_budget(epsilon, k, rule, delta):
-    """Privacy budget split of Algorithm 2 (catalog's suggestion): the sanitizer gets
+    """Privacy budget split of Algorithm 2 (our choice): the sanitizer gets
     eps/2, the k exponential mechanisms share eps/2. Basic: eps0 = eps/(2k), sanitizer
     delta; advanced: sanitizer delta/2, and eps0 such that the k mechanisms are
     (eps/2, delta/2)-DP by advanced composition. Returns (eps_san, delta_san, eps0)."""
@@ -188,7 +188,7 @@ def alg2_budget(epsilon, k, rule, delta):
     return epsilon / 2, delta / 2, per_concept_epsilon(epsilon / 2, k, "advanced", delta / 2)
 
 
-@bound(EXACT, "BNS Lem 3.7 / Alg 2 with Alg 1 (Cor 3.9); explicit three-event bound derived in the catalog (RECONSTRUCTED)")
+@bound(EXACT, "BNS Lem 3.7 / Alg 2 with Alg 1 (Cor 3.9); explicit three-event bound we derived from the proof (RECONSTRUCTED)")
 def n_alg2_points(k, rule, alpha, epsilon, delta, beta):
     """Rows sufficient for Algorithm 2 with the point sanitizer to agnostically k-learn
     POINT w.p. >= 1 - beta (every column within alpha of its best point concept): the
@@ -216,7 +216,7 @@ def n_alg2_points(k, rule, alpha, epsilon, delta, beta):
     return out if np.ndim(k) else float(out[0])
 
 
-@bound(EXACT, "Binary-tree histogram (catalog's substitute for BNS Prop 2.21); union bound over the 2|X| nodes")
+@bound(EXACT, "Binary-tree histogram (our substitute for BNS Prop 2.21); union bound over the 2|X| nodes")
 def n_tree_sanitizer(alpha, epsilon, domain_size, beta):
     """Rows sufficient for the tree sanitizer (Lap(2L/eps) on every dyadic node,
     L = log2|X|) to answer every prefix query within alpha w.p. >= 1 - beta: all 2|X|
@@ -271,7 +271,7 @@ def n_alg2_thresholds(k, rule, alpha, epsilon, delta, beta, domain_size):
     return out if np.ndim(k) else float(out[0])
 
 
-@bound(EXACT, "BNS Ex 3.5 (Cor 3.4 with |PAR_d| = 2^d); explicit constants derived in the catalog (RECONSTRUCTED)")
+@bound(EXACT, "BNS Ex 3.5 (Cor 3.4 with |PAR_d| = 2^d); explicit constants we derived from the proof (RECONSTRUCTED)")
 def n_parity_direct_sum(k, d, epsilon, alpha, beta):
     """Rows sufficient for the pure eps-DP direct sum (exponential mechanism over all 2^d
     parities per column, eps/k each) to k-learn PAR_d under the uniform distribution:
@@ -281,7 +281,7 @@ def n_parity_direct_sum(k, d, epsilon, alpha, beta):
     return (4 * kk / (a * eps)) * (dd * np.log(2) + np.log(2 * kk / b)) + (50 * dd / a ** 2) * np.log(2 * kk / (a * b))
 
 
-@bound(EXACT, "BNS Cor 3.4 (Obs 3.2 over Thm 2.22, agnostic); explicit constants derived in the catalog (RECONSTRUCTED)")
+@bound(EXACT, "BNS Cor 3.4 (Obs 3.2 over Thm 2.22, agnostic); explicit constants we derived from the proof (RECONSTRUCTED)")
 def n_direct_sum_agnostic(h_size, k, rule, alpha, epsilon, delta, beta, vc=1):
     """Rows sufficient for the direct sum of exponential mechanisms over a finite class C
     (|C| = h_size) to agnostically k-learn it w.p. >= 1 - beta: per column, failure
@@ -307,7 +307,7 @@ def adist_release_ceiling(delta):
     return unit_open("delta", delta) * 1.0
 
 
-@bound(EXACT, "BNS Prop 3.11 (A_dist), catalog's constants (RECONSTRUCTED)")
+@bound(EXACT, "BNS Prop 3.11 (A_dist), our constants (RECONSTRUCTED)")
 def adist_failure_ceiling(gap, epsilon, delta):
     """P[A_dist outputs bottom] <= beta whenever the gap is >= (4/eps) ln(1/(beta delta)),
     i.e. at gap g the failure probability is at most e^(-g eps/4)/delta (capped at 1)."""
@@ -318,11 +318,11 @@ def adist_failure_ceiling(gap, epsilon, delta):
 
 def subsampled_epsilon(epsilon, n, m):
     """Lemma 2.25's privacy of an eps-DP algorithm run on n rows drawn with replacement
-    from m >= 2n: eps~ = 6 eps n / m (catalog's constants, RECONSTRUCTED)."""
+    from m >= 2n: eps~ = 6 eps n / m (our constants, RECONSTRUCTED)."""
     return 6.0 * epsilon * n / m
 
 
-@bound(EXACT, "BNS Lem 2.25 (secrecy of the sample), delta = 0, for one event (catalog's constants, RECONSTRUCTED)")
+@bound(EXACT, "BNS Lem 2.25 (secrecy of the sample), delta = 0, for one event (our constants, RECONSTRUCTED)")
 def subsampling_ceiling(epsilon, inner_n, m, neighbour_probability):
     """P_D[E] <= e^(6 eps n/m) P_D'[E] for the subsampled algorithm on neighbouring
     databases D, D' of m rows (n = inner_n rows drawn with replacement); the ceiling of
@@ -367,7 +367,7 @@ def packing_accuracy_lower_bound(k, alpha, epsilon, beta):
     """No eps-DP k-learner is (alpha, beta)-accurate for a class with two concepts that
     differ at x0 and agree at x1 unless n >= (k ln 2 + ln(1/2 - beta)) / (4 alpha eps).
 
-    Proof (catalog's reconstruction): P(x0) = 2 alpha, P(x1) = 1 - 2 alpha, so an
+    Proof (our reconstruction): P(x0) = 2 alpha, P(x1) = 1 - 2 alpha, so an
     alpha-accurate h_j must be right at x0. By Markov the number of x0 rows is <= 4 alpha n
     w.p. >= 1/2, so some fixed pattern of row positions with <= 4 alpha n x0-rows has
     success >= 1/2 - beta averaged over the 2^k label vectors; their databases differ in
@@ -399,7 +399,7 @@ def parity_rounding_failure_ceiling(corrupted, d, level=1e-3):
 
 # --- Section 4 (fingerprinting lower bounds) ---------------------------------------
 # Conventions of the attack experiments: the code's security is xi = 1/(6 e^eps n)
-# (catalog, Cor 4.6 and Cor 4.10), the learner is (eps, delta)-DP, fails with
+# (our reading of Cor 4.6 and Cor 4.10), the learner is (eps, delta)-DP, fails with
 # probability beta, and the database holds N rows of which n carry codewords.
 # A function's argument for the code's n is ``users``; an argument ``n`` is always a
 # number of rows (claims fill it from a curve row's sample size).
@@ -410,7 +410,7 @@ def fp_security(n, epsilon):
     return 1.0 / (6.0 * np.exp(positive("epsilon", epsilon)) * at_least("n", n, 1))
 
 
-@bound(EXACT, "Boneh-Shaw code Gamma_0(n, d) as reconstructed in the catalog (Lemma 4.5)")
+@bound(EXACT, "Boneh-Shaw code Gamma_0(n, d) as we reconstructed it (Lemma 4.5)")
 def bs_code_length(users, xi):
     """k = (n - 1) ceil(2 n^2 ln(2n / xi)): n - 1 column types of d columns each."""
     nn = at_least("users", users, 2)
@@ -418,7 +418,7 @@ def bs_code_length(users, xi):
     return (nn - 1) * np.ceil(2 * nn * nn * np.log(2 * nn / x))
 
 
-@bound(EXACT, "Tardos (2008) code for full collusion as reconstructed in the catalog (Prop 4.9)")
+@bound(EXACT, "Tardos (2008) code for full collusion as we reconstructed it (Prop 4.9)")
 def tardos_code_length(users, xi):
     """k = 100 n^2 ceil(ln(n / xi))."""
     nn = at_least("users", users, 2)
@@ -456,7 +456,7 @@ def tardos_completeness(users, xi):
 def tardos_condition(n, epsilon, delta, beta, xi):
     """Thm 4.3 / 4.7 with a code whose soundness holds against every word (Tardos):
     impossible when (1 - beta - eps2) / n > e^eps xi + delta, eps2 =
-    tardos_completeness(n, xi) (the catalog writes xi for eps2, true for n >= 4)."""
+    tardos_completeness(n, xi) (xi stands for eps2 here, true for n >= 4)."""
     return (1 - beta - tardos_completeness(n, xi)) / n > np.exp(epsilon) * xi + delta
 
 
@@ -486,21 +486,21 @@ def n_lb_thresh_users(k, epsilon, delta, beta):
 def rows_lb_thresh(k, alpha, epsilon, delta, beta):
     """Every (eps, delta)-DP alpha-accurate empirical k-learner for THRESH (|X| > n_LB)
     fails on some database of N rows when alpha N < (n_LB(k) - 1) / 2, so it needs
-    N >= (n_LB(k) - 1) / (2 alpha) rows. (The catalog states n_LB / (3 alpha); our
+    N >= (n_LB(k) - 1) / (2 alpha) rows. (A cruder reading gives n_LB / (3 alpha); our
     pirate rounds over the n - 1 points of its coalition, see bns_fp_thresh. Below 2
     users the bound is vacuous.)"""
     n = np.asarray(n_lb_thresh_users(k, epsilon, delta, beta))
     return np.where(n >= 2, (n - 1) / (2 * unit_open("alpha", alpha)), 0.0)
 
 
-@bound(ASYMPTOTIC, "BNS Cor 4.6, the catalog's asymptotic form")
+@bound(ASYMPTOTIC, "BNS Cor 4.6, our asymptotic form")
 def n_lb_thresh_asymptotic(k):
     """n_LB(k) ~ (3k / (4 ln k))^(1/3)."""
     kk = at_least("k", k, 3)
     return (3 * kk / (4 * np.log(kk))) ** (1 / 3)
 
 
-@bound(EXACT, "BNS Cor 4.10 via Thm 4.7 with the Tardos code (catalog's condition)")
+@bound(EXACT, "BNS Cor 4.10 via Thm 4.7 with the Tardos code (our condition)")
 def n_lb_agnostic_users(k, epsilon, delta, beta):
     """n_LB(k): the most users of a Tardos code of length <= k at xi = 1/(6 e^eps n)
     for which tardos_condition holds."""
@@ -516,7 +516,7 @@ def rows_lb_agnostic(k, alpha, epsilon, delta, beta):
     return np.where(np.asarray(n) >= 2, np.asarray(n) / unit_open("alpha", alpha), 0.0)
 
 
-@bound(ASYMPTOTIC, "BNS Cor 4.10, the catalog's asymptotic form")
+@bound(ASYMPTOTIC, "BNS Cor 4.10, our asymptotic form")
 def n_lb_agnostic_asymptotic(k):
     """n_LB(k) ~ sqrt(k / (100 ln k))."""
     kk = at_least("k", k, 3)

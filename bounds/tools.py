@@ -58,7 +58,7 @@ def expmech_failure_ceiling(gap, candidates, epsilon):
     return np.minimum(1.0, F * np.exp(-eps * g / 2))
 
 
-@bound(EXACT, "BNS Thm 2.8 (VC agnostic uniform convergence) with Thm 2.11's union bound; constant 50 as recalled in the catalog (RECONSTRUCTED)")
+@bound(EXACT, "BNS Thm 2.8 (VC agnostic uniform convergence) with Thm 2.11's union bound; constant 50 as usually quoted, not read in this paper (RECONSTRUCTED)")
 def n_uniform_convergence(vc, k, alpha, beta):
     """Rows sufficient for |err_S(c) - err_P(c)| <= alpha for every c in C and every one of
     k label columns w.p. >= 1 - beta: n >= (50 VC / alpha^2) ln(k / (alpha beta))."""

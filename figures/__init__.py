@@ -25,6 +25,16 @@ def headline_ids(prefix: str) -> list[str]:
     return sorted(getattr(module, "theorem_ids", set)())
 
 
+def headline_caption(prefix: str) -> str:
+    """What a paper's headline figures show, for its page (the module's ``CAPTION``)."""
+    from privbounds.registry import papers
+
+    spec = papers()[prefix].figures
+    if spec is None:
+        return ""
+    return getattr(importlib.import_module(f"{__name__}.{spec.split(':')[0]}"), "CAPTION", "")
+
+
 def draw(theorem, record: dict, out) -> list:
     """The figure of one theorem, from its result record: PNG and SVG paths."""
     return call(theorem.plotter or "generic:plot", theorem, record, out)

@@ -19,7 +19,7 @@ Kinds, as defined in design.md:
   it lies wholly outside the tolerance; *inconclusive* otherwise (too wide to exclude a
   competitor). The tolerance is 0 for exact powers (n proportional to 1/eps for the
   exponential mechanism); claims that hold only "up to logarithmic factors" declare
-  0.15, fixed in advance by the catalogs, because an unknown additive constant c in a
+  0.15, fixed in advance of any run, because an unknown additive constant c in a
   log factor L shifts the local exponent by about c / L.
 
 - ``PrivacyAudit``: one audit instance of a learner the theorem runs (engine/audit.py).
@@ -60,7 +60,7 @@ def competing_laws(predicted: float) -> tuple:
     return tuple(sorted({sign * law for law in LAWS} - {float(predicted)}))
 
 # Tolerance of scaling claims that hold up to logarithmic factors or lower-order terms
-# (fixed in advance by the bns catalog, "confirms if slopes within +-0.15").
+# (fixed in advance of any run: "confirms if slopes within +-0.15").
 UP_TO_LOGS = 0.15
 
 

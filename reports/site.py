@@ -10,6 +10,7 @@ the site so that the folder can be moved or published as it is.
 
 from __future__ import annotations
 
+import re
 import shutil
 import time
 from importlib import metadata
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from privbounds.claims import VERDICTS
 from privbounds.params import ParameterError
 from privbounds.results import available, export_csv, load_valid, overrides_text, results_dir, write_atomic
 
@@ -33,6 +35,43 @@ def _fmt(x, digits=3):
 
 def _interval(lo, hi, digits=3):
     return f"[{_fmt(lo, digits) if lo is not None else 'open'}, {_fmt(hi, digits) if hi is not None else 'open'}]"
+
+
+def origin(source: str | None) -> str:
+    """Where a bound's formula comes from, read off its tag: 'reconstructed' (derived by us
+    from the proof, or a constant the paper does not state), 'ours' (our construction),
+    or 'paper' (as stated)."""
+    s = (source or "").lower()
+    if "reconstructed" in s:
+        return "reconstructed"
+    if "ours" in s or "our " in s or "substitute" in s:
+        return "ours"
+    return "paper"
+
+
+def sources(prefix: str) -> list[dict]:
+    """Every bound the paper's claims use, once, with its kind, source and origin: the
+    paper page's notes on where its formulas come from."""
+    from privbounds.registry import get, select
+
+    seen = {}
+    for tid in select(paper=prefix):
+        for c in get(tid).claims:
+            fn = getattr(getattr(c, "bound", None), "fn", None)
+            if fn is None:
+                continue
+            name = f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__name__}"
+            entry = seen.setdefault(name, {"name": name, "kind": getattr(fn, "kind", ""),
+                                           "source": getattr(fn, "source", ""),
+                                           "origin": origin(getattr(fn, "source", "")), "claims": []})
+            entry["claims"].append(f"{tid}#{c.id}")
+    order = {"paper": 0, "ours": 1, "reconstructed": 2}
+    return sorted(seen.values(), key=lambda e: (order[e["origin"]], e["name"]))
+
+
+def natural_key(theorem_id: str) -> tuple:
+    """Sort key that puts bns.thm2_7 before bns.thm2_11 (numbers compared as numbers)."""
+    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", theorem_id))
 
 
 def verdict_reason(v: dict) -> str:
@@ -75,6 +114,7 @@ def environment() -> Environment:
     env.globals["interval"] = _interval
     env.filters["overrides"] = overrides_text
     env.filters["why"] = verdict_reason
+    env.filters["origin"] = origin
     return env
 
 
@@ -114,11 +154,21 @@ def build(out: Path) -> Path:
                                                        guarantees=guarantees, **common)
         write_atomic(site / page, html)
     pages += _unsimulated_pages(site, env, {p["id"].split(".")[0] for p in pages}, common)
+    pages.sort(key=lambda p: natural_key(p["id"]))  # thm2_7 before thm2_11
+    totals = {"theorems": sum(1 for p in pages if p["rec"].get("verdicts")),
+              "claims": sum(len(p["rec"].get("verdicts") or []) for p in pages),
+              "failed": sum(1 for p in pages if p["rec"].get("status") == "failed"),
+              "unsimulated": sum(1 for p in pages if p["rec"].get("status") in ("bound-only", "summary")),
+              "verdicts": {v: n for v in VERDICTS
+                           if (n := sum(1 for p in pages for x in p["rec"].get("verdicts") or [] if x["verdict"] == v))}}
     papers = []
     for prefix in sorted({p["id"].split(".")[0] for p in pages}):
         members = [p for p in pages if p["id"].split(".")[0] == prefix]
         figs = []
-        for src in sorted((Path(out) / "figures").glob(f"paper-{prefix}-*.png")):
+        # a paper's headline figures: paper-<prefix>-<class>.png (BNS) or <prefix>.headline.png
+        heads = sorted((Path(out) / "figures").glob(f"paper-{prefix}-*.png"))
+        heads += sorted((Path(out) / "figures").glob(f"{prefix}.headline.png"))
+        for src in heads:
             shutil.copy2(src, site / "figures" / src.name)
             svg = src.with_suffix(".svg")
             if svg.is_file():
@@ -129,16 +179,18 @@ def build(out: Path) -> Path:
         papers.append({"prefix": prefix, "page": page, "title": members[0]["rec"]["paper"], "n": len(members)})
         write_atomic(site / page, env.get_template("paper.html").render(
             root="", title=members[0]["rec"]["paper"], pages=members, figs=figs,
-            headline_ids=_headline_ids(prefix), **common))
+            headline_ids=_headline_ids(prefix), caption=_headline_caption(prefix), sources=sources(prefix),
+            **common))
     from privbounds.reports.findings import CATEGORIES, collect
 
     found = collect(out)
     write_atomic(site / "findings.html", env.get_template("findings.html").render(
         root="", groups=[(c, h, [f for f in found if f.category == c]) for c, h in CATEGORIES.items()],
         **common))
-    write_atomic(site / "index.html", env.get_template("index.html").render(root="", pages=pages, papers=papers,
-                                                                            n_findings=len(found), **common))
+    write_atomic(site / "index.html", env.get_template("index.html").render(
+        root="", pages=pages, papers=papers, n_findings=len(found), totals=totals, verdicts=VERDICTS, **common))
     shutil.copy2(TEMPLATES / "style.css", site / "style.css")
+    shutil.copy2(TEMPLATES / "table.js", site / "table.js")
     return site / "index.html"
 
 
@@ -160,6 +212,12 @@ def _unsimulated_pages(site: Path, env, prefixes, common) -> list[dict]:
             write_atomic(site / page, env.get_template("theorem.html").render(
                 root="", rec=rec, figs={}, tid=tid, guarantees=[], **common))
     return pages
+
+
+def _headline_caption(prefix: str) -> str:
+    from privbounds.figures import headline_caption
+
+    return headline_caption(prefix)
 
 
 def _headline_ids(prefix: str) -> list[str]:

@@ -62,6 +62,11 @@ LOWER = {
 }
 
 
+CAPTION = ("Every k-learner we have on each class, its measured sample complexity n_hat with its interval "
+           "band and, dashed in the same colour, its bound. The series come from different theorems' "
+           "experiments, so compare growth in k, not absolute levels.")
+
+
 def theorem_ids() -> set[str]:
     return {tid for series in SERIES.values() for tid, *_ in series}
 

@@ -75,7 +75,8 @@ def test_blr_release_is_unchanged_by_computing_equal_rows_once():
     assert np.array_equal(a, blr_release(hist, 1.0, np.random.default_rng(94)))
 
 
-@pytest.mark.parametrize("name", ["blr", "blr-half"])
+# blr-half (the same events at half the budget, 3.6 s) runs in the slow session
+@pytest.mark.parametrize("name", ["blr", pytest.param("blr-half", marks=pytest.mark.slow)])
 def test_blr_events_are_powered(name):
     from privbounds.simulators.bns.thm3_1 import BnsThm31
     case, (declared, doubled) = run_audit_case(BnsThm218() if name == "blr" else BnsThm31(), name, 95)

@@ -121,6 +121,17 @@ class Browser:
             self._doms[url] = parse(html)
         return self._doms[url]
 
+    def dom_query(self, page: Path, query: str) -> Node:
+        """The DOM of ``page?query`` (the index's sorting and filtering read the query)."""
+        return self.dom_url(f"{page.resolve().as_uri()}?{query}")
+
+    def dom_url(self, url: str) -> Node:
+        if url not in self._doms:
+            html = self._run("--dump-dom", url)
+            assert "<body" in html, f"--dump-dom returned no document for {url}:\n{html[:500]}"
+            self._doms[url] = parse(html)
+        return self._doms[url]
+
     def screenshot(self, page: Path, png: Path) -> np.ndarray:
         self._run(f"--screenshot={png}", f"--window-size={WINDOW[0]},{WINDOW[1]}",
                   page.resolve().as_uri())
@@ -308,8 +319,9 @@ def test_index_lists_every_theorem_with_its_verdicts(browser, site):
             assert v["verdict"] in VERDICTS
             assert badge.text() == v["verdict"], f"{tid}/{v['claim']}: badge says {badge.text()!r}"
             assert vclass(v["verdict"]) in badge.classes, f"{tid}/{v['claim']}: badge not styled as {v['verdict']}"
-            assert badge.attrs.get("title", "").startswith(f"{v['claim']}:"), \
-                f"{tid}: badge title {badge.attrs.get('title')!r} does not name claim {v['claim']}"
+            name = badge.parent.find("a", cls="cname")  # the claim's name, visible beside it
+            assert name is not None and name.text() == v["claim"], f"{tid}: badge of {v['claim']} is not named"
+            assert name.attrs.get("href") == f"{tid}.html#{v['claim']}"
 
 
 @pytest.mark.browser
@@ -430,3 +442,67 @@ def test_every_link_and_resource_works_from_file_urls(browser, site):
             assert target.is_file(), f"{page.name}: {ref!r} -> {target} does not exist"
             assert site.dir.resolve() in target.resolve().parents, \
                 f"{page.name}: {ref!r} leaves the report folder"
+
+
+def _visible_rows(dom: Node) -> list[Node]:
+    return [tr for tr in dom.find("table", id="theorems").find("tbody").find_all("tr") if "hidden" not in tr.attrs]
+
+
+@pytest.mark.browser
+def test_index_sorts_and_filters_in_the_browser(browser, site):
+    """table.js, run by the browser from a file:// URL: a filter word, a verdict and a sort
+    column read from the query, as a bookmarked view would give them."""
+    browser.require()
+    from privbounds.reports.site import natural_key
+
+    def shown(dom):
+        return [tr.find("td").find("a").text() for tr in _visible_rows(dom)]
+
+    default = shown(browser.dom(site.index))
+    assert sorted(default) == sorted(THEOREM_IDS)
+    assert default == sorted(THEOREM_IDS, key=natural_key)  # thm2_7 before thm2_11
+    full = browser.dom(site.index)
+    dom = browser.dom_query(site.index, "q=kmms.thm")  # any row whose text holds it
+    ids = shown(dom)
+    want = [tr.find("td").find("a").text() for tr in _visible_rows(full) if "kmms.thm" in tr.text().lower()]
+    assert ids == want and "kmms.thm3_5" in ids and not any(i.startswith("bns.") for i in ids)
+    assert dom.find(id="filter-count").text() == f"{len(ids)} of {len(THEOREM_IDS)} shown"
+    dom = browser.dom_query(site.index, "verdict=inconclusive")
+    want = [t for t in RUNNABLE_IDS if any(v["verdict"] == "inconclusive" for v in site.record(t)["verdicts"])]
+    assert want and sorted(shown(dom)) == sorted(want)
+    dom = browser.dom_query(site.index, "sort=id&dir=desc")
+    assert shown(dom) == sorted(THEOREM_IDS, key=natural_key, reverse=True)
+    th = dom.find("th", **{"data-col": "id"})
+    assert th.attrs.get("aria-sort") == "descending"
+    # the overall count of verdicts at the top agrees with the records
+    total = dom.find("p", cls="totals").text()
+    n = sum(len(site.record(t)["verdicts"]) for t in RUNNABLE_IDS)
+    assert f"{len(RUNNABLE_IDS)} theorems with results, {n} claims" in total
+
+
+@pytest.mark.browser
+def test_badges_for_custom_grids_and_failed_runs_appear_where_they_should(browser, tmp_path, monkeypatch):
+    browser.require()
+    from privbounds.registry import get
+
+    privbounds.run(["bns.obs3_2"], fidelity="smoke", out=tmp_path, progress=False, overrides={"k": [1, 4]})
+
+    def boom(self, point, n, trials, rng):
+        raise RuntimeError("planted failure")
+    monkeypatch.setattr(type(get("siv.thm3_3").simulator), "run_trials", boom)
+    from privbounds.api import TheoremsFailed
+
+    with pytest.raises(TheoremsFailed):
+        privbounds.run(["siv.thm3_3"], fidelity="smoke", out=tmp_path, progress=False, backend="sequential")
+    privbounds.plot(out=tmp_path)
+    index = privbounds.report(out=tmp_path)
+    dom = browser.dom(index)
+    rows = {tr.find("td").find("a").text(): tr for tr in _visible_rows(dom)}
+    badge = rows["bns.obs3_2"].find("span", cls="override")
+    assert badge is not None and badge.text() == "custom grid: --set k=1,4"
+    assert rows["siv.thm3_3"].find("span", cls="failed") is not None
+    assert all(tr.find("span", cls="override") is None for tid, tr in rows.items() if tid != "bns.obs3_2")
+    page = browser.dom(index.parent / "bns.obs3_2.html")
+    assert page.find("span", cls="override") is not None
+    paper = browser.dom(index.parent / "paper-bns.html")
+    assert len(paper.find_all("span", cls="override")) == 1

@@ -139,6 +139,11 @@ def test_report_opens_each_paper_with_its_headline_figures(smoke_site):
         if t.id.startswith("bns."):
             assert f'href="{t.id}.html"' in page
     assert "No headline figure" in (site / "paper-siv.html").read_text()
+    for prefix in ("pap", "kmms"):  # one figure named <prefix>.headline, and its own caption
+        page = (site / f"paper-{prefix}.html").read_text()
+        assert f'src="figures/{prefix}.headline.png"' in page and (site / "figures" / f"{prefix}.headline.png").is_file()
+        assert page.index(f"{prefix}.headline.png") < page.index("<h2>Theorems</h2>")
+        assert "number of concepts" not in page and "Right:" in page
 
 
 # --- bounds written once, every catalog id listed, selection, show

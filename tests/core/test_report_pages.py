@@ -104,3 +104,26 @@ def test_a_headline_figure_drawn_from_some_of_its_theorems_names_the_missing_one
         mp.setattr(matplotlib.figure.Figure, "savefig", keep_texts)
         plot_papers({"kmms"}, tmp_path / "all")
     assert texts and not any("Partial" in t for t in texts)
+
+
+def test_reconstructed_constants_are_marked_and_each_paper_says_where_its_formulas_come_from(smoke_site):
+    from privbounds.reports.site import origin, sources
+
+    marked = 0
+    for tid in RUNNABLE:
+        rec = json.loads((smoke_site / "results" / f"{tid}.json").read_text())
+        page = (smoke_site / "report" / f"{tid}.html").read_text()
+        for v in rec["verdicts"]:
+            block = page.split(f'id="{v["claim"]}"', 1)[1].split('<div class="claim"', 1)[0]
+            badge = 'class="badge reconstructed"' in block
+            assert badge == (origin(v.get("bound_source")) == "reconstructed"), (tid, v["claim"])
+            marked += badge
+    assert marked > 10
+    for prefix in ("bns", "pap", "kmms", "siv"):
+        page = (smoke_site / "report" / f"paper-{prefix}.html").read_text()
+        assert "Where the formulas come from" in page
+        for s in sources(prefix):
+            assert f"<code>{s['name']}</code>" in page
+    # no page points a reader to a file outside the project
+    for page in (smoke_site / "report").glob("*.html"):
+        assert "catalog" not in page.read_text().lower(), page.name

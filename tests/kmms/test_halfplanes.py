@@ -56,7 +56,8 @@ def test_cells_are_the_distinct_labellings_and_walk_sums_are_exact(d):
     np.testing.assert_array_equal(a.cell_sums(counts), L0.astype(float) @ counts.T)
 
 
-@pytest.mark.parametrize("d", [4, 8, 16])
+# d = 16 (3.8 s, the largest arrangement) runs in the slow session; 4 and 8 by default
+@pytest.mark.parametrize("d", [4, 8, pytest.param(16, marks=pytest.mark.slow)])
 def test_obs4_4_uniform_points_in_every_trapezoid_label_like_their_region(d):
     """Observation 4.4, both copies, on the full grid (all points of X_d^2 as the sample)."""
     a = grid_arrangement(d)

@@ -31,6 +31,7 @@ def test_line_class_dimensions_by_brute_force(cls, size, dims):
     assert (qc.vc_dimension(m), qc.dual_vc_dimension(m)) == dims == qc.dimensions(cls)
 
 
+@pytest.mark.slow  # 3.6 s of brute force; the stump dimension tests cover the same class by default
 def test_stumps_are_near_assouad_extreme():
     for p in range(2, 9):
         m = qc.query_matrix("stump", p)

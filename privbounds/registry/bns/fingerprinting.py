@@ -87,7 +87,7 @@ def _bns_thm4_3() -> Theorem:
         notes=("The attack of the proof against the non-private ERM, the advanced-composition direct sum "
                "of exponential mechanisms (Obs 3.2) and Algorithm 2 over the tree sanitizer with advanced "
                "accounting (Cor 3.10's learner; on the 4-user code only at quick fidelity, it draws every "
-               "column), with the database padded to N rows by junk rows (Rem 4.4); curves over N. Our condition differs from the catalog's (1 - beta - xi)/n > "
+               "column), with the database padded to N rows by junk rows (Rem 4.4); curves over N. Our condition differs from the simpler (1 - beta - xi)/n > "
                "e^eps xi + delta: the Boneh-Shaw tracer is sound for users 1 and n only against feasible "
                "words, so beta enters on the soundness side, through those two users only: the argument "
                "needs 1 - xi - n(e^eps xi + delta) > 2 e^eps beta. The pirate rounds over its coalition's "
@@ -113,7 +113,7 @@ def _bns_rem4_4() -> Theorem:
             "If some element is labelled 0 by every concept, pad the attack database with copies of that "
             "junk row: an accurate learner still yields a feasible pirate word while its allowed mistakes "
             "alpha N are fewer than half the n coded rows, so the lower bound grows by a factor 1/alpha."),
-        math="N* >= (n - 1) / (2 alpha) under the condition of bns.thm4_3 (catalog: n / (3 alpha)).",
+        math="N* >= (n - 1) / (2 alpha) under the condition of bns.thm4_3 (a cruder reading gives n / (3 alpha)).",
         simulator=BnsRem44(), plotter="bns.fp:rem4_4", claims=claims,
         notes=("N*: rows at which the direct sum is accurate on D_-J, J uniform in {1, n} (at most what every "
                "attack database needs). N* is flat in alpha: once alpha N >= n only the all-ones threshold errs "
@@ -149,7 +149,7 @@ def _bns_lem4_5() -> Theorem:
             "code with security xi, of length k = O(n^3 log(n/xi)), whose every column is the "
             "labelling of n fixed points by a threshold."),
         math=("d = ceil(2 n^2 ln(2n/xi)), k = (n - 1) d; completeness P[c' in F(C_S) and "
-              "Trace(c') = bottom] <= xi and soundness P[Trace(c') not in S] <= xi (catalog's "
+              "Trace(c') = bottom] <= xi and soundness P[Trace(c') not in S] <= xi (our "
               "reconstruction of Gamma_0(n, d))."),
         simulator=BnsLem45(), plotter="bns.codes:lem4_5", claims=claims,
         notes=(f"Code lengths at xi = 0.1: {lengths}. Curve variable: the coalition size |S| in "
@@ -269,7 +269,7 @@ def _bns_prop4_9() -> Theorem:
             "serves the agnostic lower bounds."),
         math=("k = 100 n^2 ceil(ln(n/xi)); p_j = sin^2 r_j, r_j ~ U[t', pi/2 - t'], sin^2 t' = 1/(300 n); "
               "score_i = sum_{j: c'_j = 1} U_ij; accuse argmax if > Z = 20 n ceil(ln(n/xi)) "
-              "(catalog's reconstruction of Tardos 2008)."),
+              "(our reconstruction of Tardos 2008)."),
         simulator=BnsProp49(), plotter="bns.codes:prop4_9", claims=claims,
         notes=(f"Code lengths at xi = 0.1: {lengths}. Curve variable: the coalition size |S| in "
                "{1, 2, n/2, n} (part = code), or the code length k, a fraction 1/8 .. 1 of the "
@@ -326,7 +326,7 @@ def _bns_prop4_11() -> Theorem:
         simulator=BnsProp411(), plotter="bns.fp:prop4_11",
         claims=_agnostic_attack_claims(use(bns_bounds.agnostic_accuracy_ceiling, xi=_fp_xi),
                                       "alpha < 1/4 (no padding)"),
-        notes=("The catalog marks this the least certain reconstruction (the statement's parameters were lost); we "
+        notes=("This is our least certain reconstruction (the statement's parameters were lost); we "
                "take n = 2^d users, a user outside the coalition keeping its point with all labels 0, and "
                "alpha = 0.2. Quick fidelity runs d = 2 (4 users, k = 9,600); full adds d = 3 (8 users, k = 44,800). "
                "Learners: ERM (best parity per column) and the advanced-composition direct sum of exponential "

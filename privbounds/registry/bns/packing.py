@@ -71,7 +71,7 @@ def _bns_thm5_1() -> Theorem:
                "point mass at x0 (x0 = 0 for POINT_d, the middle of the domain for THRESH_d). "
                "Learners, every pure eps-DP one we have: the basic-composition direct sum of the "
                "exponential mechanism over POINT_1 (the two-concept class), POINT_4, THRESH_1 and "
-               "THRESH_4; the hash-learner direct sum of Cor 3.3 (improper, catalog's substitute) "
+               "THRESH_4; the hash-learner direct sum of Cor 3.3 (improper, our substitute) "
                "on POINT_4; Algorithm 2 over the binary-tree sanitizer with basic composition "
                "(Cor 3.10's pure reading) on THRESH_4. The (eps, delta)-DP learners (Algorithm 1 "
                "inside Algorithm 2, Algorithm 5) are not covered by the theorem. Curves use "

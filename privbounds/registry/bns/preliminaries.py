@@ -61,7 +61,7 @@ def _bns_thm2_8() -> Theorem:
         statement=("For a class of VC dimension VC, with O((VC + ln(1/beta))/alpha^2) samples from any "
                    "distribution, every concept's empirical error is within alpha of its true error, "
                    "w.p. >= 1 - beta."),
-        math="n >= (50 VC/alpha^2) ln(1/(alpha beta)) (constant as recalled in the catalog).",
+        math="n >= (50 VC/alpha^2) ln(1/(alpha beta)) (the constant 50 as usually quoted, not from this paper).",
         simulator=BnsThm28(), claims=claims,
         notes="THRESH_8, uniform x, label noise 0.1; sup over all 257 thresholds, computed exactly.")
 
@@ -269,7 +269,7 @@ def _bns_prop2_20() -> Theorem:
         simulator=BnsProp220(), plotter="bns.prop2_20:plot", claims=claims,
         notes=("Rows from a Zipf(1.1) law over X. Error: max over every x in X of |a_x - c_x| / n "
                "(for Algorithm 1 only the sample's support can err). The noise scale 2/eps and the "
-               "threshold are the catalog's reconstruction (the seed lost them); with them the "
+               "threshold are our reconstruction (the paper's extracted text lost them); with them the "
                "whole release is (eps, delta)-DP."))
 
 
@@ -310,7 +310,7 @@ def _bns_prop2_21() -> Theorem:
               "n <= (2L^2/(alpha eps)) ln(2|X|/beta). Paper (shape, constant hidden): "
               "(1/(alpha eps)) 8^(log*|X|) log*|X| ln(1/(alpha beta delta))."),
         simulator=BnsProp221(), plotter="bns.prop2_21:plot", claims=claims,
-        notes=("The paper's recursive construction is not implemented (the catalog: impractical, and "
+        notes=("The paper's recursive construction is not implemented (impractical, and "
                "its log* behaviour is invisible for |X| <= 2^64); the figure labels the substitute. "
                "Rows are uniform on X, but the error is the tree's noise alone and does not depend "
                "on the data."))
@@ -412,7 +412,7 @@ def _bns_lem2_25() -> Theorem:
         title="Privacy amplification by subsampling",
         statement=("If A is (eps, delta)-DP on n rows (eps <= 1), then running A on n rows drawn with "
                    "replacement from m >= 2n rows is (6 eps n/m, exp(6 eps n/m)(4n/m) delta)-DP."),
-        math="eps~ = 6 eps n / m, delta~ = exp(eps~)(4n/m) delta (catalog's constants, RECONSTRUCTED).",
+        math="eps~ = 6 eps n / m, delta~ = exp(eps~)(4n/m) delta (our constants, RECONSTRUCTED).",
         simulator=BnsLem225(), plotter="bns.tools:lem2_25", claims=claims,
         notes=("A: Laplace count of the rows equal to 0 among the n subsampled rows; D has m/2 such rows "
                "and D' one fewer; tau = n/2 + 4. One event and one direction: a Monte Carlo check can "

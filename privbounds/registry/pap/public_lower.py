@@ -80,7 +80,7 @@ _THM5_1_NOTES = (
     "experiment). "
     "Our reading of the constant: from an alpha-accurate release (+-1 scale) of the loss class our argmin "
     "learner has excess at most alpha (each 0/1 loss within alpha/2, twice), so c_1 = 1 in m > 1/(16 c_1 alpha); "
-    "the catalog's label-split reduction with a private estimate of Pr[y = 1] gives a c_1 slightly above 1.")
+    "the black-box reduction with a label split and a private estimate of Pr[y = 1] gives a c_1 slightly above 1.")
 
 
 @entry("pap.def5_2")
@@ -143,7 +143,7 @@ _LEM5_3_NOTES = (
     "Excess errors are exact. The explicit sizes are conservative, so the measured excess is far below 3 alpha/4 "
     "(in scratch runs of 200 trials per cell at alpha = 0.2 the 90% quantile of the excess was 0.0008 to 0.0033 "
     "against 3 alpha/4 = 0.15); the claim tests the reduction's logic and code (a learner taking the argmax, or a cover built from the wrong points, is caught), not its tightness. "
-    "Catalog comparison: the catalog states the black-box version with a label split and a private estimate of "
+    "Another reading states the black-box version with a label split and a private estimate of "
     "Pr[y = 1] (needing labelled public data and costing constants); our version needs neither and is what we "
     "simulate.")
 
@@ -207,7 +207,7 @@ _LEM5_4_NOTES = (
     "for m >= E/alpha'). (iii) The fraction of real samples P consumes, against 1/m. "
     "The figure: for fixed alpha' the transferred guarantee m alpha' grows linearly in m; P's measured success at "
     "it steps from 0 to 1 where m alpha' reaches E. "
-    "Where our reading differs from the catalog: it expects the measured excess of P on D to grow linearly in m. "
+    "Where our reading differs from a first reading, which expects the measured excess of P on D to grow linearly in m. "
     "For a learner whose cover comes from the public sample (ours, Algorithm 3's) the all-x0 cover has one member, "
     "so P's excess on D does not depend on m at all; what grows linearly is the guarantee m alpha' that the "
     "reduction transfers, and the measured excess must stay under it, which is exactly the condition m >= "
