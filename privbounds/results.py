@@ -134,8 +134,11 @@ def record_problem(rec, theorem_id: str) -> str | None:
     if not isinstance(prov.get("seed"), int) or not isinstance(prov.get("code_version"), str) \
             or not _is_number(prov.get("wall_seconds")):
         return "provenance needs an integer seed, a code_version and wall_seconds"
-    if not isinstance(rec.get("overrides", {}), dict):
-        return "overrides must be an object"
+    if not isinstance(rec.get("overrides", {}), dict) or not all(
+            isinstance(v, list) and v for v in rec.get("overrides", {}).values()):
+        return "overrides must map each parameter to a list of values"
+    if not isinstance(prov.get("command"), str) or not isinstance(prov.get("packages", {}), dict):
+        return "provenance needs the command that made the record"
     for key in ("points", "verdicts"):
         if not isinstance(rec.get(key), list) or not all(isinstance(x, dict) for x in rec[key]):
             return f"{key} must be a list of objects"
@@ -144,6 +147,8 @@ def record_problem(rec, theorem_id: str) -> str | None:
     if not all(isinstance(p.get("point"), dict) for p in rec["points"]):
         return "every point needs its parameters ('point')"
     for v in rec["verdicts"]:
+        if not isinstance(v.get("kind"), str) or not isinstance(v.get("description"), str):
+            return f"claim {v.get('claim')!r} needs its kind and description"
         if v.get("verdict") not in VERDICTS:
             return f"claim {v.get('claim')!r} has verdict {v.get('verdict')!r}, not one of {', '.join(VERDICTS)}"
         if not isinstance(v.get("details", []), list):

@@ -296,7 +296,13 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
     if fidelity is not None and fidelity != fid:
         raise ParameterError(f"--fidelity {fidelity} does not match the results' fidelity {fid}")
     finished = {tid: rec for tid, rec in records.items() if rec.get("status") != "failed"}
-    current = {tid: summarise(rec) for tid, rec in finished.items()}
+    current = {}
+    for tid, rec in list(finished.items()):
+        try:
+            current[tid] = summarise(rec)
+        except (KeyError, TypeError) as e:  # valid on its face, but lacks what the check reads
+            unreadable[tid] = f"{Path(out) / 'results' / (tid + '.json')}: lacks {type(e).__name__} {e}"
+            del finished[tid], records[tid]
     seeds = {rec["provenance"]["seed"] for rec in records.values()}
     if baseline:  # --baseline names a single file that holds every paper's entries
         paths = {"*": Path(baseline)}

@@ -20,6 +20,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from privbounds.claims import VERDICTS
 from privbounds.params import ParameterError
+from privbounds.registry import ids as registered_ids
 from privbounds.results import available, export_csv, load_valid, overrides_text, results_dir, write_atomic
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -42,9 +43,10 @@ def origin(source: str | None) -> str:
     from the proof, or a constant the paper does not state), 'ours' (our construction),
     or 'paper' (as stated)."""
     s = (source or "").lower()
-    if "reconstructed" in s:
+    # constants we derived from a proof, or recalled from elsewhere, are not the paper's
+    if any(w in s for w in ("reconstructed", "derived", "as used", "usually quoted", "recalled")):
         return "reconstructed"
-    if "ours" in s or "our " in s or "substitute" in s:
+    if any(w in s for w in ("ours", "our ", "substitute", "level", "at toy size")):
         return "ours"
     return "paper"
 
@@ -88,8 +90,12 @@ def verdict_reason(v: dict) -> str:
     where = f"at {d.get('label', 'a point')}" + (f" (and {n - 1} more point{'s' if n > 2 else ''})" if n > 1 else "")
     if "ceiling" in d:
         lo, hi, c = _fmt(d.get("p_low"), 4), _fmt(d.get("p_high"), 4), _fmt(d.get("ceiling"), 4)
+        seen = round((d.get("p_hat") or 0) * (d.get("trials") or 0))
+        above = d.get("p_low") is not None and d.get("ceiling") is not None and d["p_low"] > d["ceiling"]
         what = {"vacuous": f"the ceiling {c} is at or above 1, so it says nothing",
-                "refuted": f"the success rate's interval [{lo}, {hi}] lies above the ceiling {c}",
+                "refuted": (f"the success rate's interval [{lo}, {hi}] lies above the ceiling {c}" if above else
+                            f"the claim says the event never happens, and it happened in {seen} of "
+                            f"{d.get('trials')} trials"),
                 "inconclusive": f"the success rate's interval [{lo}, {hi}] holds the ceiling {c}"}
     else:
         b, iv = _fmt(d.get("bound"), 4), _interval(d.get("n_low"), d.get("n_high"))
@@ -154,7 +160,8 @@ def build(out: Path) -> Path:
                                                        guarantees=guarantees, **common)
         write_atomic(site / page, html)
     pages += _unsimulated_pages(site, env, {p["id"].split(".")[0] for p in pages}, common)
-    pages.sort(key=lambda p: natural_key(p["id"]))  # thm2_7 before thm2_11
+    order = {tid: i for i, tid in enumerate(registered_ids())}
+    pages.sort(key=lambda p: order.get(p["id"], len(order)))  # the registry's order is each paper's
     totals = {"theorems": sum(1 for p in pages if p["rec"].get("verdicts")),
               "claims": sum(len(p["rec"].get("verdicts") or []) for p in pages),
               "failed": sum(1 for p in pages if p["rec"].get("status") == "failed"),
@@ -180,7 +187,7 @@ def build(out: Path) -> Path:
         write_atomic(site / page, env.get_template("paper.html").render(
             root="", title=members[0]["rec"]["paper"], pages=members, figs=figs,
             headline_ids=_headline_ids(prefix), caption=_headline_caption(prefix), sources=sources(prefix),
-            **common))
+            verdicts=VERDICTS, **common))
     from privbounds.reports.findings import CATEGORIES, collect
 
     found = collect(out)

@@ -121,7 +121,6 @@ def coverage(tmp_path, reps):
     return covered, hats, true_n
 
 
-@pytest.mark.slow  # 120 repeated searches: a statistical coverage test (nox -s slow)
 def test_nhat_interval_covers_the_true_crossing(tmp_path):
     reps = 120
     covered, hats, true_n = coverage(tmp_path, reps)

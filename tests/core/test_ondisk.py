@@ -61,6 +61,8 @@ BAD_RECORDS = {
     "list": (lambda p: p.write_text("[]"), "a JSON object is expected, found list"),
     "unknown-verdict": (_bad_verdict, "has verdict 'maybe', not one of"),
     "other-version": (_renamed_claim, "written by another version"),
+    "bare-override": (lambda p: p.write_text(p.read_text().replace('"overrides": {}', '"overrides": {"k": 4}')),
+                      "overrides must map each parameter to a list of values"),
 }
 
 

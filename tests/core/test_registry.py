@@ -53,8 +53,19 @@ def _drawn(values, plotted) -> bool:
     return bool(values.size) and bool(np.any(np.isclose(values[:, None], plotted[None, :], rtol=1e-6, atol=0)))
 
 
+@pytest.fixture(scope="module")
+def fig_out(smoke_out, tmp_path_factory):
+    """A copy of the session's results: the test below leaves empty figure files behind,
+    which must not replace the session's real ones."""
+    import shutil
+
+    out = tmp_path_factory.mktemp("figures")
+    shutil.copytree(smoke_out / "results", out / "results")
+    return out
+
+
 @pytest.mark.parametrize("thm", RUNNABLE, ids=lambda t: t.id)
-def test_every_theorem_draws_its_measurement_and_its_bound(thm, smoke_out, monkeypatch):
+def test_every_theorem_draws_its_measurement_and_its_bound(thm, fig_out, monkeypatch):
     """The figure shows what was measured (an n_hat, interval end or success rate of the
     record) and what the theorem says (a bound or ceiling of one of its claims)."""
     import matplotlib.figure
@@ -67,8 +78,8 @@ def test_every_theorem_draws_its_measurement_and_its_bound(thm, smoke_out, monke
         figs.append(fig)
         Path(fname).touch()
     monkeypatch.setattr(matplotlib.figure.Figure, "savefig", keep)
-    rec = json.loads((smoke_out / "results" / f"{thm.id}.json").read_text())
-    paths = thm.plot(rec, smoke_out)
+    rec = json.loads((fig_out / "results" / f"{thm.id}.json").read_text())
+    paths = thm.plot(rec, fig_out)
     assert {p.suffix for p in paths} == {".png", ".svg"}
     mine = [f for f in figs if f._suptitle is not None and f._suptitle.get_text().startswith(thm.id)]
     assert mine, "no figure titled with the theorem id"

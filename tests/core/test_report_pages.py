@@ -127,3 +127,33 @@ def test_reconstructed_constants_are_marked_and_each_paper_says_where_its_formul
     # no page points a reader to a file outside the project
     for page in (smoke_site / "report").glob("*.html"):
         assert "catalog" not in page.read_text().lower(), page.name
+
+
+def test_reasons_and_origins_say_what_the_numbers_say():
+    from privbounds.reports.site import origin, verdict_reason
+
+    never = {"verdict": "refuted", "kind": "success ceiling",
+             "details": [{"verdict": "refuted", "label": "d=8", "ceiling": 0.05, "p_hat": 0.005, "p_low": 0.0001,
+                          "p_high": 0.03, "trials": 200}]}
+    assert verdict_reason(never) == "at d=8, the claim says the event never happens, and it happened in 1 of 200 trials"
+    above = {**never, "details": [{**never["details"][0], "p_hat": 0.5, "p_low": 0.4, "p_high": 0.6}]}
+    assert "lies above the ceiling 0.05" in verdict_reason(above)
+    assert origin("Sivakumar Thm 2.1; constant derived from the proof's union bound") == "reconstructed"
+    assert origin("BNS Cor 2.12 via Thm 2.7 (Blumer et al.), constants as used across BNS papers") == "reconstructed"
+    assert origin("KMMS Thm 3.5, explicit (RECONSTRUCTED)") == "reconstructed"
+    assert origin("Binary-tree histogram (our substitute for BNS Prop 2.21)") == "ours"
+    assert origin("BNS Thm 5.1, as stated") == "paper"
+
+
+def test_python_reproduce_at_smoke_skips_the_check_and_plot_takes_one_id(tmp_path):
+    import pytest
+
+    from privbounds.params import ParameterError
+
+    outcome = privbounds.reproduce("siv.thm3_3", fidelity="smoke", out=tmp_path, progress=False)
+    assert outcome.exit_code == 0 and outcome.lines == ["check skipped: smoke fidelity has no baseline"]
+    assert {p.stem for p in privbounds.plot("siv.thm3_3", out=tmp_path)} == {"siv.thm3_3"}
+    with pytest.raises(ParameterError, match="no results for bns.obs3_2"):
+        privbounds.plot("bns.obs3_2", out=tmp_path)
+    with pytest.raises(ParameterError, match="^jobs must be an integer >= 1"):
+        privbounds.plot(out=tmp_path, jobs=0)
