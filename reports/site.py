@@ -71,6 +71,28 @@ def sources(prefix: str) -> list[dict]:
     return sorted(seen.values(), key=lambda e: (order[e["origin"]], e["name"]))
 
 
+FOLD = 20  # a claim table longer than this is summarised, with the full table folded away
+
+
+def ceiling_summary(v: dict) -> list[dict]:
+    """A long success-ceiling table in a few rows: per verdict, how many points and the
+    ranges of p_hat, of the intervals' upper ends and of the ceilings."""
+    def rng(vals, digits=4):
+        vals = [x for x in vals if x is not None]
+        if not vals:
+            return "—"
+        lo, hi = min(vals), max(vals)
+        return _fmt(lo, digits) if lo == hi else f"{_fmt(lo, digits)} to {_fmt(hi, digits)}"
+    rows = []
+    for verdict in [*VERDICTS, *sorted({d.get("verdict") for d in v["details"]} - set(VERDICTS))]:
+        mine = [d for d in v["details"] if d.get("verdict") == verdict]
+        if mine:
+            rows.append({"verdict": verdict, "n": len(mine), "p_hat": rng([d.get("p_hat") for d in mine]),
+                         "p_high": rng([d.get("p_high") for d in mine]),
+                         "ceiling": rng([d.get("ceiling") for d in mine])})
+    return rows
+
+
 def natural_key(theorem_id: str) -> tuple:
     """Sort key that puts bns.thm2_7 before bns.thm2_11 (numbers compared as numbers)."""
     return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", theorem_id))
@@ -121,6 +143,8 @@ def environment() -> Environment:
     env.filters["overrides"] = overrides_text
     env.filters["why"] = verdict_reason
     env.filters["origin"] = origin
+    env.filters["summary"] = ceiling_summary
+    env.globals["FOLD"] = FOLD
     return env
 
 

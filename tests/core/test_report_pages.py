@@ -2,6 +2,7 @@
 researcher meets it)."""
 
 import json
+import re
 
 import privbounds
 
@@ -157,3 +158,24 @@ def test_python_reproduce_at_smoke_skips_the_check_and_plot_takes_one_id(tmp_pat
         privbounds.plot("bns.obs3_2", out=tmp_path)
     with pytest.raises(ParameterError, match="^jobs must be an integer >= 1"):
         privbounds.plot(out=tmp_path, jobs=0)
+
+
+def test_long_ceiling_tables_are_summarised_with_the_full_table_folded(smoke_site):
+    from privbounds.reports.site import FOLD
+
+    folded = 0
+    for tid in RUNNABLE:
+        rec = json.loads((smoke_site / "results" / f"{tid}.json").read_text())
+        page = (smoke_site / "report" / f"{tid}.html").read_text()
+        for v in rec["verdicts"]:
+            if v["kind"] != "success ceiling":
+                continue
+            block = page.split(f'id="{v["claim"]}"', 1)[1].split('<div class="claim"', 1)[0]
+            long = len(v["details"]) > FOLD
+            assert ('class="summary"' in block) == long and (f"<summary>All {len(v['details'])} points" in block) == long
+            if long:  # the summary counts every point, by verdict
+                counts = [int(n) for n in re.findall(r'<tr class="[^"]*"><td>[^<]+</td><td>(\d+)</td>',
+                                                    block.split("<details>")[0])]
+                assert sum(counts) == len(v["details"])
+                folded += 1
+    assert folded >= 2
