@@ -27,6 +27,20 @@ def bound(kind: str, source: str):
     return tag
 
 
+def origin(source: str | None) -> str:
+    """Where a bound's formula comes from, read off its ``source`` tag: 'reconstructed'
+    (derived by us from the proof, or a constant the paper does not state), 'ours' (our
+    construction), or 'paper' (as stated). The report's badges and the figures' legends
+    both read it."""
+    s = (source or "").lower()
+    # constants we derived from a proof, or recalled from elsewhere, are not the paper's
+    if any(w in s for w in ("reconstructed", "derived", "as used", "usually quoted", "recalled")):
+        return "reconstructed"
+    if any(w in s for w in ("ours", "our ", "substitute", "level", "at toy size")):
+        return "ours"
+    return "paper"
+
+
 def positive(name, value):
     v = np.asarray(value, dtype=float)
     if not np.all(np.isfinite(v)) or np.any(v <= 0):

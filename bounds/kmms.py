@@ -221,7 +221,7 @@ def halfplane_dichotomies(d):
     return n * n - n + 2.0
 
 
-@bound(EXACT, "KMMS Thm 4.7 (shape: k log d / (alpha eps), the seed's statement garbled) for our learner over "
+@bound(EXACT, "KMMS Thm 4.7 (shape: k log d / (alpha eps), the statement garbled in our extracted text) for our learner over "
               "HALFPLANE_d with Select Halfplane: n_32 with Lemma 4.6's lambda = (8/eta) ln(4dT'/beta) and ln|H| "
               "<= ln(N^2 - N + 2), N = (d + 1)^2; SAFE or paper-literal constants (RECONSTRUCTED)")
 def n_kgon(alpha, beta, epsilon, delta, k, d, reading="safe"):
@@ -269,7 +269,7 @@ def selection_slack(eta, d, beta):
 # v edges is v - 2 triangles), so T' = ceil(2r ln(4/alpha)).
 
 
-@bound(EXACT, "KMMS Thm 5.1 (shape VERBATIM only in part: the seed's statement is garbled to 'O k alpha eps log 1 "
+@bound(EXACT, "KMMS Thm 5.1 (shape VERBATIM only in part: the statement is garbled in our extracted text to 'O k alpha eps log 1 "
               "alpha') for our learner with the finite-candidate surrogate selection: n_32 with lambda = ln(2T' "
               "|cands|/beta)/eta and ln|H| = ln|cands|; SAFE or paper-literal constants (RECONSTRUCTED)")
 def n_union(alpha, beta, epsilon, delta, r, candidates, reading="safe"):

@@ -36,5 +36,14 @@ def headline_caption(prefix: str) -> str:
 
 
 def draw(theorem, record: dict, out) -> list:
-    """The figure of one theorem, from its result record: PNG and SVG paths."""
-    return call(theorem.plotter or "generic:plot", theorem, record, out)
+    """The figures of one theorem, from its result record: PNG and SVG paths. A theorem may
+    draw several (``<id>.png`` and parts ``<id>-<part>.png``); parts an earlier version drew
+    and this one does not are removed, so the report never shows a stale one."""
+    from pathlib import Path
+
+    paths = call(theorem.plotter or "generic:plot", theorem, record, out)
+    kept = {Path(p).name for p in paths}
+    for old in (Path(out) / "figures").glob(f"{theorem.id}-*.*"):
+        if old.suffix in (".png", ".svg") and old.name not in kept:
+            old.unlink(missing_ok=True)
+    return paths

@@ -7,6 +7,7 @@ drawn on machines without a display (CI, worker nodes).
 from __future__ import annotations
 
 import contextlib
+import textwrap
 from contextvars import ContextVar
 from pathlib import Path
 
@@ -17,18 +18,64 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
+from privbounds.figures.layout import MAX_WIDTH  # noqa: E402
+
 sns.set_theme(style="whitegrid", context="notebook")
 PALETTE = sns.color_palette("colorblind")
+# Non-private learners and their bounds: near-black, never a palette colour, so they stand
+# apart from every private curve (and in greyscale).
+NONPRIVATE = "0.15"
+MARKERS = "os^vDP*Xh<>"
+# The report shows figures at most about 1100 px wide; a figure wider than MAX_WIDTH inches
+# (at the 120 dpi it is saved with) would be shrunk until its legends are unreadable, so
+# panels wrap onto rows of at most MAX_COLS.
+DPI = 120
+MAX_COLS = 2
 
 
 def new_figure(ncols: int = 1, width: float = 6.4, height: float = 4.6):
-    fig, axes = plt.subplots(1, ncols, figsize=(width * ncols, height), squeeze=False)
-    return fig, list(axes[0])
+    """``ncols`` panels, at most ``MAX_COLS`` to a row (more wrap onto further rows); the
+    axes in reading order. Unused cells of the last row are hidden."""
+    cols = min(ncols, MAX_COLS)
+    rows = -(-ncols // cols)
+    width = min(width, MAX_WIDTH / cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(width * cols, height * rows), squeeze=False)
+    flat = [ax for row in axes for ax in row]
+    for ax in flat[ncols:]:
+        ax.set_visible(False)
+        fig.delaxes(ax)
+    return fig, flat[:ncols]
+
+
+def learner_style(paper: str, learner: str) -> dict:
+    """Colour, marker and line style of a learner, the same in every figure of its paper:
+    each paper's figure package lists its learners in ``LEARNERS`` (name -> colour,
+    marker). Keyword arguments for ``ax.plot``; the bound of the learner is drawn dashed
+    in the same colour (``bound_line``)."""
+    import importlib
+
+    table = importlib.import_module(f"privbounds.figures.{paper}").LEARNERS
+    if learner not in table:
+        raise KeyError(f"learner {learner!r} has no style in privbounds.figures.{paper}.LEARNERS")
+    color, marker = table[learner]
+    return {"color": PALETTE[color] if isinstance(color, int) else color, "marker": marker}
+
+
+def bound_label(theorem, claim_id: str, text: str) -> str:
+    """A legend label for the bound of one of the theorem's claims, marked when its
+    constants are our reconstruction rather than the paper's (as on the report's pages)."""
+    from privbounds.bounds._meta import origin
+
+    fn = getattr(claim_bound(theorem, claim_id), "fn", None)
+    if fn is not None and origin(getattr(fn, "source", "")) == "reconstructed":
+        return f"{text} [reconstructed constants]"
+    return text
 
 
 def band(ax, x, points, color, label, marker="o"):
-    """n_hat markers with the interval as a shaded band; an open upper end (target never
-    reached on the grid) is drawn as an upward arrow."""
+    """n_hat markers with the interval as a light shaded band (light enough that
+    overlapping bands stay readable); an open upper end (target never reached on the
+    grid) is drawn as an upward arrow."""
     x = np.asarray(x, float)
     order = np.argsort(x)
     x = x[order]
@@ -36,7 +83,7 @@ def band(ax, x, points, color, label, marker="o"):
     nh = np.array([p["n_hat"] if p["n_hat"] is not None else np.nan for p in pts], float)
     lo = np.array([p["n_low"] if p["n_low"] is not None else np.nan for p in pts], float)
     hi = np.array([p["n_high"] if p["n_high"] is not None else np.nan for p in pts], float)
-    ax.fill_between(x, lo, np.where(np.isnan(hi), lo, hi), color=color, alpha=0.25, linewidth=0)
+    ax.fill_between(x, lo, np.where(np.isnan(hi), lo, hi), color=color, alpha=0.18, linewidth=0)
     # hollow markers for the second series so that coinciding curves stay visible
     face = "none" if marker != "o" else color
     ax.plot(x, nh, "-", marker=marker, color=color, label=label, markersize=6, markerfacecolor=face)
@@ -51,13 +98,55 @@ def bound_line(ax, x, y, color, label, style="--"):
     ax.plot(np.asarray(x)[order], np.asarray(y)[order], style, color=color, label=label, linewidth=1.6)
 
 
-def legend(ax, sort: bool = False):
-    """Legend below the axes, so it never hides the data (optionally sorted by label)."""
+LEGEND_FONT = 9
+
+
+def legend(ax, sort: bool = False, ncol: int = 1):
+    """Legend below the axes, so it never hides the data (optionally sorted by label);
+    each label wrapped to the width of the panel's cell, since a legend wider than its
+    cell would leave the figure; ``save`` makes the figure tall enough for it."""
     handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return
     if sort:
         labels, handles = zip(*sorted(zip(labels, handles), key=lambda t: t[0]))
-    ax.legend(handles, labels, fontsize=8.5, loc="upper center", bbox_to_anchor=(0.5, -0.14),
-              ncol=1, frameon=False)
+    spec = ax.get_subplotspec()
+    ncols = spec.get_gridspec().ncols if spec is not None else 1
+    chars = max(40 // ncol, int(ax.figure.get_figwidth() / ncols / ncol * 9.5))
+    labels = ["\n".join(textwrap.fill(part, chars, subsequent_indent="  ") for part in t.split("\n"))
+              for t in labels]
+    lg = ax.legend(handles, labels, fontsize=LEGEND_FONT, loc="upper center", bbox_to_anchor=(0.5, -0.14),
+                   ncol=ncol, frameon=False)
+    lg._privbounds_below = True  # ``save`` moves it to just under the axis label
+
+
+def _place_legends(fig) -> None:
+    """Put each legend drawn by ``legend`` just under its axes' tick labels and axis label
+    (a fixed offset in axes fraction would overlap them on a short panel)."""
+    renderer = fig.canvas.get_renderer()
+    for ax in fig.axes:
+        lg = ax.get_legend()
+        if lg is None or not getattr(lg, "_privbounds_below", False) or ax.bbox.height <= 0:
+            continue
+        lg.set_visible(False)
+        low = ax.get_tightbbox(renderer).y0
+        lg.set_visible(True)
+        pad = 4 * fig.dpi / 72
+        lg.set_bbox_to_anchor((0.5, (low - pad - ax.bbox.y0) / ax.bbox.height), transform=ax.transAxes)
+
+
+def shades(color, n: int) -> list:
+    """``n`` variants of one colour, darkest first: several series of one learner in a
+    panel (one per alpha, per distribution, ...) keep the learner's hue and differ in
+    lightness (and, drawn with different markers, stay apart in greyscale)."""
+    from matplotlib.colors import to_rgb
+
+    c = np.array(to_rgb(color))
+    if n <= 1:
+        return [tuple(c)]
+    if c.mean() < 0.3:  # near-black (a non-private learner): lighter greys only
+        return [tuple(c + (1 - c) * f) for f in np.linspace(0, 0.55, n)]
+    return [tuple(c * (1 + f)) if f < 0 else tuple(c + (1 - c) * f) for f in np.linspace(-0.45, 0.45, n)]
 
 
 def claim_bound(theorem, claim_id: str):
@@ -73,30 +162,6 @@ def sweep(bound, point: dict, axis: str, values) -> np.ndarray:
     """A bound along one parameter: ``bound`` at ``point`` with ``axis`` set to each value
     (e.g. a smooth curve over k between the measured points)."""
     return np.array([bound({**point, axis: v.item() if hasattr(v, "item") else v}) for v in values], float)
-
-
-def rules_against_k(ax, theorem, record, name: str, claim: str, bound_name: str, **where) -> dict | None:
-    """n_hat against k for each composition rule (basic, advanced) of a k-learner: the
-    band with the rule's ``scaling-k-<rule>`` exponent in its label, and the claim's own
-    bound swept over k in the same colour (``claim`` may hold ``{rule}``). Sets log-log
-    axes over k; returns the first point drawn (for titles), None if there was none."""
-    first = None
-    for i, rule in enumerate(("basic", "advanced")):
-        pts = select(record, rule=rule, **where)
-        if not pts:
-            continue
-        p0 = pts[0]["point"]
-        first = first or p0
-        ks = [p["point"]["k"] for p in pts]
-        band(ax, ks, pts, PALETTE[i], f"{name}, {rule} ({exponent_text(verdict(record, f'scaling-k-{rule}'))})",
-             "os"[i])
-        kk = np.unique(np.geomspace(min(ks), max(ks), 30).round().astype(int))
-        bound_line(ax, kk, sweep(claim_bound(theorem, claim.format(rule=rule)), p0, "k", kk), PALETTE[i],
-                   f"{bound_name}, {rule}")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("number of concepts k")
-    return first
 
 
 def select(record: dict, **kw) -> list[dict]:
@@ -117,13 +182,61 @@ def exponent_text(v: dict) -> str:
     return f"{what} {f['exponent']:.2f} [{f['low']:.2f}, {f['high']:.2f}]"
 
 
-def save(fig, record: dict, out) -> list[Path]:
+INTERVALS = {
+    "n_hat": "bands: simultaneous 95% intervals of n_hat",
+    "rates": "bands: 95% Clopper-Pearson intervals of each rate",
+    "ceilings": "bands: simultaneous 95% Clopper-Pearson intervals",
+}
+
+
+def fixed_parameters(record: dict) -> str:
+    """The parameters every point of the record shares, and the trials per evaluated
+    sample size: the settings a reader needs to read the figure."""
+    points = [p["point"] for p in record.get("points", [])]
+    shared = []
+    if points:
+        for key, value in points[0].items():
+            if all(p.get(key) == value for p in points) and not isinstance(value, (list, dict)):
+                shared.append(f"{key} = {value:g}" if isinstance(value, float) else f"{key} = {value}")
+    trials = sorted({int(r["trials"]) for r in record.get("rows", []) if r.get("trials")})
+    if trials:
+        shared.append(f"{trials[0]} trials per evaluated n" if len(trials) == 1
+                      else f"{trials[0]} to {trials[-1]} trials per evaluated n")
+    return ", ".join(shared)
+
+
+def verdict_line(record: dict) -> str:
+    """Each claim the figure can show (not the privacy audits, which the page lists) with
+    its verdict."""
+    vs = [v for v in record.get("verdicts", []) if v["kind"] != "privacy audit"]
+    by = {}
+    for v in vs:
+        by.setdefault(v["verdict"], []).append(v["claim"])
+    parts = []
+    for word, claims in by.items():
+        shown = ", ".join(claims[:6]) + (f" and {len(claims) - 6} more" if len(claims) > 6 else "")
+        parts.append(f"{word}: {shown}")
+    return "; ".join(parts)
+
+
+def save(fig, record: dict, out, part: str | None = None, intervals: str = "n_hat",
+         what: str = "") -> list[Path]:
+    """Save a theorem's figure (``part``: one of several, ``<id>-<part>``) with the standard
+    title: the theorem, fidelity, seed and any custom grid, which intervals the bands are,
+    the parameters every point shares, and the claims' verdicts."""
     from privbounds.results import overrides_text
 
     custom = f"; custom grid {overrides_text(record)}" if record.get("overrides") else ""
-    return save_named(fig, record["id"],
-                      f"{record['id']}: {record['title']}\n({record['fidelity']} fidelity, seed "
-                      f"{record['provenance']['seed']}{custom}; bands: simultaneous 95% intervals of n_hat)", out)
+    lines = [f"{record['id']}: {record['title']}" + (f" ({what})" if what else ""),
+             f"{record['fidelity']} fidelity, seed {record['provenance']['seed']}{custom}; {INTERVALS[intervals]}"]
+    fixed = fixed_parameters(record)
+    if fixed:
+        lines.append(f"fixed: {fixed}")
+    verdicts = verdict_line(record)
+    if verdicts:
+        lines.append(f"verdicts: {verdicts}")
+    name = record["id"] if part is None else f"{record['id']}-{part}"
+    return save_named(fig, name, "\n".join(lines), out)
 
 
 _MISSING: ContextVar[tuple] = ContextVar("privbounds_headline_missing", default=())
@@ -141,27 +254,58 @@ def drawn_without(theorem_ids):
 
 
 def save_named(fig, name: str, title: str, out) -> list[Path]:
-    """Write ``<out>/figures/<name>.png`` and ``.svg`` atomically."""
-    fig.suptitle(title, fontsize=10)
+    """Write ``<out>/figures/<name>.png`` and ``.svg`` atomically. The title is wrapped to
+    the figure's width, and the figure grows until every panel keeps room for its data
+    beside its legend."""
+    width = fig.get_figwidth()
+    wrapped = "\n".join(textwrap.fill(line, max(40, int(width * 13.5))) for line in title.split("\n"))
+    fig.suptitle(wrapped, fontsize=10)
     missing = _MISSING.get()
+    bottom = 0.0
     if missing:
         shown = ", ".join(missing[:6]) + (f" and {len(missing) - 6} more" if len(missing) > 6 else "")
-        fig.text(0.5, 0.005, f"Partial: drawn without {shown} (no results in this folder; run them to "
-                 "complete the figure)", ha="center", va="bottom", fontsize=9, color="#8b0000")
-        fig.tight_layout(rect=(0, 0.035, 1, 1))
-    else:
-        fig.tight_layout()
+        fig.text(0.5, 0.005, textwrap.fill(f"Partial: drawn without {shown} (no results in this folder; run "
+                                           "them to complete the figure)", int(width * 13)),
+                 ha="center", va="bottom", fontsize=9, color="#8b0000")
+        bottom = 0.035
+    _fit(fig, bottom)
     folder = Path(out) / "figures"
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for ext in ("png", "svg"):
         path = folder / f"{name}.{ext}"
         tmp = path.with_name(f".{path.name}.tmp")
-        fig.savefig(tmp, format=ext, dpi=120)
+        fig.savefig(tmp, format=ext, dpi=DPI)
         tmp.replace(path)
         paths.append(path)
     plt.close(fig)
     return paths
+
+
+MIN_PANEL = 2.6  # inches: the smallest data area a panel keeps, however long its legend
+
+
+def _fit(fig, bottom: float) -> None:
+    """tight_layout with each legend under its axis label, growing the figure's height
+    where legends below the axes would squeeze a panel's data area under ``MIN_PANEL``
+    inches or hang off the bottom of the figure."""
+    for _ in range(6):
+        # alternately: a legend anchored below its axes moves when they shrink
+        for _ in range(2):
+            _place_legends(fig)
+            fig.tight_layout(rect=(0, bottom, 1, 1))
+        _place_legends(fig)
+        axes = [ax for ax in fig.axes if ax.get_visible() and ax.get_label() != "<colorbar>"]
+        if not axes:
+            return
+        smallest = min(ax.get_position().height for ax in axes) * fig.get_figheight()
+        renderer = fig.canvas.get_renderer()
+        lows = [ax.get_legend().get_window_extent(renderer).y0 for ax in axes if ax.get_legend() is not None]
+        overflow = max([0.0] + [-y / fig.dpi for y in lows]) + (0.05 if lows and min(lows) < 2 else 0.0)
+        if smallest >= MIN_PANEL and overflow <= 0:
+            return
+        rows = len({round(ax.get_position().y0, 3) for ax in axes})
+        fig.set_figheight(fig.get_figheight() + max(rows * (MIN_PANEL - smallest), overflow, 0.0) + 0.2)
 
 
 def sibling(out, theorem_id: str) -> dict | None:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.figures.common import PALETTE, legend, new_figure, save_named
+from privbounds.figures.common import PALETTE, bound_label, legend, new_figure, save
 
 
-def ceiling_panel(ax, v: dict, xlabel: str = "n") -> None:
+def ceiling_panel(ax, v: dict, xlabel: str = "n", ceiling_text: str = "ceiling") -> None:
     """One success-ceiling claim: per group, the measured probability with its
     (Bonferroni-adjusted) Clopper-Pearson band, and the ceiling dashed in the same colour."""
     groups = {}
@@ -25,7 +25,7 @@ def ceiling_panel(ax, v: dict, xlabel: str = "n") -> None:
                         linewidth=0)
         ax.plot(x, [max(d["p_hat"], 1e-12) for d in ds], "o-", color=color, markersize=4,
                 label=f"measured, {label}")
-        ax.plot(x, [d["ceiling"] for d in ds], "--", color=color, label=f"ceiling, {label}")
+        ax.plot(x, [d["ceiling"] for d in ds], "--", color=color, label=f"{ceiling_text}, {label}")
     ax.set_yscale("log")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("probability of the bounded event")
@@ -33,14 +33,13 @@ def ceiling_panel(ax, v: dict, xlabel: str = "n") -> None:
 
 
 def plot_ceilings(theorem, record, out, xlabel="n", xlog=False, claims=None):
+
     verdicts = [v for v in record["verdicts"] if v["kind"] == "success ceiling"
                 and (claims is None or v["claim"] in claims)]
     fig, axes = new_figure(len(verdicts) or 1, height=6.8)
     for ax, v in zip(axes, verdicts):
-        ceiling_panel(ax, v, xlabel)
+        ceiling_panel(ax, v, xlabel, bound_label(theorem, v["claim"], "ceiling"))
         if xlog:
             ax.set_xscale("log", base=2)
         ax.set_title(f"{v['claim']}: {v['verdict']}", fontsize=10)
-    return save_named(fig, record["id"],
-                      f"{record['id']}: {record['title']}\n({record['fidelity']} fidelity, seed "
-                      f"{record['provenance']['seed']}; bands: simultaneous 95% Clopper-Pearson intervals)", out)
+    return save(fig, record, out, intervals="ceilings")

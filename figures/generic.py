@@ -21,7 +21,17 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.ticker import NullFormatter
 
-from privbounds.figures.common import PALETTE, band, bound_line, exponent_text, legend, new_figure, save
+from privbounds.figures.common import (
+    PALETTE,
+    band,
+    bound_label,
+    bound_line,
+    exponent_text,
+    learner_style,
+    legend,
+    new_figure,
+    save,
+)
 from privbounds.figures.curves import ceiling_panel
 
 
@@ -35,14 +45,27 @@ def plot(theorem, record, out, xlabel: str = "n"):
         if v["kind"] == "scaling":
             _scaling_panel(ax, v)
         elif v["kind"] == "success ceiling":
-            ceiling_panel(ax, v, xlabel)
+            ceiling_panel(ax, v, xlabel, bound_label(theorem, c.id, "ceiling"))
         else:
-            _bound_panel(ax, v, c.label_keys)
+            _bound_panel(ax, v, c.label_keys, bound_label(theorem, c.id, f"the claim's {v['kind']}"),
+                         theorem.id.split(".")[0])
         ax.set_title(f"{c.id}: {v['verdict']}", fontsize=10)
     return save(fig, record, out)
 
 
-def _bound_panel(ax, v, label_keys):
+def _style(paper: str, i: int, learner) -> tuple:
+    """The learner's colour and marker in its paper's figures when the points name a
+    learner the paper's ``LEARNERS`` lists; otherwise the i-th palette colour."""
+    if learner is not None:
+        try:
+            st = learner_style(paper, str(learner))
+            return st["color"], st["marker"]
+        except (KeyError, ImportError, AttributeError):
+            pass
+    return PALETTE[i % len(PALETTE)], "os^v"[i % 4]
+
+
+def _bound_panel(ax, v, label_keys, bound_text, paper=""):
     details = v["details"]
     if not details:
         ax.text(0.5, 0.5, "no point selected", ha="center", transform=ax.transAxes)
@@ -52,13 +75,17 @@ def _bound_panel(ax, v, label_keys):
     for d in details:
         group = tuple((k, d["point"].get(k)) for k in label_keys[:-1])
         groups.setdefault(group, []).append(d)
-    for i, (group, ds) in enumerate(sorted(groups.items(), key=lambda g: str(g[0]))):
-        color = PALETTE[i % len(PALETTE)]
+    ordered = sorted(groups.items(), key=lambda g: str(g[0]))
+    learners = [ds[0]["point"].get("learner") for _, ds in ordered]
+    # a learner's own colour only when it tells the series apart (one series per learner)
+    by_learner = len(set(learners)) == len(learners)
+    for i, (group, ds) in enumerate(ordered):
+        color, marker = _style(paper, i, learners[i] if by_learner else None)
         xs = [d["point"].get(x_key, j) if x_key else j for j, d in enumerate(ds)]
         name = ", ".join(f"{k}={val}" for k, val in group)
         suffix = f", {name}" if name else ""
-        band(ax, xs, ds, color, f"n_hat (measured){suffix}", "os^v"[i % 4])
-        bound_line(ax, xs, [d["bound"] for d in ds], color, f"the claim's {v['kind']}{suffix}")
+        band(ax, xs, ds, color, f"n_hat (measured){suffix}", marker)
+        bound_line(ax, xs, [d["bound"] for d in ds], color, f"{bound_text}{suffix}")
     ax.set_yscale("log")
     if x_key and all(isinstance(d["point"].get(x_key), (int, float)) for d in details):
         xs = [d["point"][x_key] for d in details]

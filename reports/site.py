@@ -18,6 +18,7 @@ from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from privbounds.bounds._meta import origin
 from privbounds.claims import VERDICTS
 from privbounds.params import ParameterError
 from privbounds.registry import ids as registered_ids
@@ -36,19 +37,6 @@ def _fmt(x, digits=3):
 
 def _interval(lo, hi, digits=3):
     return f"[{_fmt(lo, digits) if lo is not None else 'open'}, {_fmt(hi, digits) if hi is not None else 'open'}]"
-
-
-def origin(source: str | None) -> str:
-    """Where a bound's formula comes from, read off its tag: 'reconstructed' (derived by us
-    from the proof, or a constant the paper does not state), 'ours' (our construction),
-    or 'paper' (as stated)."""
-    s = (source or "").lower()
-    # constants we derived from a proof, or recalled from elsewhere, are not the paper's
-    if any(w in s for w in ("reconstructed", "derived", "as used", "usually quoted", "recalled")):
-        return "reconstructed"
-    if any(w in s for w in ("ours", "our ", "substitute", "level", "at toy size")):
-        return "ours"
-    return "paper"
 
 
 def sources(prefix: str) -> list[dict]:
@@ -161,12 +149,17 @@ def build(out: Path) -> Path:
               "version": metadata.version("privbounds")}
     pages = []
     for tid, rec in records.items():
-        figs = {}
-        for ext in ("png", "svg"):
-            src = Path(out) / "figures" / f"{tid}.{ext}"
-            if src.is_file():
-                shutil.copy2(src, site / "figures" / src.name)
-                figs[ext] = f"figures/{src.name}"
+        figs = []  # the theorem's figure, then its parts <id>-<part> in name order
+        folder = Path(out) / "figures"
+        for src in [folder / f"{tid}.png", *sorted(folder.glob(f"{tid}-*.png"))]:
+            if not src.is_file():
+                continue
+            shutil.copy2(src, site / "figures" / src.name)
+            svg = src.with_suffix(".svg")
+            if svg.is_file():
+                shutil.copy2(svg, site / "figures" / svg.name)
+            figs.append({"png": f"figures/{src.name}", "svg": f"figures/{svg.name}" if svg.is_file() else None,
+                         "part": src.stem[len(tid) + 1:] if src.stem != tid else None})
         shutil.copy2(results_dir(out) / f"{tid}.json", site / "data" / f"{tid}.json")
         csv = export_csv(out, tid)
         if csv is not None:

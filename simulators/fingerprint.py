@@ -4,7 +4,7 @@ Private Learning of Multiple Concepts", Section 4 (first step of issue 5).
 - Boneh-Shaw's code Gamma_0(n, d) (Lemma 4.5, the code compatible with THRESH): n users,
   n - 1 column types with d identical columns each; a column of type m has bit 1 for the
   users i <= m (the labelling of u_1..u_n by the threshold c_m). The columns are secretly
-  permuted. Tracing (catalog's ``bns.alg_bs``) reads only the pirate word's weight
+  permuted. Tracing (the Boneh-Shaw tracer) reads only the pirate word's weight
   w(B_m) in each type block:
     1. w(B_1) > 0 => user 1; 2. else w(B_{n-1}) < d => user n;
     3. else the first s in 2..n-1 with w(B_{s-1}) < K/2 - sqrt((K/2) ln(2n/xi)),
@@ -40,7 +40,7 @@ BOTTOM = -1
 
 
 def block_length(n: int, xi: float) -> int:
-    """d = ceil(2 n^2 ln(2n/xi)) columns per type (catalog's reconstruction of Gamma_0)."""
+    """d = ceil(2 n^2 ln(2n/xi)) columns per type (our reconstruction of Gamma_0)."""
     _check(n, xi)
     return int(np.ceil(2 * n * n * np.log(2 * n / xi)))
 

@@ -1,6 +1,6 @@
 """Hard instances (target concepts and distributions) shared by several simulators.
 
-- ``threshold_cluster``: Sivakumar's 4-point cluster for thresholds (catalog siv.thm3_3):
+- ``threshold_cluster``: Sivakumar's 4-point cluster for thresholds (siv.thm3_3):
   D uniform on four consecutive grid points p1 < p2 < p3 < p4 at a random place. With
   target t* = p3 only t = p3 has error 0, t in {p2, p4} has error 1/4, and every other
   threshold has error >= 1/2. So all but three of the 2^d + 1 hypotheses fail at

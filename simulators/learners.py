@@ -43,7 +43,7 @@ def expmech_learner_grouped(cls: ConceptClass, support, counts, labels, epsilon:
     """The same distribution as ``expmech_learner``, sampled through the class's runs of
     equal error: pick a run with probability proportional to its size times
     exp(-eps errors / 2) (Gumbel-max with log weights), then a uniform member
-    (Sivakumar's catalog, siv.alg_expmech_thresh_fast). Cost O(k * support) per trial
+    (the fast form of Sivakumar's exponential-mechanism threshold learner). Cost O(k * support) per trial
     instead of O(k * |H|), so the domain size no longer matters."""
     errors, mult, member = cls.groups(support, counts, labels)
     with np.errstate(divide="ignore"):  # an empty run gets weight 0, never chosen

@@ -61,8 +61,8 @@ def stable_choice(q1, q2, epsilon: float, delta: float, rng: np.random.Generator
     database). The released decision is dist + Lap(4/eps) >= (4/eps) ln(1/delta) with
     dist = q1 - q2. dist has sensitivity 2, so the noise costs eps/2; when the top
     solution differs between neighbours, dist <= 2 on both sides and release happens
-    with probability <= delta e^(eps/2) / 2 <= delta for eps <= 1 (the catalog's
-    constants, RECONSTRUCTED: the seed lost the noise scale and threshold).
+    with probability <= delta e^(eps/2) / 2 <= delta for eps <= 1 (our
+    constants, RECONSTRUCTED: the extracted text lost the noise scale and threshold).
     If q1 - q2 >= (4/eps) ln(1/(beta delta)) the top solution is released with
     probability >= 1 - beta / 2."""
     check_positive("epsilon", epsilon)

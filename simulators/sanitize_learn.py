@@ -10,7 +10,7 @@ algorithm read two ways.
   labellings of POINT on U are "1 at exactly one u in U" and "0 on all of U"; the latter
   is represented by the point concept at the smallest x outside U (chosen from the
   sanitized output only).
-- ``alg2_thresholds``: THRESH with the catalog's substitute threshold sanitizer (the
+- ``alg2_thresholds``: THRESH with our substitute threshold sanitizer (the
   binary-tree histogram; Cor 3.10). The labellings of THRESH on U = {u_1 < ... < u_s}
   are the s + 1 cuts, represented by the thresholds u_1, ..., u_s and u_s + 1.
 

@@ -6,14 +6,14 @@
   tau = 1 + (2/eps) ln(2/delta). (eps, delta)-DP: moving one row changes two counts by
   one; where both counts are non-zero the Laplace noise costs eps/2 each, and a count
   that goes 0 -> 1 is released (non-zero) with probability (1/2) e^(-(tau - 1) eps/2)
-  = delta/4. The seed lost the noise scale and threshold: these are the catalog's
-  (RECONSTRUCTED, item 3 of its doubt list).
+  = delta/4. The extracted text of the paper lost the noise scale and threshold: these
+  are ours (RECONSTRUCTED).
 - ``laplace_histogram_error``: the textbook pure eps-DP histogram (Lap(2/eps) on every
   one of the |X| counts, negative answers clipped to 0), as the contrast whose error
   grows like ln|X|. Only its error is simulated: the maximum over the zero counts is
   drawn exactly from its distribution function instead of drawing |X| variables.
 
-- ``tree_prefix_counts`` and ``threshold_sanitizer``: the catalog's SUBSTITUTE for the
+- ``tree_prefix_counts`` and ``threshold_sanitizer``: our SUBSTITUTE for the
   threshold sanitizer of Prop 2.21 (Bun, Nissim, Stemmer, Vadhan 2015, whose recursive
   construction with 2^(O(log* |X|)) cost is impractical and invisible at these sizes):
   the pure eps-DP binary-tree (hierarchical) histogram. Every dyadic node below the root

@@ -1,5 +1,5 @@
 """Tardos' fingerprinting code for Bun, Nissim, Stemmer, "Simultaneous Private Learning
-of Multiple Concepts", Proposition 4.9 (catalog's ``bns.alg_tardos``), the code behind the
+of Multiple Concepts", Proposition 4.9, the code behind the
 agnostic sqrt(k) lower bounds (Theorem 4.7, Corollary 4.10).
 
 - Gen: t = 1/(300 n), t' in (0, pi/4) with sin^2 t' = t; per column j independently
@@ -44,7 +44,7 @@ def _chunk(n: int, k: int) -> int:
 
 
 def code_length(n: int, xi: float) -> int:
-    """k = 100 n^2 ceil(ln(n/xi)) (catalog's reading of Tardos 2008 with c = n)."""
+    """k = 100 n^2 ceil(ln(n/xi)) (our reading of Tardos 2008 with c = n)."""
     _check_n(n)
     _check_xi(xi)
     return int(100 * n * n * np.ceil(np.log(n / xi)))

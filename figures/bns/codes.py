@@ -1,22 +1,21 @@
 """Figures for the fingerprinting codes of Bun, Nissim, Stemmer, "Simultaneous Private
 Learning of Multiple Concepts": Lemma 4.5 (Boneh-Shaw) and Proposition 4.9 (Tardos).
 
-One panel per number of users and bounded event: the measured completeness failure
-(feasible word, nobody accused) and false-accusation rates against the coalition size,
-one series per pirate strategy (slightly offset sideways so that coinciding zeros stay
-visible), with simultaneous Clopper-Pearson intervals (Bonferroni over the claim) and
-the ceiling xi. The Tardos figure adds the truncated-code curves: how often someone
-guilty is traced, and how often an innocent is accused, against the fraction of the
-proposition's code length.
+The main figure has one panel per number of users and bounded event (two to a row): the
+measured completeness failure (feasible word, nobody accused) and false-accusation rates
+against the coalition size, one series per pirate strategy (slightly offset sideways so
+that coinciding zeros stay visible), with simultaneous Clopper-Pearson intervals
+(Bonferroni over the claim) and the ceiling xi. A second figure (part "truncated") draws
+the truncated-code curves: how often someone guilty is traced, and how often an innocent
+is accused, against the fraction of the stated code length.
 """
 
 from __future__ import annotations
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from privbounds.figures.common import PALETTE, save_named
+from privbounds.figures.common import PALETTE, legend, new_figure, save
 from privbounds.results import load_rows
 
 STRATEGY_ORDER = ("majority", "minority", "random", "interleaving", "ones", "zeros")
@@ -61,24 +60,19 @@ def _coalition_panel(ax, details, users, length_text, event, verdict):
                  f"claim {verdict}; >= {trials} trials per point", fontsize=9)
 
 
-def _coalition_grid(record, claims, length_text, extra_cols=0):
+def _coalition_grid(record, claims, length_text):
+    """The coalition panels, one per (claim, number of users), two to a row; one legend
+    for the strategies, below the last panel."""
     panels = [(c, ev) for c, ev in claims if _details(record, c)[0] is not None]
     users = sorted({d["point"]["users"] for c, _ in panels for d in _details(record, c)[1]})
-    ncols = max(1, len(users)) + extra_cols
-    fig, axes = plt.subplots(len(panels) or 1, ncols, figsize=(5.0 * ncols, 4.3 * max(1, len(panels))),
-                             squeeze=False)
-    for r, (claim, event) in enumerate(panels):
+    cells = [(claim, event, u) for claim, event in panels for u in users]
+    fig, axes = new_figure(max(1, len(cells)), height=4.4)
+    for ax, (claim, event, u) in zip(axes, cells):
         v, details = _details(record, claim)
-        for c, u in enumerate(users):
-            _coalition_panel(axes[r][c], details, u, length_text(u), event, v["verdict"])
-    # one legend for the strategies, under the bottom-left panel (tight_layout keeps it in)
-    axes[-1][0].legend(fontsize=8.5, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=4, frameon=False)
-    return fig, axes
-
-
-def _title(record, extra=""):
-    return (f"{record['id']}: {record['title']}\n({record['fidelity']} fidelity, seed "
-            f"{record['provenance']['seed']}; bars: simultaneous 95% Clopper-Pearson intervals per claim{extra})")
+        _coalition_panel(ax, details, u, length_text(u), event, v["verdict"])
+    if cells:
+        legend(axes[-1], ncol=2)
+    return fig
 
 
 def lem4_5(theorem, record, out):
@@ -92,15 +86,21 @@ def lem4_5(theorem, record, out):
         d = block_length(u, xi)
         return f"d = {d}, k = {(u - 1) * d} columns"
 
-    fig, axes = _coalition_grid(record, [("ceiling-completeness", "completeness"),
-                                         ("ceiling-soundness", "soundness")], length_text, extra_cols=1)
-    _length_panels(axes[0][-1], axes[-1][-1], record, out, lambda u: (u - 1) * block_length(u, 0.1),
-                   "|S| = n/2", xlog=True)
-    return _save(fig, record, out)
+    fig = _coalition_grid(record, [("ceiling-completeness", "completeness"),
+                                   ("ceiling-soundness", "soundness")], length_text)
+    paths = _save(fig, record, out)
+    return paths + _length_figure(record, out, lambda u: (u - 1) * block_length(u, 0.1), "|S| = n/2", xlog=True)
 
 
-def _save(fig, record, out):
-    return save_named(fig, record["id"], _title(record), out)
+def _save(fig, record, out, part=None, what=""):
+    return save(fig, record, out, part=part, intervals="ceilings", what=what)
+
+
+def _length_figure(record, out, full_length, coalition_text, xlog=False):
+    """Part "truncated": the truncated-code curves, two panels side by side."""
+    fig, (ax_t, ax_s) = new_figure(2, height=5.0)
+    _length_panels(ax_t, ax_s, record, out, full_length, coalition_text, xlog)
+    return _save(fig, record, out, part="truncated", what=f"truncated code, {coalition_text}, same tracer")
 
 
 def _length_panels(ax_t, ax_s, record, out, full_length, coalition_text, xlog=False):
@@ -126,28 +126,27 @@ def _length_panels(ax_t, ax_s, record, out, full_length, coalition_text, xlog=Fa
             pick = sub.loc[sub.groupby("n")["p_hat"].idxmin() if worst == "min" else sub.groupby("n")["p_hat"].idxmax()]
             pick = pick.sort_values("n")
             x = pick["n"].to_numpy() / full
-            ax.fill_between(x, pick["ci_low"], pick["ci_high"], color=color, alpha=0.2 if ax is ax_t else 0.1,
-                            linewidth=0)
-            ax.plot(x, pick["p_hat"], "o-", color=color, linewidth=2, markersize=4,
-                    label=f"n = {u}: worst of {n_strategies} pirates (thin: each pirate)")
+            ax.fill_between(x, pick["ci_low"], pick["ci_high"], color=color, alpha=0.18, linewidth=0)
+            ax.plot(x, pick["p_hat"], "-", marker="osD^v"[ui % 5], color=color, linewidth=2, markersize=5,
+                    label=f"n = {u} users: worst of {n_strategies} pirates (thin: each)")
     trials = int(rows["trials"].min()) if len(rows) else 0
     for ax in (ax_t, ax_s):
-        ax.axvline(1.0, color="0.4", linewidth=1, linestyle="-.")
+        ax.axvline(1.0, color="0.4", linewidth=1, linestyle="-.", label="the stated code length")
         if xlog:
             ax.set_xscale("log", base=2)
         ax.set_xlabel("code length k as a fraction of the stated length")
         ax.set_ylabel("probability")
-    ax_t.legend(fontsize=7.5, loc="lower right")
-    ax_s.legend(fontsize=7.5, loc="center right")
     ax_t.set_ylim(-0.02, 1.02)
-    ax_t.set_title(f"truncated code, {coalition_text}, same tracer:\n"
-                   f"P[someone guilty accused] (no claim)\n{trials} trials per point; bands: "
+    ax_t.set_title(f"P[someone guilty accused] (no claim)\n{trials} trials per point; bands: "
                    "Clopper-Pearson (Bonferroni)", fontsize=9)
     xi = details[0]["ceiling"] if details else 0.1  # the claim's ceiling, as judged
-    ax_s.axhline(xi, color="0.25", linestyle="--", linewidth=1.4)
+    ax_s.axhline(xi, color="0.25", linestyle="--", linewidth=1.4,
+                 label=f"ceiling xi = {xi:g} at every length\n(claim ceiling-soundness-truncated: "
+                       f"{v['verdict'] if v else 'not run'})")
     ax_s.set_ylim(-0.005, 1.35 * xi)
-    ax_s.set_title(f"truncated code, {coalition_text}: P[innocent accused]\n"
-                   f"claim {v['verdict'] if v else 'not run'} (ceiling xi at every length)", fontsize=9)
+    ax_s.set_title("P[innocent accused]", fontsize=9)
+    legend(ax_t)
+    legend(ax_s)
 
 
 def prop4_9(theorem, record, out):
@@ -156,8 +155,7 @@ def prop4_9(theorem, record, out):
     def length_text(u):
         return f"k = {code_length(u, 0.1)} columns, Z = {threshold(u, 0.1):g}"
 
-    fig, axes = _coalition_grid(record, [("ceiling-completeness", "completeness"),
-                                         ("ceiling-soundness", "soundness")], length_text, extra_cols=1)
-    _length_panels(axes[0][-1], axes[-1][-1], record, out, lambda u: code_length(u, 0.1),
-                   "full collusion |S| = n")
-    return _save(fig, record, out)
+    fig = _coalition_grid(record, [("ceiling-completeness", "completeness"),
+                                   ("ceiling-soundness", "soundness")], length_text)
+    paths = _save(fig, record, out)
+    return paths + _length_figure(record, out, lambda u: code_length(u, 0.1), "full collusion |S| = n")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from privbounds.figures.bns.style import claim_label, variants
 from privbounds.figures.common import (
-    PALETTE,
     band,
     bound_line,
     claim_bound,
@@ -23,18 +23,20 @@ from privbounds.figures.common import (
 
 def plot(theorem, record, out):
     fig, (ax,) = new_figure(1, width=7.5, height=6.6)
-    for i, (cls, name) in enumerate((("thresh", "THRESH"), ("point", "POINT"), ("par", "PAR"))):
+    classes = (("thresh", "THRESH"), ("point", "POINT"), ("par", "PAR"))
+    # one learner (non-private ERM) on three classes: its colour in three greys, three markers
+    for (cls, name), st in zip(classes, variants("non-private ERM", len(classes))):
         pts = select(record, **{"class": cls})
         if not pts:
             continue
         p0 = pts[0]["point"]
         vc = p0["d"] if cls == "par" else 1  # VC(PAR_d) = d, VC(THRESH) = VC(POINT) = 1
         ks = [p["point"]["k"] for p in pts]
-        band(ax, ks, pts, PALETTE[i], f"ERM, {name}_{p0['d']} ({exponent_text(verdict(record, f'scaling-k-{cls}'))})",
-             "os^"[i])
+        band(ax, ks, pts, st["color"],
+             f"non-private ERM, {name}_{p0['d']} ({exponent_text(verdict(record, f'scaling-k-{cls}'))})", st["marker"])
         kk = np.geomspace(min(ks), max(ks), 40)
-        bound_line(ax, kk, sweep(claim_bound(theorem, f"upper-erm-{cls}"), p0, "k", kk), PALETTE[i],
-                   f"Cor 2.12 bound, {name} (VC = {vc})")
+        bound_line(ax, kk, sweep(claim_bound(theorem, f"upper-erm-{cls}"), p0, "k", kk), st["color"],
+                   claim_label(theorem, record, f"upper-erm-{cls}", f"Cor 2.12 bound for ERM on {name} (VC = {vc})"))
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("number of concepts k")

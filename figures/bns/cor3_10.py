@@ -9,20 +9,22 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.bounds import bns
+from privbounds.figures.bns.style import rules_against_k
 from privbounds.figures.common import (
-    PALETTE,
+    NONPRIVATE,
+    bound_label,
     bound_line,
     legend,
     new_figure,
-    rules_against_k,
     save,
     select,
 )
+from privbounds.registry import get
 
 
 def plot(theorem, record, out):
     fig, (ax,) = new_figure(1, width=7.8, height=7.4)
-    p0 = rules_against_k(ax, theorem, record, "Alg 2 + tree", "upper", "Lemma 3.7 bound (tree sanitizer)")
+    p0 = rules_against_k(ax, theorem, record, "tree", "upper", "Lemma 3.7 bound (tree sanitizer)")
     adv = select(record, rule="advanced")
     if adv:
         top = max(adv, key=lambda p: p["point"]["k"])
@@ -33,8 +35,9 @@ def plot(theorem, record, out):
                         label=f"slope {name}, through the last advanced point")
     if p0:
         kk = np.geomspace(1, max(p["point"]["k"] for p in record["points"]), 30)
-        bound_line(ax, kk, bns.n_nonprivate_k_learner(1, kk, p0["alpha"], p0["beta"]), PALETTE[3],
-                   "Cor 2.12: non-private bound (realizable)", ":")
+        bound_line(ax, kk, bns.n_nonprivate_k_learner(1, kk, p0["alpha"], p0["beta"]), NONPRIVATE,
+                   bound_label(get("bns.cor2_12"), "upper-erm-thresh",
+                               "Cor 2.12 bound for non-private ERM (realizable; reference, not judged here)"), ":")
         ax.set_title(f"agnostic THRESH_{p0['d']}, noise 0.1; alpha = {p0['alpha']}, eps = {p0['epsilon']}, "
                      f"delta = {p0['delta']:g}; SUBSTITUTE tree sanitizer", fontsize=9.5)
     ax.set_ylabel("n_hat (all k within alpha of optimal w.p. >= 1 - beta)")

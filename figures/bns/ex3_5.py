@@ -8,19 +8,21 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.bounds import bns
+from privbounds.figures.bns.style import claim_label, draw_claim, fit_text, measured_ticks, style
 from privbounds.figures.common import (
-    PALETTE,
     band,
+    bound_label,
     bound_line,
     claim_bound,
-    exponent_text,
     legend,
     new_figure,
     save,
     select,
     sweep,
-    verdict,
 )
+from privbounds.registry import get
+
+LEARNER = "direct sum, pure"
 
 
 def plot(theorem, record, out):
@@ -31,14 +33,17 @@ def plot(theorem, record, out):
         p0 = pts[0]["point"]
         ks = [p["point"]["k"] for p in pts]
         d, eps, b = p0["d"], p0["epsilon"], p0["beta"]
-        band(ax1, ks, pts, PALETTE[0], f"direct sum, pure eps-DP ({exponent_text(verdict(record, 'scaling-k'))})")
+        st = style(LEARNER)
+        band(ax1, ks, pts, st["color"], f"{LEARNER} eps-DP{fit_text(record, 'scaling-k')}", st["marker"])
         kk = np.geomspace(min(ks), max(ks), 40)
         upper, lower = claim_bound(theorem, "upper"), claim_bound(theorem, "lower-thm5_4")
-        bound_line(ax1, kk, sweep(upper, p0, "k", kk), PALETTE[0], "Ex 3.5 upper bound")
-        bound_line(ax1, kk, np.maximum(sweep(lower, p0, "k", kk), 1), "k",
-                   "Thm 5.4 lower bound (k d ln2 + ln(1-beta))/eps", "-")
-        bound_line(ax1, kk, np.full_like(kk, bns.n_alg4_parities(d, eps, 1e-6, b)), PALETTE[2],
-                   "Thm 3.12 bound, (eps, 1e-6)-DP, no k (contrast)", ":")
+        draw_claim(ax1, theorem, record, "upper", kk, sweep(upper, p0, "k", kk), st["color"],
+                   f"Ex 3.5 upper bound for {LEARNER}")
+        draw_claim(ax1, theorem, record, "lower-thm5_4", kk, np.maximum(sweep(lower, p0, "k", kk), 1), "k",
+                   "Thm 5.4 lower bound (k d ln2 + ln(1-beta))/eps, any pure eps-DP learner", "-")
+        bound_line(ax1, kk, np.full_like(kk, bns.n_alg4_parities(d, eps, 1e-6, b)), style("Alg 4")["color"],
+                   bound_label(get("bns.thm3_12"), "upper",
+                               "Thm 3.12 bound for Alg 4, (eps, 1e-6)-DP, no k (contrast, not judged here)"), ":")
         ax1.set_xscale("log", base=2)
         ax1.set_yscale("log")
         ax1.set_xlabel("number of concepts k")
@@ -49,12 +54,14 @@ def plot(theorem, record, out):
     if len(pts) > 1:
         p0 = pts[0]["point"]
         ds = [p["point"]["d"] for p in pts]
-        band(ax2, ds, pts, PALETTE[1], f"direct sum, k = {sim.K_FOR_D} ({exponent_text(verdict(record, 'scaling-d'))})",
-             "s")
+        st = style(LEARNER)
+        band(ax2, ds, pts, st["color"], f"{LEARNER}, k = {sim.K_FOR_D}{fit_text(record, 'scaling-d')}", st["marker"])
         dd = np.arange(min(ds), max(ds) + 1)
-        bound_line(ax2, dd, sweep(claim_bound(theorem, "upper"), p0, "d", dd), PALETTE[1], "Ex 3.5 upper bound")
-        bound_line(ax2, dd, sweep(claim_bound(theorem, "lower-thm5_4"), p0, "d", dd), "k",
-                   "Thm 5.4 lower bound", "-")
+        draw_claim(ax2, theorem, record, "upper", dd, sweep(claim_bound(theorem, "upper"), p0, "d", dd), st["color"],
+                   f"Ex 3.5 upper bound for {LEARNER}")
+        ax2.plot(dd, sweep(claim_bound(theorem, "lower-thm5_4"), p0, "d", dd), "-", color="k", linewidth=1.6,
+                 label=claim_label(theorem, record, "lower-thm5_4", "Thm 5.4 lower bound"))
+        measured_ticks(ax2, ds)
         ax2.set_yscale("log")
         ax2.set_xlabel("dimension d")
         ax2.set_ylabel("n_hat")

@@ -1,17 +1,26 @@
 """Figures for the fingerprinting lower bounds of Bun, Nissim, Stemmer, Section 4: the
-attack of Theorem 4.3 / 4.7 (and Prop 4.11) as curves over the database size N
-(accuracy, tracing rates under the DP ceiling of the claim "ceiling-dp-trace", the
-epsilon the attack certifies), and the rows N* a private learner needs against the
-lower bound of the claim "lower-rows" (Remarks 4.4 / 4.8, Corollaries 4.6 / 4.10; the
-corollaries also draw the bound's asymptotic shape, for reference only)."""
+attack of Theorem 4.3 / 4.7 (and Prop 4.11) as curves over the database size N of n
+users (the statement's notation; the tables' column "n" is N): the tracing rates under
+the DP ceiling of the claim "ceiling-dp-trace" (the main figure, a panel per n), and the
+accuracy and the epsilon the attack certifies (parts "accuracy" and "epsilon"); and the
+rows N* a private learner needs against the lower bound of the claim "lower-rows"
+(Remarks 4.4 / 4.8, Corollaries 4.6 / 4.10; the corollaries also draw the bound's
+asymptotic shape, for reference only)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from privbounds.bounds import bns
+from privbounds.figures.bns.style import (
+    TABLE_NAMES,
+    claim_label,
+    draw_claim,
+    measured_ticks,
+    style,
+    variants,
+)
 from privbounds.figures.common import (
-    PALETTE,
     band,
     bound_line,
     claim_bound,
@@ -19,10 +28,9 @@ from privbounds.figures.common import (
     legend,
     new_figure,
     save,
-    save_named,
     select,
+    shades,
     sweep,
-    verdict,
 )
 from privbounds.results import load_rows
 from privbounds.simulators.engine.stats import clopper_pearson
@@ -56,66 +64,136 @@ def certified_table(rows, pairs, keys):
     return out
 
 
-def _rate(ax, rows, event, color, label, style="o-"):
+def _rate(ax, rows, event, st, label, dotted=False, band=True):
+    """The measured rate of ``event`` against N in the learner's style ``st``; its 95%
+    interval as a light band (``band``) or, where bands of several learners would stack
+    (the tracing panels: every private rate is 0 with the same interval), as a thin line
+    at the interval's upper end."""
     g = rows[rows["event"] == event].sort_values("n")
     if g.empty:
         return
     lo, hi = clopper_pearson(g["successes"].to_numpy(), g["trials"].to_numpy(), 0.95)
-    ax.fill_between(g["n"], lo, hi, color=color, alpha=0.2, linewidth=0)
-    ax.plot(g["n"], g["p_hat"], style, color=color, markersize=4, label=label)
+    if band:
+        ax.fill_between(g["n"], lo, hi, color=st["color"], alpha=0.18, linewidth=0)
+    else:
+        ax.plot(g["n"], hi, "-", color=st["color"], linewidth=0.7, alpha=0.7)
+    face = "none" if dotted or st.get("hollow") else st["color"]
+    ax.plot(g["n"], g["p_hat"], ":" if dotted else "-", marker=st["marker"], color=st["color"],
+            markersize=5, markerfacecolor=face, linewidth=1.0 if dotted else 1.4, label=label)
+
+
+def _series(rows, by_users):
+    """(users, table learner name, rows, style, label) per curve: the learner's colour and
+    marker, lighter and hollow for the second and later numbers of users."""
+    keys = ["users", "learner"] if by_users else ["learner"]
+    users_all = sorted(rows["users"].unique())
+    out = []
+    for key, g in rows.groupby(keys):
+        key = key if isinstance(key, tuple) else (key,)
+        users, learner = (key if by_users else (int(g["users"].iloc[0]), key[0]))
+        st = dict(style(learner))
+        j = users_all.index(users) if by_users else 0
+        if by_users and len(users_all) > 1:
+            st["color"] = shades(st["color"], len(users_all))[j]
+            st["hollow"] = j > 0
+        name = TABLE_NAMES.get(learner, learner)
+        out.append((int(users), learner, g, st, f"{name}, n = {users} users" if by_users else name))
+    return out
+
+
+ROWS_TEXT = "rows N of the attack database (column n of the tables)"
 
 
 def attack(theorem, record, out, pairs, limit, limit_label, trace_event=None,
-           xlabel="rows N of the attack database", by_users=True):
-    """Three panels over N: accuracy of each learner, the tracer's rates with the DP
-    ceiling of the theorem's claim "ceiling-dp-trace" (on ``trace_event``, default the
-    first pair's "accused" event), and the certified epsilon. ``limit(users, alpha)`` is
-    where accuracy stops forcing a feasible word (None: everywhere)."""
+           xlabel=ROWS_TEXT, by_users=True):
+    """The fingerprinting attack over the database size N, as three figures (n is the
+    number of users, as in the statement; N the rows):
+
+    - the main figure: the tracer's rates, one panel per number of users, with the DP
+      ceiling of the theorem's claim "ceiling-dp-trace" on ``trace_event`` (default the
+      first pair's "accused" event) and the framing rate of the same pair;
+    - part "accuracy": how often every hypothesis is alpha-accurate, with where accuracy
+      starts forcing a feasible word (``limit(users, alpha)``; None: everywhere);
+    - part "epsilon": the epsilon the attack certifies against the declared one."""
     ceiling = claim_bound(theorem, "ceiling-dp-trace")
     trace_event = trace_event or pairs[0][0]
+    framed = pairs[0][1]
     rows = load_rows(out, record["id"])
-    keys = ["users", "learner"] if by_users else ["learner"]   # by_users=False: one curve over n per learner
-    groups = rows.groupby(keys).ngroups
-    # the middle panel's legend has two entries per curve: leave it room below the axes
-    fig, (ax1, ax2, ax3) = new_figure(3, height=4.6 + 0.45 * groups)
-    cert = certified_table(rows, pairs, keys)
-    for i, (key, g) in enumerate(rows.groupby(keys)):
-        users, learner = key if by_users else (int(g["users"].iloc[0]), key[0] if isinstance(key, tuple) else key)
-        color = PALETTE[i % len(PALETTE)]
-        name = f"{learner}, n = {users}" if by_users else learner
-        _rate(ax1, g, "accurate", color, name)
-        _rate(ax2, g, trace_event, color, f"P[{trace_event}], {name}")
-        _rate(ax2, g, pairs[0][1], color, f"P[{pairs[0][1]}], {name}", "x:")
+    series = _series(rows, by_users)
+    users_all = sorted(rows["users"].unique()) if by_users else [None]
+    paths = []
+
+    # main: the tracing rates under the DP ceiling, a panel per number of users
+    # tall enough from the start for the legend (two entries per learner, two notes)
+    per_panel = max(sum(1 for s in series if users is None or s[0] == users) for users in users_all)
+    fig, axes = new_figure(len(users_all), width=8.0 if len(users_all) == 1 else 6.4,
+                           height=4.6 + 0.25 * (2 * per_panel + 2))
+    for ax, users in zip(axes, users_all):
+        # the users are the panel's: each learner in its own colour, named without them
+        mine = [(g, style(learner), TABLE_NAMES.get(learner, learner))
+                for u, learner, g, _, _ in series if users is None or u == users]
+        for g, st, name in mine:
+            _rate(ax, g, trace_event, st, f"{name}: P[{trace_event}]", band=False)
+        for g, st, name in mine:
+            _rate(ax, g, framed, st, f"{name}: P[{framed}] (dotted)", dotted=True, band=False)
+        ax.plot([], [], "-", color="0.4", linewidth=0.7, label=f"thin: upper end of the 95% interval of P[{trace_event}]")
+        g0 = rows if users is None else rows[rows["users"] == users]
+        c = ceiling(g0.iloc[0].to_dict())
+        ax.axhline(c, color="k", linestyle="--", linewidth=1.2,
+                   label=claim_label(theorem, record, "ceiling-dp-trace", f"DP ceiling {c:.3g} on P[{trace_event}]"))
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("symlog", linthresh=1e-3)
+        ax.set_ylim(0, 1.5)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("probability (linear below 1e-3)")
+        cols = sorted(g0["k"].unique()) if "k" in g0 else []
+        code = f", code of k = {cols[0]} columns" if len(cols) == 1 else ""
+        ax.set_title(f"tracing, n = {users} users{code}" if users is not None else
+                     f"tracing, n = N users{code}", fontsize=10)
+        legend(ax)
+    paths += save(fig, record, out, intervals="rates",
+                  what=f"tracing: P[{trace_event}] and P[{framed}] against the DP ceiling")
+
+    # part "accuracy" (tall enough from the start for its legend: see the report on common._fit)
+    fig, (ax,) = new_figure(1, width=8.0, height=4.6 + 0.25 * (len(series) + len(users_all)))
+    for _, _, g, st, name in series:
+        _rate(ax, g, "accurate", st, name)
+    if limit is not None:
+        styles = [":", "-.", (0, (1, 3)), (0, (5, 2, 1, 2))]
+        alpha = float(rows["alpha"].iloc[0])
+        for j, users in enumerate(users_all):
+            x = limit(users, alpha)
+            ax.axvline(x, color="0.3", linestyle=styles[j % len(styles)], linewidth=1.2,
+                       label=f"N = {x:g}: {limit_label} for n = {users} users; above it accuracy forces a "
+                             "feasible word")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("P[every hypothesis alpha-accurate]")
+    ax.set_title("accuracy of each learner", fontsize=10)
+    legend(ax)
+    paths += save(fig, record, out, part="accuracy", intervals="rates", what="accuracy")
+
+    # part "epsilon"
+    cert = certified_table(rows, pairs, ["users", "learner"] if by_users else ["learner"])
+    fig, (ax,) = new_figure(1, width=8.0, height=4.6 + 0.25 * (len(series) + 1))
+    declared = set()
+    for users, learner, g, st, name in series:
         mine = {idx[-1]: e for idx, e in cert.items() if idx[:-1] == ((users, learner) if by_users else (learner,))}
         xs = sorted(mine)
-        ax3.plot(xs, [mine[n] for n in xs], "o-", color=color, markersize=5, label=name)
-        alpha, eps = float(g["alpha"].iloc[0]), float(g["epsilon"].iloc[0])
-        if limit is not None:
-            ax1.axvline(limit(users, alpha), color=color, linestyle=":", linewidth=1)
+        ax.plot(xs, [mine[n] for n in xs], "-", marker=st["marker"], color=st["color"], markersize=5,
+                markerfacecolor="none" if st.get("hollow") else st["color"], label=name)
         if learner != "erm":
-            ax3.axhline(eps, color="k", linestyle="--", linewidth=1)
-    for users in sorted(rows["users"].unique()):
-        g = rows[rows["users"] == users]
-        c = ceiling(g.iloc[0].to_dict())
-        ax2.axhline(c, color="k", linestyle="--", linewidth=0.8)
-        ax2.annotate(f"DP ceiling, n = {users}", (rows["n"].min(), c), fontsize=7, va="bottom")
-    for ax in (ax1, ax2, ax3):
-        ax.set_xscale("log", base=2)
-        ax.set_xlabel(xlabel)
-    ax1.set_ylabel("P[every hypothesis alpha-accurate]")
-    ax1.set_title(f"accuracy{'; dotted: ' + limit_label if limit_label else ''}", fontsize=10)
-    ax2.set_yscale("symlog", linthresh=1e-3)
-    ax2.set_ylim(0, 1.5)
-    ax2.set_ylabel("probability")
-    ax2.set_title(f"tracing, {trace_event} vs {pairs[0][1]}; dashed: DP ceiling of P[{trace_event}]; "
-                  f"verdict {verdict(record, 'ceiling-dp-trace')['verdict']}", fontsize=10)
-    ax3.set_ylabel("certified epsilon (95% lower bound)")
-    ax3.set_title("epsilon the attack certifies; dashed: declared eps", fontsize=10)
-    for ax in (ax1, ax2, ax3):
-        legend(ax, sort=True)
-    return save_named(fig, record["id"],
-                      f"{record['id']}: {record['title']}\n({record['fidelity']} fidelity, seed "
-                      f"{record['provenance']['seed']}; bands: 95% Clopper-Pearson intervals of each rate)", out)
+            declared.add(float(g["epsilon"].iloc[0]))
+    for eps in sorted(declared):
+        ax.axhline(eps, color="k", linestyle="--", linewidth=1.2, label=f"declared eps = {eps:g} of the private learners")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("certified epsilon (95% lower bound)")
+    ax.set_title(f"epsilon the attack certifies from P[accused] vs P[framed] "
+                 f"({len(pairs)} event pair{'s' if len(pairs) > 1 else ''})", fontsize=10)
+    legend(ax)
+    paths += save(fig, record, out, part="epsilon", intervals="rates", what="certified epsilon")
+    return paths
 
 
 def thm4_3(theorem, record, out):
@@ -123,44 +201,54 @@ def thm4_3(theorem, record, out):
                   lambda users, alpha: (users - 1) / (2 * alpha), "alpha N = (n - 1)/2")
 
 
-def search_curves(ax, record, out, key, bound):
-    """The success rates the n_hat search evaluated, one curve per value of ``key``, with
-    each point's lower bound (``bound``, a claim's bound) as a vertical line of the same
-    colour."""
+def search_curves(ax, theorem, record, out, key, bound):
+    """The success rates the n_hat search evaluated, one curve per value of ``key`` (the
+    learner's hue, darkest first), with each point's lower bound (``bound``, the claim
+    "lower-rows") as a vertical dashed line of the same colour."""
     rows = load_rows(out, record["id"])
     rows = rows[rows["experiment"] == "search"]
-    for i, (val, g) in enumerate(rows.groupby(key)):
+    groups = list(rows.groupby(key))
+    learner = rows["learner"].iloc[0] if "learner" in rows and len(rows) else "direct sum, advanced"
+    for (val, g), st in zip(groups, variants(learner, len(groups))):
         g = g.sort_values("n")
-        color = PALETTE[i % len(PALETTE)]
         lo, hi = clopper_pearson(g["successes"].to_numpy(), g["trials"].to_numpy(), 0.95)
-        ax.fill_between(g["n"], lo, hi, color=color, alpha=0.2, linewidth=0)
-        ax.plot(g["n"], g["p_hat"], "o-", color=color, markersize=3, label=f"{key} = {val}")
-        ax.axvline(bound(g.iloc[0].to_dict()), color=color, linestyle="--", linewidth=1)
+        ax.fill_between(g["n"], lo, hi, color=st["color"], alpha=0.18, linewidth=0)
+        ax.plot(g["n"], g["p_hat"], "-", marker=st["marker"], color=st["color"], markersize=4,
+                label=f"{key} = {val:g}")
+        ax.axvline(bound(g.iloc[0].to_dict()), color=st["color"], linestyle="--", linewidth=1)
+    ax.plot([], [], "--", color="0.4", label=claim_label(theorem, record, "lower-rows",
+                                                          "dashed: the lower bound at each, same colour"))
     ax.set_xscale("log", base=2)
-    ax.set_xlabel("rows N of the attack database")
+    ax.set_xlabel(ROWS_TEXT)
     ax.set_ylabel("P[every hypothesis alpha-accurate]")
-    ax.set_title("success rates of the search; dashed: the lower bound", fontsize=10)
+    ax.set_title(f"success rates of the search of {TABLE_NAMES.get(learner, learner)}", fontsize=10)
     legend(ax)
 
 
 def rem4_4(theorem, record, out, name="n / (2 alpha)"):
     bound = claim_bound(theorem, "lower-rows")
     fig, (ax, ax2) = new_figure(2, height=7.0)
-    search_curves(ax2, record, out, "alpha", bound)
+    search_curves(ax2, theorem, record, out, "alpha", bound)
     users_all = sorted({p["point"]["users"] for p in record["points"]})
-    for i, users in enumerate(users_all):
+    learner = record["points"][0]["point"].get("learner", "directsum-advanced") if record["points"] else ""
+    inv_all = []
+    for users, st in zip(users_all, variants(learner, len(users_all)) if users_all else []):
         pts = select(record, users=users)
         claim = [v for v in record["verdicts"] if v["claim"].endswith(f"-n{users}")]
-        txt = exponent_text(claim[0]) if claim else ""
-        band(ax, [1 / p["point"]["alpha"] for p in pts], pts, PALETTE[i], f"N*, n = {users} users ({txt})", "os"[i % 2])
+        txt = f" ({exponent_text(claim[0])})" if claim else ""
+        inv_all += [1 / p["point"]["alpha"] for p in pts]
+        band(ax, [1 / p["point"]["alpha"] for p in pts], pts, st["color"],
+             f"N* of {TABLE_NAMES.get(learner, learner)}, n = {users} users{txt}", st["marker"])
         p0 = pts[0]["point"]
         inv = np.geomspace(min(1 / p["point"]["alpha"] for p in pts), max(1 / p["point"]["alpha"] for p in pts), 30)
-        bound_line(ax, inv, sweep(bound, p0, "alpha", 1 / inv), PALETTE[i], f"lower bound {name}, n = {users}")
+        draw_claim(ax, theorem, record, "lower-rows", inv, sweep(bound, p0, "alpha", 1 / inv), st["color"],
+                   f"lower bound N* >= {name}, n = {users} users")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
+    measured_ticks(ax, inv_all)
     ax.set_xlabel("1 / alpha")
     ax.set_ylabel("rows N* for accuracy 1 - beta")
-    ax.set_title(f"padding; lower-rows verdict: {verdict(record, 'lower-rows')['verdict']}", fontsize=10)
+    ax.set_title("rows needed against accuracy (padded code)", fontsize=10)
     legend(ax)
     return save(fig, record, out)
 
@@ -170,21 +258,24 @@ def versus_k(theorem, record, out, asymptotic, factor, name):
     integer), with ``asymptotic(k) * factor(point)``, the bound's shape, for reference."""
     bound = claim_bound(theorem, "lower-rows")
     fig, (ax, ax2) = new_figure(2, height=7.6)
-    search_curves(ax2, record, out, "k", bound)
+    search_curves(ax2, theorem, record, out, "k", bound)
     pts = record["points"]
     ks = [p["point"]["k"] for p in pts]
     p0 = pts[0]["point"]
-    band(ax, ks, pts, PALETTE[0],
-         f"N*(k) of {p0['learner']} ({exponent_text(record['verdicts'][1])})")
+    st = style(p0["learner"])
+    scaling = next((v for v in record["verdicts"] if v["claim"] != "lower-rows"), None)
+    band(ax, ks, pts, st["color"], f"N*(k) of {TABLE_NAMES.get(p0['learner'], p0['learner'])}"
+         + (f" ({exponent_text(scaling)})" if scaling else ""), st["marker"])
     grid = np.unique(np.round(np.geomspace(min(ks), max(ks), 60)))
     lb = sweep(bound, p0, "k", grid)
-    ax.step(grid, np.maximum(lb, 0.5), where="post", color="k", label=f"lower bound {name}")
+    ax.step(grid, np.maximum(lb, 0.5), where="post", color="k",
+            label=claim_label(theorem, record, "lower-rows", f"lower bound {name}"))
     bound_line(ax, grid, asymptotic(grid) * factor(p0), "0.5", "asymptotic shape of the bound (reference only)", ":")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("number of concepts k")
     ax.set_ylabel("rows N*")
-    ax.set_title(f"lower-rows verdict: {record['verdicts'][0]['verdict']}", fontsize=10)
+    ax.set_title("rows needed against k, over the lower bound", fontsize=10)
     legend(ax)
     return save(fig, record, out)
 
@@ -201,7 +292,8 @@ def thm4_7(theorem, record, out):
 
 def prop4_11(theorem, record, out):
     return attack(theorem, record, out, [("accused", "framed")],
-                  None, "", trace_event="traced", xlabel="users n = 2^d = rows", by_users=False)
+                  None, "", trace_event="traced", xlabel="n = N: users = rows of the attack database (2^d)",
+                  by_users=False)
 
 
 def rem4_8(theorem, record, out):

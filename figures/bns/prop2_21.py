@@ -9,19 +9,19 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.bounds import bns
+from privbounds.figures.bns.style import draw_claim, fit_text, measured_ticks, style
 from privbounds.figures.common import (
-    PALETTE,
     band,
     bound_line,
     claim_bound,
-    exponent_text,
     legend,
     new_figure,
     save,
     select,
     sweep,
-    verdict,
 )
+
+LEARNER = "tree sanitizer"
 
 
 def plot(theorem, record, out):
@@ -30,11 +30,13 @@ def plot(theorem, record, out):
     if pts:
         p0 = pts[0]["point"]
         X = [2.0 ** p["point"]["d"] for p in pts]
-        band(ax1, X, pts, PALETTE[0], f"SUBSTITUTE tree sanitizer ({exponent_text(verdict(record, 'scaling-L'))})")
+        st = style(LEARNER)
+        band(ax1, X, pts, st["color"], f"SUBSTITUTE tree sanitizer{fit_text(record, 'scaling-L')}", st["marker"])
         xx = np.geomspace(min(X), max(X), 40)
         # the claim's parameter is d = log2|X|: a smooth curve over |X| is one over real d
-        bound_line(ax1, xx, sweep(claim_bound(theorem, "upper-tree"), p0, "d", np.log2(xx)), PALETTE[0],
-                   "substitute's bound (2L^2/(alpha eps)) ln(2|X|/beta)")
+        draw_claim(ax1, theorem, record, "upper-tree", xx, sweep(claim_bound(theorem, "upper-tree"), p0, "d",
+                                                                 np.log2(xx)), st["color"],
+                   "the substitute's bound (2L^2/(alpha eps)) ln(2|X|/beta) for the tree sanitizer")
         bound_line(ax1, xx, bns.n_thresh_sanitizer_paper(p0["alpha"], p0["epsilon"], 1e-6, p0["beta"], xx),
                    "gray", "Prop 2.21 shape 8^(log*|X|) log*|X| ln(1/(a b delta))/(a eps), constant 1, "
                    "delta = 1e-6 (reference only)", ":")
@@ -49,13 +51,16 @@ def plot(theorem, record, out):
     if len(pts) > 1:
         p0 = pts[0]["point"]
         inv = [1 / p["point"]["alpha"] for p in pts]
-        band(ax2, inv, pts, PALETTE[1], f"SUBSTITUTE, |X| = 2^{d} ({exponent_text(verdict(record, 'scaling-alpha'))})",
-             "s")
+        st = style(LEARNER)
+        band(ax2, inv, pts, st["color"], f"SUBSTITUTE tree sanitizer, |X| = 2^{d}{fit_text(record, 'scaling-alpha')}",
+             st["marker"])
         ii = np.geomspace(min(inv), max(inv), 30)
-        bound_line(ax2, ii, sweep(claim_bound(theorem, "upper-tree"), p0, "alpha", 1 / ii), PALETTE[1],
-                   "substitute's bound")
+        draw_claim(ax2, theorem, record, "upper-tree", ii, sweep(claim_bound(theorem, "upper-tree"), p0, "alpha",
+                                                                 1 / ii), st["color"],
+                   "the substitute's bound for the tree sanitizer")
         ax2.set_xscale("log", base=2)
         ax2.set_yscale("log")
+        measured_ticks(ax2, inv)
         ax2.set_xlabel("1 / alpha")
         ax2.set_ylabel("n_hat")
         ax2.set_title("accuracy", fontsize=10)

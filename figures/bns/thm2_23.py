@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from privbounds.figures.bns.style import draw_claim, fit_text, measured_ticks, style
 from privbounds.figures.common import (
-    PALETTE,
     band,
-    bound_line,
     claim_bound,
-    exponent_text,
     legend,
     new_figure,
     save,
@@ -25,15 +23,17 @@ def plot(theorem, record, out):
     if pts:
         p0 = pts[0]["point"]
         eps = [p["point"]["epsilon"] for p in pts]
-        v = next(v for v in record["verdicts"] if v["claim"] == "scaling-eps")
-        band(ax, eps, pts, PALETTE[0], f"Alg 2 + Alg 1, k = 1 ({exponent_text(v)})")
+        learner = f"Alg 2 + Alg 1, {p0['rule']}"
+        st = style(learner)
+        band(ax, eps, pts, st["color"], f"{learner}, k = 1{fit_text(record, 'scaling-eps')}", st["marker"])
         ee = np.geomspace(min(eps), max(eps), 30)
-        bound_line(ax, ee, sweep(claim_bound(theorem, "upper"), p0, "epsilon", ee), PALETTE[0],
-                   f"Lemma 3.7 bound at k = {p0['k']}, {p0['rule']} accounting")
+        draw_claim(ax, theorem, record, "upper", ee, sweep(claim_bound(theorem, "upper"), p0, "epsilon", ee),
+                   st["color"], f"Lemma 3.7 bound for {learner} at k = {p0['k']}")
         ax.set_title(f"agnostic POINT_10, noise 0.1; alpha = {p0['alpha']}, delta = {p0['delta']:g}, "
                      f"beta = {p0['beta']}", fontsize=10)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
+    measured_ticks(ax, [p["point"]["epsilon"] for p in pts])
     ax.set_xlabel("privacy parameter eps")
     ax.set_ylabel("n_hat (within alpha of optimal w.p. >= 1 - beta)")
     legend(ax)

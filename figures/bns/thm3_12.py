@@ -8,19 +8,20 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.bounds import bns
+from privbounds.figures.bns.style import draw_claim, fit_text, style
 from privbounds.figures.common import (
-    PALETTE,
+    NONPRIVATE,
     band,
+    bound_label,
     bound_line,
     claim_bound,
-    exponent_text,
     legend,
     new_figure,
     save,
     select,
     sweep,
-    verdict,
 )
+from privbounds.registry import get
 
 
 def plot(theorem, record, out):
@@ -29,16 +30,17 @@ def plot(theorem, record, out):
     if pts:
         p0 = pts[0]["point"]
         ks = [p["point"]["k"] for p in pts]
-        band(ax1, ks, pts, PALETTE[0],
-             f"Alg 4, (eps, delta)-DP ({exponent_text(verdict(record, 'scaling-k'))})")
+        st = style("Alg 4")
+        band(ax1, ks, pts, st["color"], f"Alg 4, (eps, delta)-DP{fit_text(record, 'scaling-k')}", st["marker"])
         kk = np.geomspace(min(ks), max(ks), 40)
         eps, dl, b = p0["epsilon"], p0["delta"], p0["beta"]
-        bound_line(ax1, kk, sweep(claim_bound(theorem, "upper"), p0, "k", kk), PALETTE[0],
-                   "Thm 3.12 bound (d + 3) T, independent of k")
+        draw_claim(ax1, theorem, record, "upper", kk, sweep(claim_bound(theorem, "upper"), p0, "k", kk), st["color"],
+                   "Thm 3.12 bound (d + 3) T for Alg 4, independent of k")
         bound_line(ax1, kk, bns.parity_packing_lower_bound(kk, 10, eps, b), "k",
                    "Thm 5.4: every pure eps-DP learner needs (k d ln2 + ln(1-beta))/eps", "-")
-        bound_line(ax1, kk, bns.n_nonprivate_k_learner(10, kk, 0.25, b), PALETTE[2],
-                   "Cor 2.12: non-private ERM bound (alpha = 1/4)", ":")
+        bound_line(ax1, kk, bns.n_nonprivate_k_learner(10, kk, 0.25, b), NONPRIVATE,
+                   bound_label(get("bns.cor2_12"), "upper-erm-par",
+                               "Cor 2.12 bound for non-private ERM (alpha = 1/4; reference, not judged here)"), ":")
         ax1.set_xscale("log", base=2)
         ax1.set_yscale("log")
         ax1.set_xlabel("number of concepts k")
@@ -48,12 +50,12 @@ def plot(theorem, record, out):
     dpts = [p for p in record["points"] if p["point"]["k"] == 16]
     if dpts:
         ds = [p["point"]["d"] for p in dpts]
-        band(ax2, ds, dpts, PALETTE[1],
-             f"Alg 4, k = 16 ({exponent_text(verdict(record, 'scaling-d'))})", "s")
+        st = style("Alg 4")
+        band(ax2, ds, dpts, st["color"], f"Alg 4, k = 16{fit_text(record, 'scaling-d')}", st["marker"])
         p0 = dpts[0]["point"]
         dd = np.arange(min(ds), max(ds) + 1)
-        bound_line(ax2, dd, sweep(claim_bound(theorem, "upper"), p0, "d", dd), PALETTE[1],
-                   "Thm 3.12 bound (d + 3) T")
+        draw_claim(ax2, theorem, record, "upper", dd, sweep(claim_bound(theorem, "upper"), p0, "d", dd), st["color"],
+                   "Thm 3.12 bound (d + 3) T for Alg 4")
         ax2.set_xlabel("dimension d")
         ax2.set_ylabel("rows needed, n_hat")
         ax2.set_title("growth in d: linear through the block size s = d + 3", fontsize=10)

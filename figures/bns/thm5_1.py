@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from privbounds.figures.bns.style import TABLE_NAMES, claim_label, variants
 from privbounds.figures.common import (
-    PALETTE,
     band,
     bound_line,
     claim_bound,
@@ -23,9 +23,23 @@ from privbounds.figures.common import (
 )
 from privbounds.results import load_rows
 
-NAMES = {"directsum-basic": "direct sum", "hash-directsum": "hash learner (Cor 3.3)",
-         "alg2-tree-basic": "Alg 2 + tree sanitizer"}
-MARKERS = "osD^vP"
+NAMES = {"hash-directsum": "hash learner (Cor 3.3)"}
+
+
+def _name(learner):
+    return NAMES.get(learner, TABLE_NAMES.get(learner, learner))
+
+
+def _styles(keys):
+    """A style per key (learner, ...): the learner's colour and marker, in lighter shades
+    and other markers for its second and later series."""
+    learners = [k[0] for k in keys]
+    out, used = {}, {}
+    for key in keys:
+        i = used.get(key[0], 0)
+        used[key[0]] = i + 1
+        out[key] = variants(key[0], learners.count(key[0]))[i]
+    return out
 
 
 def _scaling_id(learner, cls, d):
@@ -50,26 +64,28 @@ def plot(theorem, record, out):
     fig, (ax1, ax2) = new_figure(2, height=8.4)
     eps, beta, p0 = None, None, None
     ids = [v["claim"] for v in record["verdicts"]]
-    for i, (learner, cls, d) in enumerate(_series(record)):
+    series = _series(record)
+    styles = _styles(series)
+    for learner, cls, d in series:
+        st = styles[(learner, cls, d)]
         pts = select(record, experiment="search", learner=learner, d=d, **{"class": cls})
         p0 = pts[0]["point"]
         eps, beta = p0["epsilon"], p0["beta"]
         sid = _scaling_id(learner, cls, d)
         fit = exponent_text(verdict(record, sid)).replace("exponent of n_hat / ", "k-exp. of n/") \
             if sid in ids else "no fit"
-        band(ax1, [p["point"]["k"] for p in pts], pts, PALETTE[i % len(PALETTE)],
-             f"{NAMES.get(learner, learner)}, {cls.upper()}_{d} ({fit})", MARKERS[i % len(MARKERS)])
+        band(ax1, [p["point"]["k"] for p in pts], pts, st["color"], f"{_name(learner)}, {cls.upper()}_{d} ({fit})",
+             st["marker"])
     search = select(record, experiment="search")
     if search:
         ks = np.geomspace(1, max(p["point"]["k"] for p in search), 40)
         bound_line(ax1, ks, np.maximum(sweep(claim_bound(theorem, "lower-nhat"), p0, "k", ks), 0.5), "k",
-                   "lower bound (k ln2 + ln(1 - beta))/eps", "-")
+                   claim_label(theorem, record, "lower-nhat", "lower bound (k ln2 + ln(1 - beta))/eps"), "-")
     ax1.set_xscale("log", base=2)
     ax1.set_yscale("log")
     ax1.set_xlabel("number of concepts k")
     ax1.set_ylabel("rows needed, n_hat")
-    ax1.set_title(f"pure eps-DP, eps = {eps}, beta = {beta}; lower bound: "
-                  f"{verdict(record, 'lower-nhat')['verdict']}", fontsize=10)
+    ax1.set_title(f"rows needed by pure eps-DP learners, eps = {eps}, beta = {beta}", fontsize=10)
     legend(ax1)
 
     rows = load_rows(out, record["id"])
@@ -80,24 +96,29 @@ def plot(theorem, record, out):
     conf = {(d["point"]["learner"], d["point"].get("class", "point"), d["point"]["d"], d["point"]["k"], d["n"]): d
             for d in v["details"]}
     drawn = set()
-    for i, ((learner, cls, d, k), g) in enumerate(curves.groupby(["learner", "class", "d", "k"])):
+    groups = list(curves.groupby(["learner", "class", "d", "k"]))
+    # each series in its style of the left panel; the larger k with hollow markers
+    extra = _styles([key[:3] for key, _ in groups if key[:3] not in styles])
+    k_min = min((key[3] for key, _ in groups), default=None)
+    for (learner, cls, d, k), g in groups:
+        st = styles.get((learner, cls, d)) or extra[(learner, cls, d)]
         g = g.sort_values("n")
         lo = [conf.get((learner, cls, d, k, n), {}).get("p_low", np.nan) for n in g["n"]]
         hi = [conf.get((learner, cls, d, k, n), {}).get("p_high", np.nan) for n in g["n"]]
-        color = PALETTE[i % len(PALETTE)]
-        ax2.fill_between(g["n"], lo, hi, color=color, alpha=0.2, linewidth=0)
-        ax2.plot(g["n"], g["p_hat"], "-", marker=MARKERS[i % len(MARKERS)], color=color, markersize=3,
-                 label=f"k = {k}: {NAMES.get(learner, learner)}, {cls.upper()}_{d}")
+        ax2.fill_between(g["n"], lo, hi, color=st["color"], alpha=0.18, linewidth=0)
+        ax2.plot(g["n"], g["p_hat"], "-", marker=st["marker"], color=st["color"], markersize=4,
+                 markerfacecolor=st["color"] if k == k_min else "none",
+                 label=f"k = {k}: {_name(learner)}, {cls.upper()}_{d}")
         if k not in drawn:  # the ceiling depends on k and eps only
             drawn.add(k)
             ns = np.linspace(0, g["n"].max(), 100)
             ceiling = sweep(claim_bound(theorem, "ceiling-success"), g.iloc[0].to_dict(), "n", ns)
-            ax2.plot(ns, ceiling, "--", color="k",
-                     linewidth=1 + 0.6 * (k > 4), label=f"k = {k}: ceiling e^(eps n)/2^{k}")
+            ax2.plot(ns, ceiling, "--", color="k", linewidth=1 + 0.6 * (k > 4),
+                     label=claim_label(theorem, record, "ceiling-success", f"k = {k}: ceiling e^(eps n)/2^{k}"))
     ax2.set_yscale("log")
     ax2.set_xlabel("rows n")
     ax2.set_ylabel("success probability p(n)")
-    ax2.set_title(f"success on the packing instance, eps = {curves['epsilon'].iloc[0] if len(curves) else ''}; "
-                  f"verdict: {v['verdict']}", fontsize=10)
+    ax2.set_title(f"success on the packing instance, eps = {curves['epsilon'].iloc[0] if len(curves) else ''}",
+                  fontsize=10)
     legend(ax2, sort=True)
     return save(fig, record, out)

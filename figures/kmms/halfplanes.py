@@ -16,6 +16,7 @@ from privbounds.bounds import kmms as kmms_bounds
 from privbounds.figures.common import (
     PALETTE,
     band,
+    bound_label,
     bound_line,
     claim_bound,
     exponent_text,
@@ -26,10 +27,13 @@ from privbounds.figures.common import (
     sweep,
     verdict,
 )
+from privbounds.figures.kmms.style import style
 
 NAMES = {"private": "Set Cover Learner + Select Halfplane (private)", "greedy": "non-private greedy cover",
          "hull": "convex hull of the positives (non-private)"}
 MARKS = "os^vD"
+# the learner of each record value in the paper's LEARNERS table
+STYLE = {"private": "setcover", "greedy": "greedy", "hull": "hull"}
 
 
 def _rows(record, **kw):
@@ -47,23 +51,24 @@ def _against(ax, record, axis, fixed, theorem=None):
 
     theorem = theorem or get("kmms.thm4_7")
     ref = None
-    for i, learner in enumerate(("private", "greedy", "hull")):
+    for learner in ("private", "greedy", "hull"):
         pts = _searched(record, learner=learner, **fixed)
         if not pts:
             continue
         ref = ref or pts[0]["point"]
-        band(ax, [p["point"][axis] for p in pts], pts, PALETTE[i], NAMES[learner], MARKS[i])
+        color, marker = style(STYLE[learner])
+        band(ax, [p["point"][axis] for p in pts], pts, color, NAMES[learner], marker)
         xs = sorted(p["point"][axis] for p in pts)
         if learner == "private":
-            bound_line(ax, xs, sweep(claim_bound(theorem, "upper"), pts[0]["point"], axis, xs), PALETTE[i],
-                       "n_47, our explicit bound (SAFE, RECONSTRUCTED; upper claim)")
+            bound_line(ax, xs, sweep(claim_bound(theorem, "upper"), pts[0]["point"], axis, xs), color,
+                       bound_label(theorem, "upper", "n_47, our explicit bound (SAFE; upper claim)"))
             lit = [kmms_bounds.n_kgon(**{**{k: pts[0]["point"][k] for k in ("alpha", "beta", "epsilon", "delta", "k",
                                                                                "d")}, axis: x}, reading="literal")
                    for x in xs]
             bound_line(ax, xs, lit, "gray", "n_32 at the paper-literal constants (reference, not a claim)", ":")
         if learner == "greedy":
-            bound_line(ax, xs, sweep(claim_bound(theorem, "upper-greedy"), pts[0]["point"], axis, xs), PALETTE[i],
-                       "n_32 with lambda = Delta = 0 (greedy claim)", "-.")
+            bound_line(ax, xs, sweep(claim_bound(theorem, "upper-greedy"), pts[0]["point"], axis, xs), color,
+                       bound_label(theorem, "upper-greedy", "n_32 with lambda = Delta = 0 (upper-greedy claim)"))
     ax.set_yscale("log")
     return ref
 
@@ -78,12 +83,24 @@ def draw_kgon(ax, record: dict) -> None:
     ax.minorticks_off()
     ax.set_xlabel("edges k of the convex polygon")
     ax.set_ylabel("n_hat (examples)")
-    try:
-        fit = exponent_text(verdict(record, "scaling-k"))
-    except StopIteration:
-        fit = ""
-    ax.set_title(f"Convex k-gons on X_{d}^2 (band distribution): {fit}", fontsize=9)
+    ax.set_title(f"Convex k-gons on X_{d}^2 (band distribution)\n" + _verdicts(ax, record, "scaling-k"),
+                 fontsize=10)
     legend(ax)
+
+
+def _verdicts(ax, record, scaling: str) -> str:
+    """The title's verdicts of the claims the panel draws; the fit's numbers go to the
+    legend (too long for a title)."""
+    out = []
+    for c in ("upper", "upper-greedy", scaling):
+        try:
+            v = verdict(record, c)
+        except StopIteration:
+            continue
+        out.append(f"{c}: {v['verdict']}")
+        if c == scaling:
+            ax.plot([], [], " ", label=f"fit (private): {exponent_text(v)}")
+    return "; ".join(out)
 
 
 def thm4_7(theorem, record, out):
@@ -97,7 +114,7 @@ def thm4_7(theorem, record, out):
     ax.minorticks_off()
     ax.set_xlabel("grid size d (X_d^2 = {0..d}^2)")
     ax.set_ylabel("n_hat (examples)")
-    ax.set_title(f"k = 4 against d: {exponent_text(verdict(record, 'scaling-d'))}", fontsize=9)
+    ax.set_title("k = 4 against d\n" + _verdicts(ax, record, "scaling-d"), fontsize=10)
     legend(ax)
     return save(fig, record, out)
 
@@ -174,9 +191,9 @@ def lem4_6(theorem, record, out):
         for j, d in enumerate(sorted({c[0] for c in combos})):
             t = np.linspace(0, max(r["n"] * r["eta"] for r in _rows(record, mode=mode)), 100)
             ax.plot(t, kmms_bounds.selection_gap_ceiling(t, 1.0, d), "--", color="k", alpha=0.5 + 0.5 * j / 2,
-                    label=f"Lemma 4.6, d = {d}: 2d exp(-eta t/8)")
+                    label=bound_label(theorem, "ceiling-gap", f"Lemma 4.6, d = {d}: 2d exp(-eta t/8)"))
             ax.plot(t, kmms_bounds.selection_gap_ceiling_ours(t, 1.0, d), ":", color="k", alpha=0.5 + 0.5 * j / 2,
-                    label=f"ours, d = {d}: 64 d^7 exp(-eta t)")
+                    label=bound_label(theorem, "ceiling-gap-ours", f"ours, d = {d}: 64 d^7 exp(-eta t)"))
         ax.set_yscale("symlog", linthresh=1e-3)
         ax.set_ylim(-1e-4, 1.2)
         ax.set_xlabel("eta x gap threshold t")

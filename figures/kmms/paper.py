@@ -6,7 +6,7 @@ were run."""
 
 from __future__ import annotations
 
-from privbounds.figures.common import new_figure, save_named
+from privbounds.figures.common import fixed_parameters, new_figure, save_named
 
 CAPTION = ("Left: n_hat against k for conjunctions at d = 512 (Theorem 3.5's set-cover learner, the "
            "composition baselines of Example 3.3 and the non-private learner), with fitted exponents. Right: "
@@ -36,5 +36,8 @@ def plot(records: dict, out) -> list:
     else:
         axes[1].set_axis_off()
     fid = (conj or kgon)["fidelity"]
+    # the settings every point of a panel shares, so the figure can be read on its own
+    fixed = [f"{side} ({rec['id']}): {fixed_parameters(rec)}" for side, rec in (("left", conj), ("right", kgon))
+             if rec is not None]
     return save_named(fig, "kmms.headline", "Private learning by set cover: n_hat grows about linearly in k "
-                      f"(conjunctions, Thm 3.5; convex k-gons, Thm 4.7) - {fid} fidelity", out)
+                      f"(conjunctions, Thm 3.5; convex k-gons, Thm 4.7) - {fid} fidelity\n" + "\n".join(fixed), out)

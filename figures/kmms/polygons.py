@@ -3,16 +3,18 @@ Geometric Concepts" (ICML 2019), section 5: Theorem 5.1 with the finite-candidat
 surrogate selection. Left: n_hat against r (the target's triangles; the top axis gives
 the edges k) for the private learner, the composition baseline and the non-private greedy
 cover, each over its claim's bound. Right: the private n_hat against d at fixed r. The
-title of each panel says that the surrogate tests the set-cover part only, not the
-paper's d-dependence."""
+legend of each panel says that the surrogate tests the set-cover part only, not the
+paper's d-dependence; the titles carry the verdicts of the claims drawn."""
 
 from __future__ import annotations
+
+import textwrap
 
 import numpy as np
 
 from privbounds.figures.common import (
-    PALETTE,
     band,
+    bound_label,
     bound_line,
     claim_bound,
     exponent_text,
@@ -23,15 +25,16 @@ from privbounds.figures.common import (
     sweep,
     verdict,
 )
+from privbounds.figures.kmms.style import shade, style
 
 NAMES = {"private": "Set Cover Learner (OR) + surrogate selection (private)",
          "advanced": "composition baseline, advanced (private)",
          "greedy": "non-private greedy OR cover"}
-BOUNDS = {"private": ("upper", "n_51, our explicit bound (SAFE, RECONSTRUCTED; upper claim)"),
+BOUNDS = {"private": ("upper", "n_51, our explicit bound (SAFE; upper claim)"),
           "advanced": ("upper-advanced", "n_32 of the composition baseline (upper-advanced claim)"),
           "greedy": ("upper-greedy", "n_32 with lambda = Delta = 0 (upper-greedy claim)")}
-MARKS = {"private": "o", "advanced": "s", "greedy": "^"}
-COLORS = {"private": 0, "advanced": 1, "greedy": 2}
+# the learner of each record value in the paper's LEARNERS table (its colour and marker)
+STYLE = {"private": "setcover", "advanced": "advanced", "greedy": "greedy"}
 LABEL = "finite-candidate surrogate: tests the set-cover part only, not the d-dependence"
 
 
@@ -44,14 +47,24 @@ def _against(ax, theorem, record, axis, fixed, learners):
         pts = _searched(record, learner=learner, **fixed)
         if not pts:
             continue
-        c = PALETTE[COLORS[learner]]
+        c, marker = style(STYLE[learner])
         xs = [p["point"][axis] for p in pts]
-        band(ax, xs, pts, c, NAMES[learner], MARKS[learner])
+        band(ax, xs, pts, c, NAMES[learner], marker)
         claim, text = BOUNDS[learner]
         grid = sorted(set(xs))
-        bound_line(ax, grid, sweep(claim_bound(theorem, claim), pts[0]["point"], axis, grid), c, text)
+        bound_line(ax, grid, sweep(claim_bound(theorem, claim), pts[0]["point"], axis, grid), c,
+                   bound_label(theorem, claim, text))
     ax.set_xscale("log")
     ax.set_yscale("log")
+
+
+def _verdicts(ax, record, claims, scaling) -> str:
+    """``claim: verdict`` of the claims a panel draws (for its title); the scaling fit's
+    numbers go to the legend."""
+    out = [f"{c}: {verdict(record, c)['verdict']}" for c in claims]
+    v = verdict(record, scaling)
+    ax.plot([], [], " ", label=f"fit (private): {exponent_text(v)}")
+    return textwrap.fill("; ".join(out + [f"{scaling}: {v['verdict']}"]), 70)
 
 
 def thm5_1(theorem, record, out):
@@ -64,9 +77,8 @@ def thm5_1(theorem, record, out):
     ax.minorticks_off()
     ax.set_xlabel("triangles r of the target (k = 3r edges: r disjoint triangles)")
     ax.set_ylabel("n_hat (examples)")
-    ax.set_title(f"Unions of r triangles on X_{d_ref}^2, band distribution; private "
-                 f"{exponent_text(verdict(record, 'scaling-r'))}\n({LABEL})", fontsize=9)
-    legend(ax)
+    ax.set_title(f"Unions of r triangles on X_{d_ref}^2, band distribution\n"
+                 + _verdicts(ax, record, ("upper", "upper-advanced", "upper-greedy"), "scaling-r"), fontsize=10)
 
     ax = axes[1]
     r_ref = 2
@@ -76,13 +88,17 @@ def thm5_1(theorem, record, out):
     ax.minorticks_off()
     ax.set_xlabel("grid size d (X_d^2 = {0..d}^2)")
     ax.set_ylabel("n_hat (examples)")
-    ax.set_title(f"r = {r_ref} against d: {exponent_text(verdict(record, 'scaling-d'))}\n(the surrogate's "
-                 "d-independence is NOT evidence about the paper's ln d term)", fontsize=9)
+    ax.set_title(f"r = {r_ref} against d\n" + _verdicts(ax, record, ("upper",), "scaling-d"), fontsize=10)
+    # the caveats are long: at the foot of the legend, not in the titles
+    ax.plot([], [], " ", label="the surrogate's d-independence is NOT evidence about the paper's ln d term")
     legend(ax)
     poly = _searched(record, family="polygon", learner="private")
     if poly:
         ax0 = axes[0]
         xs = np.array([p["point"]["r"] for p in poly], float)
-        band(ax0, xs, poly, PALETTE[3], "private, one polygon with r + 2 edges (ear-clipped)", "D")
-        legend(ax0)
+        # the same learner on another target: a darker shade of its colour, its own marker
+        band(ax0, xs, poly, shade(style("setcover")[0], -0.45), "private, one polygon with r + 2 edges (ear-clipped)",
+             "D")
+    axes[0].plot([], [], " ", label=LABEL)
+    legend(axes[0])
     return save(fig, record, out)

@@ -10,12 +10,15 @@ grey and say so in the legend.
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 
 from privbounds.bounds import pap as pap_bounds
 from privbounds.figures.common import (
     PALETTE,
     band,
+    bound_label,
     bound_line,
     claim_bound,
     exponent_text,
@@ -26,6 +29,7 @@ from privbounds.figures.common import (
     sibling,
     verdict,
 )
+from privbounds.figures.pap.style import SERIES_MARKS, learner_color, shades, style, wrap
 from privbounds.simulators.query_classes import DISTRIBUTIONS
 
 MARKS = "os^v"
@@ -46,33 +50,37 @@ def _rate(ax, xs, rows, color, label, marker="o"):
 def thm5_1(theorem, record, out):
     fig, axes = new_figure(2, width=6.8, height=7.4)
     ax = axes[0]
-    for i, dist in enumerate(DISTRIBUTIONS):
+    for i, (dist, color) in enumerate(zip(DISTRIBUTIONS, shades("public+private", len(DISTRIBUTIONS)))):
         pts = [p for p in select(record, dist=dist) if "n_hat" in p]
         if pts:
-            band(ax, [1 / p["point"]["alpha"] for p in pts], pts, PALETTE[i], f"measured m_hat, {dist}", MARKS[i])
+            band(ax, [1 / p["point"]["alpha"] for p in pts], pts, color, f"measured m_hat, {dist}",
+                 SERIES_MARKS[i % len(SERIES_MARKS)])
     pts = record["points"]
     if pts:
         ref = pts[0]["point"]
         xs = np.geomspace(min(1 / p["point"]["alpha"] for p in pts), max(1 / p["point"]["alpha"] for p in pts), 30)
         bound = claim_bound(theorem, "upper-public")
-        bound_line(ax, xs, [bound({**ref, "alpha": 1 / x}) for x in xs], "k",
-                   "our explicit m_cover(alpha/2, beta, 1) (upper claim)")
+        bound_line(ax, xs, [bound({**ref, "alpha": 1 / x}) for x in xs], learner_color("public+private"),
+                   bound_label(theorem, "upper-public", "our explicit m_cover(alpha/2, beta, 1) (upper-public)"))
         bound_line(ax, xs, [pap_bounds.m_public_lower_mixture(1 / x) for x in xs], "gray",
-                   "1/(16 alpha): reconstructed constant of the lower bound (conditional, infinite domains only; "
+                   "1/(16 alpha): reconstructed constant of the lower bound\n(conditional, infinite domains only; "
                    "not a claim)", ":")
-        bound_line(ax, xs, [pap_bounds.m_public_only(1 / x, ref["beta"], ref["T"] + 1) for x in xs], PALETTE[4],
-                   "public only, 2 ln(2(T+1)/beta)/alpha^2 (slope 2; reference)", "-.")
+        bound_line(ax, xs, [pap_bounds.m_public_only(1 / x, ref["beta"], ref["T"] + 1) for x in xs],
+                   learner_color("public-only"), "public only, 2 ln(2(T+1)/beta)/alpha^2 (slope 2; reference)", "-.")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("1 / alpha")
     ax.set_ylabel("public m_hat (exact D~: unlimited private data)")
-    ax.set_title(f"E1, THR_2^20: {exponent_text(verdict(record, 'scaling-alpha'))}", fontsize=10)
+    v = verdict(record, "scaling-alpha")
+    ax.plot([], [], " ", label=wrap(f"fit: {exponent_text(v)}"))
+    ax.set_title(f"E1, THR_2^20: public requirement against 1/alpha\nupper-public: "
+                 f"{verdict(record, 'upper-public')['verdict']}; scaling-alpha: {v['verdict']}", fontsize=10)
     legend(ax)
 
     ax = axes[1]
     priv = sibling(out, "pap.base_priv")
     drawn = False
-    for j, (learner, name) in enumerate((("pmw", "PMW over [T]"), ("tree", "binary tree"))):
+    for learner, name in (("pmw", "PMW over [T]"), ("tree", "binary tree")):
         pp = [p for p in (priv or {}).get("points", []) if p["point"].get("learner") == learner and p.get("n_hat")]
         if pp:
             # the worst distribution at each T: its n_hat with its own interval (an open upper end
@@ -80,8 +88,8 @@ def thm5_1(theorem, record, out):
             w = [max((p for p in pp if p["point"]["T"] == t), key=lambda p: p["n_hat"])
                  for t in sorted({p["point"]["T"] for p in pp})]
             if w:
-                band(ax, [p["point"]["T"] for p in w], w, PALETTE[3 + j], f"private only, {name} (pap.base_priv, "
-                     "worst distribution)", MARKS[j])
+                color, marker = style(learner)
+                band(ax, [p["point"]["T"] for p in w], w, color, f"{name}, worst distribution", marker)
                 drawn = True
     if not drawn:
         ax.text(0.5, 0.5, "pap.base_priv has no results in this output folder:\nrun it to draw the private-only "
@@ -89,7 +97,7 @@ def thm5_1(theorem, record, out):
     else:
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
-    ax.set_xlabel("domain size T (no public data)")
+    ax.set_xlabel("domain size T (no public data; from pap.base_priv)")
     ax.set_ylabel("private n_hat, alpha = 0.2")
     ax.set_title("E2: on a finite domain a private-only release exists; it grows with T\n"
                  "(the true private-only cost grows like log* T, invisible here)", fontsize=10)
@@ -98,14 +106,14 @@ def thm5_1(theorem, record, out):
     return save(fig, record, out)
 
 
-def _ceiling_panel(ax, theorem, record, claims, label_keys, title):
+def _ceiling_panel(ax, theorem, record, claims, label_keys, title, color=None):
     """Each point's event rate (with its interval) against its claim's ceiling."""
     rows, labels, ceilings = [], [], []
     for cid in claims:
         v = verdict(record, cid)
         for d in v.get("details", []):
             rows.append(d)
-            labels.append(", ".join(str(d["point"].get(k)) for k in label_keys))
+            labels.append((f"{cid}: " if len(claims) > 1 else "") + ", ".join(str(d["point"].get(k)) for k in label_keys))
             ceilings.append(d["ceiling"])
     if not rows:
         ax.text(0.5, 0.5, "no curve rows in this run", ha="center", transform=ax.transAxes)
@@ -114,14 +122,17 @@ def _ceiling_panel(ax, theorem, record, claims, label_keys, title):
     p = np.array([d["p_hat"] for d in rows])
     lo = np.array([d["p_low"] for d in rows])
     hi = np.array([d["p_high"] for d in rows])
-    ax.errorbar(x, p, yerr=[p - lo, hi - p], fmt="o", color=PALETTE[0], capsize=4,
+    ax.errorbar(x, p, yerr=[p - lo, hi - p], fmt="o", color=color or PALETTE[0], capsize=4,
                 label="measured rate (simultaneous interval of the claim)")
-    ax.plot(x, ceilings, "_", color="k", markersize=22, markeredgewidth=2, label="ceiling (beta)")
+    ax.plot(x, ceilings, "_", color="k", markersize=22, markeredgewidth=2,
+            label=bound_label(theorem, claims[0], "ceiling (beta)"))
     ax.set_xticks(x)
     ax.set_xticklabels(labels, rotation=35, ha="right", fontsize=8)
-    ax.set_ylim(-0.01, max(0.2, float(np.max(ceilings)) * 1.3))
-    ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=8.5, loc="upper right")
+    # headroom above the data for the legend (below the axes it would collide with the
+    # rotated point labels)
+    ax.set_ylim(-0.01, max(0.2, float(np.max(ceilings)) * 1.3, float(np.max(hi)) * 1.5))
+    ax.set_title(textwrap.fill(title, 75), fontsize=10)
+    ax.legend(fontsize=9, loc="upper right", ncol=2)
 
 
 def lem5_3(theorem, record, out):

@@ -13,27 +13,25 @@ from __future__ import annotations
 
 import math
 
-import matplotlib.pyplot as plt
 import numpy as np
 
 from privbounds.bounds import pap as pap_bounds
 from privbounds.claims import worst_case
 from privbounds.figures.common import (
-    PALETTE,
     band,
+    bound_label,
     bound_line,
     claim_bound,
     exponent_text,
     legend,
     new_figure,
     save,
-    save_named,
     select,
     verdict,
 )
+from privbounds.figures.pap.style import SERIES_MARKS, learner_color, shades, style, wrap
 from privbounds.simulators.engine.stats import clopper_pearson
 
-MARKS = "os^vD"
 MECH_NAMES = {"full": "exact marginals", "sub": "subsample of 1/alpha^2 rows", "round": "rounded to 2 alpha",
               "pub": "public rows only", "combo": "DP combination (alg_combo)"}
 
@@ -65,86 +63,104 @@ def draw_stumps_frontier(ax, result: dict) -> None:
     # the frontier's alpha: the one with the most public sizes
     alpha = max(alphas, key=lambda a: len({p["point"]["m"] for p in pts if p["point"]["alpha"] == a}))
     ps = sorted({p["point"]["p"] for p in pts if p["point"]["alpha"] == alpha})
-    for i, p in enumerate(ps):
+    # one learner (Theorem 4.2's release), one shade of its colour per p; the public-only
+    # requirement of each p in the public-only baseline's colour, its shade matching the p
+    for i, (p, color, pub) in enumerate(zip(ps, shades("public+private", len(ps)), shades("public-only", len(ps)))):
         mine = worst_case([q for q in pts if q["point"]["p"] == p and q["point"]["alpha"] == alpha], ("dist",))
         scale = alpha / math.sqrt(p)
         scaled = [{**q, **{k: (q[k] * scale if q[k] else q[k]) for k in ("n_hat", "n_low", "n_high")}} for q in mine]
-        band(ax, [q["point"]["m"] * alpha ** 2 for q in mine], scaled, PALETTE[i % len(PALETTE)],
-             f"p = {p}", MARKS[i % len(MARKS)])
+        band(ax, [q["point"]["m"] * alpha ** 2 for q in mine], scaled, color,
+             f"public + private (alg_combo), p = {p}", SERIES_MARKS[i % len(SERIES_MARKS)])
         beta = mine[0]["point"]["beta"]
-        ax.axvline(float(pap_bounds.m_public_stumps(alpha, beta, p)) * alpha ** 2, color=PALETTE[i % len(PALETTE)],
-                   linestyle="--", linewidth=1)
+        m_pub = float(pap_bounds.m_public_stumps(alpha, beta, p)) * alpha ** 2
+        ax.axvline(m_pub, color=pub, linestyle="--", linewidth=1.2,
+                   label=f"public data alone suffice, p = {p}: m alpha^2 = {m_pub:.3g}")
     ax.axvline(float(pap_bounds.m_stumps_escape_shape(alpha)) * alpha ** 2, color="k", linestyle=":", linewidth=1.2,
                label="m = 1/alpha^2")
-    ax.plot([], [], "--", color="gray", label="public data alone suffice: m = 2 ln(2p/beta)/alpha^2")
     ms = sorted({round(p["point"]["m"] * alpha ** 2, 6) for p in pts if p["point"]["alpha"] == alpha})
     _symlog_m(ax, [t for t in ms if t in (0, 0.05, 0.25, 1, 2, 8)] + [20])
     ax.set_ylim(bottom=0)
     ax.set_xlabel("public samples m, in units of 1/alpha^2 (m alpha^2)")
     ax.set_ylabel("private samples needed, n_hat alpha / sqrt(p)")
     flat = next((v for v in result.get("verdicts", []) if v["claim"] == "scaling-m-flat"), None)
-    ax.set_title(f"Thm 4.2, stumps, alpha = {alpha:g}: public data below 1/alpha^2 do not help"
-                 + (f"\nflat in m: {exponent_text(flat)} ({flat['verdict']})" if flat else ""), fontsize=10)
+    ax.set_title(f"Thm 4.2, stumps, alpha = {alpha:g}:\npublic data below 1/alpha^2 do not help"
+                 + (f"; scaling-m-flat: {flat['verdict']}" if flat else ""), fontsize=10)
+    if flat:  # the fit's numbers are long: in the legend, not the title
+        ax.plot([], [], " ", label=wrap(f"flat in m: {exponent_text(flat)}"))
     legend(ax)
 
 
 def base_stumps(theorem, record, out):
     fig, axes = new_figure(2, height=6.8)
-    for ax, mech, claim, name in ((axes[0], "gauss", "upper-gauss", "private n_hat (Gaussian release, no public data)"),
-                                  (axes[1], "public", "upper-public", "public m_hat (public means, no private data)")):
+    for ax, mech, learner, claim, name in (
+            (axes[0], "gauss", "gauss", "upper-gauss", "private n_hat (Gaussian release, no public data)"),
+            (axes[1], "public", "public-only", "upper-public", "public m_hat (public means, no private data)")):
         bound = claim_bound(theorem, claim)
-        for i, dist in enumerate(("zero", "random")):
+        dists = ("zero", "random")
+        for i, (dist, color) in enumerate(zip(dists, shades(learner, len(dists)))):
             pts = [p for p in select(record, mechanism=mech, dist=dist) if "n_hat" in p]
             if pts:
-                band(ax, [p["point"]["p"] for p in pts], pts, PALETTE[i], f"measured, mu {dist}", MARKS[i])
+                band(ax, [p["point"]["p"] for p in pts], pts, color, f"measured, mu {dist}", SERIES_MARKS[i])
         pts = select(record, mechanism=mech, dist="zero")
         if pts:
             xs = sorted(p["point"]["p"] for p in pts)
-            bound_line(ax, xs, [bound({**pts[0]["point"], "p": x}) for x in xs], "k", f"our explicit bound ({claim})")
+            bound_line(ax, xs, [bound({**pts[0]["point"], "p": x}) for x in xs], learner_color(learner),
+                       bound_label(theorem, claim, f"our explicit bound ({claim})"))
         scaling = verdict(record, f"scaling-p-{mech}")
+        ax.plot([], [], " ", label=wrap(f"fit: {exponent_text(scaling)}"))
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("number of stumps p (dual VC dimension)")
         ax.set_ylabel(name)
-        ax.set_title(f"{exponent_text(scaling)} ({scaling['verdict']})", fontsize=10)
+        ax.set_title(f"{'Gaussian release' if mech == 'gauss' else 'public means'}: "
+                     f"{claim} {verdict(record, claim)['verdict']}, scaling-p-{mech} {scaling['verdict']}",
+                     fontsize=10)
         legend(ax)
     return save(fig, record, out)
+
+
+def _m_series(ax, points, alpha_of, x_of, ks, marks_from=0):
+    """The release's n_hat at each public size m alpha^2 = k in ``ks``, in shades of its colour."""
+    for i, (k, color) in enumerate(zip(ks, shades("public+private", len(ks)))):
+        mine = [p for p in points if abs(p["point"]["m"] * alpha_of(p) ** 2 - k) < 1e-6]
+        if mine:
+            band(ax, [x_of(p) for p in mine], mine, color, f"public + private, m alpha^2 = {k:g}",
+                 SERIES_MARKS[(i + marks_from) % len(SERIES_MARKS)])
 
 
 def thm4_2(theorem, record, out):
     fig, axes = new_figure(3, width=6.0, height=7.4)
     draw_stumps_frontier(axes[0], record)
     bound = claim_bound(theorem, "upper-private-only")
+    bound_text = bound_label(theorem, "upper-private-only", "private-only bound (upper-private-only, m = 0)")
     frontier_alpha = max({p["point"]["alpha"] for p in record["points"]},
                          key=lambda a: len({p["point"]["m"] for p in record["points"] if p["point"]["alpha"] == a}))
     # raw n_hat against p while m alpha^2 <= 0.25, with the private-only bound at m = 0
     small = [p for p in _worst(record, alpha=frontier_alpha) if p["point"]["m"] * frontier_alpha ** 2 <= 0.25 + 1e-9]
-    for i, k in enumerate(sorted({round(p["point"]["m"] * frontier_alpha ** 2, 6) for p in small})):
-        mine = [p for p in small if abs(p["point"]["m"] * frontier_alpha ** 2 - k) < 1e-6]
-        band(axes[1], [p["point"]["p"] for p in mine], mine, PALETTE[i], f"m alpha^2 = {k:g}", MARKS[i % len(MARKS)])
+    _m_series(axes[1], small, lambda p: frontier_alpha, lambda p: p["point"]["p"],
+              sorted({round(p["point"]["m"] * frontier_alpha ** 2, 6) for p in small}))
     at0 = [p for p in small if p["point"]["m"] == 0]
     if at0:
         xs = sorted(p["point"]["p"] for p in at0)
-        bound_line(axes[1], xs, [bound({**at0[0]["point"], "p": x}) for x in xs], "k",
-                   "private-only bound (claim upper-private-only, m = 0)")
+        bound_line(axes[1], xs, [bound({**at0[0]["point"], "p": x}) for x in xs], learner_color("public+private"),
+                   bound_text)
     v = verdict(record, "scaling-p")
-    axes[1].set_title(f"alpha = {frontier_alpha:g}: {exponent_text(v)} ({v['verdict']})", fontsize=10)
+    axes[1].plot([], [], " ", label=wrap(f"fit: {exponent_text(v)}"))
+    axes[1].set_title(f"alpha = {frontier_alpha:g}, against p\nscaling-p: {v['verdict']}", fontsize=10)
     axes[1].set_xlabel("number of stumps p")
     # the alpha sweep
     from privbounds.simulators.pap.stumps_frontier import ALPHA_SWEEP_M, ALPHA_SWEEP_P
 
     sweep = [p for p in _worst(record, p=ALPHA_SWEEP_P)
              if any(abs(p["point"]["m"] * p["point"]["alpha"] ** 2 - k) < 1e-6 for k in ALPHA_SWEEP_M)]
-    for i, k in enumerate(ALPHA_SWEEP_M):
-        mine = [p for p in sweep if abs(p["point"]["m"] * p["point"]["alpha"] ** 2 - k) < 1e-6]
-        if mine:
-            band(axes[2], [p["point"]["alpha"] for p in mine], mine, PALETTE[i], f"m alpha^2 = {k:g}", MARKS[i])
+    _m_series(axes[2], sweep, lambda p: p["point"]["alpha"], lambda p: p["point"]["alpha"], list(ALPHA_SWEEP_M))
     at0 = sorted([p for p in sweep if p["point"]["m"] == 0], key=lambda p: p["point"]["alpha"])
     if at0:
-        bound_line(axes[2], [p["point"]["alpha"] for p in at0], [bound(p["point"]) for p in at0], "k",
-                   "private-only bound (m = 0)")
+        bound_line(axes[2], [p["point"]["alpha"] for p in at0], [bound(p["point"]) for p in at0],
+                   learner_color("public+private"), bound_text)
     v = verdict(record, "scaling-alpha")
-    axes[2].set_title(f"p = {ALPHA_SWEEP_P}: {exponent_text(v)} ({v['verdict']})", fontsize=10)
+    axes[2].plot([], [], " ", label=wrap(f"fit: {exponent_text(v)}"))
+    axes[2].set_title(f"p = {ALPHA_SWEEP_P}, against alpha\nscaling-alpha: {v['verdict']}", fontsize=10)
     axes[2].set_xlabel("accuracy alpha")
     for ax in axes[1:]:
         ax.set_xscale("log", base=2)
@@ -210,59 +226,70 @@ def _rate(ax, rows, color, label, style="o-"):
     ax.plot(n, [r["p_hat"] for r in rows], style, color=color, markersize=4, label=label)
 
 
+MECH_LEARNER = {"full": "exact", "sub": "subsample", "round": "rounded", "pub": "public-only", "combo": "public+private"}
+
+
 def thm4_3(theorem, record, out):
-    fig, axes = plt.subplots(2, 3, figsize=(19.0, 12.0))
-    (a_member, a_fp, a_eps), (a_acc, a_n0, a_kappa) = axes
+    # two figures of at most two panels a row (the six panels side by side would be 19 in
+    # wide): the attack on each release, then the tracing threshold of the rounded marginals
+    fig, (a_member, a_fp, a_eps, a_acc) = new_figure(4, width=6.5, height=6.4)
     mechs = [m for m in MECH_NAMES if _rows(record, event="member", mechanism=m)]
     ps = sorted({r["p"] for r in _rows(record, event="member")})
     dp_ceiling = claim_bound(theorem, "ceiling-dp-member")
     fp_ceiling = claim_bound(theorem, "ceiling-false-positive")
     cert = certified_epsilons(record)
-    for i, mech in enumerate(mechs):
-        color = PALETTE[i % len(PALETTE)]
+    for mech in mechs:
+        color, marker = style(MECH_LEARNER[mech])
         for j, p in enumerate(ps):
             tag = f"{MECH_NAMES[mech]}" + (f", p = {p}" if len(ps) > 1 else "")
-            style = ("o-", "s--")[j % 2]
-            _rate(a_member, _rows(record, event="member", mechanism=mech, p=p), color, f"private row: {tag}", style)
-            _rate(a_member, _rows(record, event="public", mechanism=mech, p=p), color, f"public row: {tag}", "x:")
-            _rate(a_fp, _rows(record, event="fp", mechanism=mech, p=p), color, tag, style)
-            _rate(a_acc, _rows(record, event="accurate", mechanism=mech, p=p), color, tag, style)
+            line = marker + ("-", "--")[j % 2]
+            _rate(a_member, _rows(record, event="member", mechanism=mech, p=p), color, f"private row: {tag}", line)
+            _rate(a_member, _rows(record, event="public", mechanism=mech, p=p), color, f"public row: {tag}",
+                  marker + ":")
+            _rate(a_fp, _rows(record, event="fp", mechanism=mech, p=p), color, tag, line)
+            _rate(a_acc, _rows(record, event="accurate", mechanism=mech, p=p), color, tag, line)
             mine = sorted((k[2], e) for k, e in cert.items() if k[0] == mech and k[1] == p)
             if mine:
-                a_eps.plot([n for n, _ in mine], [e for _, e in mine], style, color=color, markersize=5, label=tag)
+                a_eps.plot([n for n, _ in mine], [e for _, e in mine], line, color=color, markersize=5, label=tag)
     member_rows = _rows(record, event="member", mechanism="combo")
     if member_rows:
         c = dp_ceiling(member_rows[0])
         a_member.axhline(c, color="k", linestyle="--", linewidth=1,
-                         label=f"DP ceiling e^eps rho + delta = {c:.4f} (claim ceiling-dp-member)")
+                         label=bound_label(theorem, "ceiling-dp-member",
+                                           f"DP ceiling e^eps rho + delta = {c:.4f} (ceiling-dp-member)"))
         a_eps.axhline(member_rows[0]["epsilon"], color="k", linestyle="--", linewidth=1,
                       label=f"declared eps of the DP release = {member_rows[0]['epsilon']:g}")
     fp_rows = _rows(record, event="fp")
     if fp_rows:
         c = fp_ceiling(fp_rows[0])
         a_fp.axhline(c, color="k", linestyle="--", linewidth=1,
-                     label=f"soundness ceiling 1 - (1 - rho)^{fp_rows[0]['fresh']} = {c:.4f}")
+                     label=bound_label(theorem, "ceiling-false-positive",
+                                       f"soundness ceiling 1 - (1 - rho)^{fp_rows[0]['fresh']} = {c:.4f}"))
     a_member.set_yscale("symlog", linthresh=1e-3)
     a_member.set_ylim(0, 1.5)
-    a_member.set_title("P[the first private (solid) / public (dotted) row is accused]; "
-                       f"DP ceiling: {verdict(record, 'ceiling-dp-member')['verdict']}", fontsize=10)
+    a_member.set_title("P[first private (solid) / public (dotted) row accused]\n"
+                       f"ceiling-dp-member: {verdict(record, 'ceiling-dp-member')['verdict']}", fontsize=10)
     a_fp.set_yscale("symlog", linthresh=1e-3)
     a_fp.set_ylim(0, 1)
-    a_fp.set_title("P[some of the fresh non-member rows is accused]; "
-                   f"soundness: {verdict(record, 'ceiling-false-positive')['verdict']}", fontsize=10)
+    a_fp.set_title("P[some fresh non-member row accused]\n"
+                   f"ceiling-false-positive: {verdict(record, 'ceiling-false-positive')['verdict']}", fontsize=10)
     a_eps.set_title("epsilon the accusations certify (95% lower bound)", fontsize=10)
     a_eps.set_ylabel("certified epsilon")
-    a_acc.set_title("P[alpha-accurate: max_j |G_j - mu_j| <= alpha (the paper's accuracy)]", fontsize=10)
+    a_acc.set_title("P[alpha-accurate: max_j |G_j - mu_j| <= alpha]\n(the paper's accuracy)", fontsize=10)
     for ax in (a_member, a_fp, a_eps, a_acc):
         ax.set_xscale("log", base=2)
         ax.set_xlabel("rows N of the sample (half public)")
         legend(ax, sort=True)
     for ax in (a_member, a_fp, a_acc):
         ax.set_ylabel("probability")
+    paths = save(fig, record, out, intervals="rates", what="the tracing attack on each release")
+
+    fig, (a_n0, a_kappa) = new_figure(2, width=6.5, height=6.4)
+    rounded = style("rounded")
     # the tracing threshold n_0 against p
     pts = [p for p in select(record, event="untraced") if "n_hat" in p]
     if pts:
-        band(a_n0, [p["point"]["p"] for p in pts], pts, PALETTE[0], "n_0 of the rounded marginals", "o")
+        band(a_n0, [p["point"]["p"] for p in pts], pts, rounded[0], "n_0 of the rounded marginals", rounded[1])
         first = min(pts, key=lambda p: p["point"]["p"])
         p0, n0 = first["point"]["p"], first["n_hat"]
         xs = np.array(sorted(p["point"]["p"] for p in pts), float)
@@ -270,27 +297,26 @@ def thm4_3(theorem, record, out):
         a_n0.plot(xs, n0 * xs / p0, "-.", color="gray", label="p through the first point")
         v = verdict(record, "scaling-threshold-p")
         k = first["point"]
-        a_n0.set_title(f"tracing threshold: fewer than kappa0/alpha^2 = {math.ceil(k['kappa0'] / k['alpha'] ** 2 - 1e-9)} "
-                       f"rows accused w.p. >= 1 - beta\n{exponent_text(v)} ({v['verdict']})", fontsize=10)
+        a_n0.set_title(f"tracing threshold n_0: fewer than kappa0/alpha^2 = "
+                       f"{math.ceil(k['kappa0'] / k['alpha'] ** 2 - 1e-9)} rows\naccused w.p. >= 1 - beta; "
+                       f"scaling-threshold-p: {v['verdict']}", fontsize=10)
+        a_n0.plot([], [], " ", label=wrap(f"fit: {exponent_text(v)}"))
     a_n0.set_xscale("log", base=2)
     a_n0.set_yscale("log")
     a_n0.set_xlabel("number of stumps p")
-    a_n0.set_ylabel("rows N")
+    a_n0.set_ylabel("rows N (simultaneous 95% band of n_0)")
     legend(a_n0)
     kap = kappa_hats(record)
-    for i, p in enumerate(sorted(kap)):
+    for i, (p, color) in enumerate(zip(sorted(kap), shades("rounded", len(kap)))):
         rows = sorted(_rows(record, event="flagged", p=p), key=lambda r: r["n"])
         n_ref, lo, hi, _ = kap[p]
-        _rate(a_kappa, rows, PALETTE[i % len(PALETTE)],
-              f"p = {p}, N = {n_ref}: kappa_hat in [{lo:.3g}, {hi:.3g})", MARKS[i % len(MARKS)] + "-")
-    a_kappa.axhline(0.5, color="k", linestyle=":", linewidth=1)
+        _rate(a_kappa, rows, color, f"p = {p}, N = {n_ref}: kappa_hat in [{lo:.3g}, {hi:.3g})",
+              SERIES_MARKS[i % len(SERIES_MARKS)] + "-")
+    a_kappa.axhline(0.5, color="k", linestyle=":", linewidth=1, label="1/2 (the median)")
     a_kappa.set_xscale("log", base=2)
     a_kappa.set_xlabel("t (rows)")
-    a_kappa.set_ylabel("P[at least t rows accused]")
-    a_kappa.set_title("rounded marginals at N = sqrt(p / ln(1/rho)) / alpha: kappa_hat = alpha^2 x median accused",
-                      fontsize=10)
+    a_kappa.set_ylabel("P[at least t rows accused] (95% Clopper-Pearson)")
+    a_kappa.set_title("rounded marginals at N = sqrt(p / ln(1/rho)) / alpha:\n"
+                      "kappa_hat = alpha^2 x median number accused", fontsize=10)
     legend(a_kappa)
-    return save_named(fig, record["id"],
-                      f"{record['id']}: {record['title']}\n({record['fidelity']} fidelity, seed "
-                      f"{record['provenance']['seed']}; bands: 95% Clopper-Pearson intervals of each rate, "
-                      "simultaneous 95% intervals of n_0)", out)
+    return paths + save(fig, record, out, part="threshold", what="the tracing threshold of the rounded marginals")

@@ -3,7 +3,7 @@ Corollary 3.10: THRESH_X can be agnostically and properly k-learned by Algorithm
 a threshold sanitizer; with advanced accounting n = O~(2^(O(log* |X|)) + sqrt(k)). The
 matching lower bound (Cor 4.6) only grows like k^(1/3): the paper leaves the gap open.
 
-We run Algorithm 2 over the catalog's SUBSTITUTE sanitizer (the binary-tree histogram of
+We run Algorithm 2 over our SUBSTITUTE sanitizer (the binary-tree histogram of
 bns.prop2_21), so the k-free term is polylog |X| here; the k-dependence, which is what
 the corollary is about, is unchanged. Instance: THRESH over |X| = 2^10, rows uniform on
 X, labels c_{t_j}(x) flipped with probability 0.1, targets t_j uniform in {0, ..., |X|}.

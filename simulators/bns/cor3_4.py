@@ -7,7 +7,7 @@
   Algorithm 2 (Cor 3.9) it pays ln|C| = ln|X|.
 - Corollary 3.3 (POINT, improper, pure): the direct sum over an improper point learner
   whose cost does not depend on |X|. The paper imports that learner (probabilistic
-  representations); we run the catalog's implementable SUBSTITUTE: per column, a fresh
+  representations); we run an implementable SUBSTITUTE of ours: per column, a fresh
   public random hash g: X -> [M], M = ceil(2/(alpha beta0)), beta0 = beta/k, and the
   exponential mechanism (eps/k) over the M bucket hypotheses 1[g(x) = b] and the
   constant 0.

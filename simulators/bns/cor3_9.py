@@ -5,7 +5,7 @@ independent of |X|: about k / eps rows under basic composition, about
 sqrt(k ln(1/delta)) / eps under advanced composition (the same algorithm, two
 accountings; never pure, because Algorithm 1 is not).
 
-Experiment (the catalog's, with a finite support so that every point that can win is
+Experiment (ours, with a finite support so that every point that can win is
 simulated): P puts mass 0.15 on 4 points, 0.025 on 8 and 0.01 on 20 (32 points placed
 anywhere in X); labels of column j are c_{t_j}(x) flipped with probability eta = 0.1.
 A target t_j is one of the 4 heavy points with probability 1/2 (so
@@ -209,7 +209,7 @@ class BnsCor39(Alg2PointsSimulator):
 
 
 class BnsThm223(Alg2PointsSimulator):
-    """Theorem 2.23 is Algorithm 2 with k = 1 (the catalog: "run Alg 2 with k = 1")."""
+    """Theorem 2.23 is Algorithm 2 with k = 1 (the paper: "run Alg 2 with k = 1")."""
 
     theorem_id = "bns.thm2_23"
     _eps = {"smoke": [1.0, 0.25], "quick": [2.0, 1.0, 0.5, 0.25, 0.125],

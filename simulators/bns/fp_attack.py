@@ -5,7 +5,7 @@ learners (``bns_fp_agnostic``: Thm 4.7, Rem 4.8, Cor 4.10, Prop 4.11).
 
 A point names the code's users, the learner's k label columns (at least the code's
 length; the rest are constant 0), the learner and the measured event; the code's
-security is xi = 1/(6 e^eps users) (the catalog's choice, so that users e^eps xi = 1/6).
+security is xi = 1/(6 e^eps users) (our choice, so that users e^eps xi = 1/6).
 Subclasses give the code's length function and the smallest code that makes sense.
 """
 

@@ -3,7 +3,7 @@ Theorem 4.3 (a compatible fingerprinting code rules out private empirical k-lear
 Remark 4.4 (padding) and Corollary 4.6 (THRESH needs about k^(1/3) / alpha rows), run as
 the proof's attack with the Boneh-Shaw code of Lemma 4.5.
 
-The attack (catalog's ``bns.alg_fp_adversary``). The code has n users and k columns; a
+The attack (the fingerprinting adversary of the proof of Theorem 4.3). The code has n users and k columns; a
 column of type m (m = 1..n-1) gives users i <= m the bit 1, i.e. it is the labelling of
 u_1..u_n by the threshold [x <= m]. The database has N rows: row i = (u_i, codeword i)
 for the users of the coalition S, and the junk row (u_0, 0...0) for everything else
@@ -11,7 +11,7 @@ for the users of the coalition S, and the junk row (u_0, 0...0) for everything e
 threshold). Columns beyond the code's length (when a k-grid value exceeds it) are
 constant 0. The learner returns one threshold h_j per column; the pirate bit is
 c'_j = [h_j is 1 on at least half of the coalition's points u_i, i in S]; the
-Boneh-Shaw tracer reads c'. (Averaging over all of u_1..u_n, as the catalog writes,
+Boneh-Shaw tracer reads c'. (Averaging over all of u_1..u_n, as a literal reading suggests,
 lets an accurate hypothesis be 1 on the absent user's point for free, so a 0-marked
 column could get bit 1; over S, alpha N < |S|/2 errors cannot flip a marked column.)
 

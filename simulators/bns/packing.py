@@ -3,7 +3,7 @@
 
 - Remark 5.2 (packing with accuracy): if two concepts differ at x0 and agree at x1, every
   eps-DP (alpha, beta)-accurate k-learner needs n >= (k ln 2 + ln(1/2 - beta)) /
-  (4 alpha eps) (the catalog's explicit form, RECONSTRUCTED). Experiment: the proof's
+  (4 alpha eps) (our explicit form, RECONSTRUCTED from the proof). Experiment: the proof's
   distribution P(x0) = 2 alpha, P(x1) = 1 - 2 alpha over POINT_d with x0 = 0, x1 = 1; a
   label vector v uniform in {0,1}^k, column j labelled by c_x0 if v_j = 1 and by a point
   concept outside {x0, x1} (0 at both) otherwise. Learner: the basic-composition direct

@@ -3,7 +3,7 @@ Proposition 2.21: THRESH_X has an (eps, delta)-DP sanitizer with
 n = 2^(O(log* |X|)) / (alpha eps) up to logarithmic factors (Bun, Nissim, Stemmer,
 Vadhan 2015).
 
-SUBSTITUTE, as the catalog prescribes: that recursive construction is impractical and
+SUBSTITUTE of ours: that recursive construction is impractical and
 its log* behaviour is invisible for |X| <= 2^64, so we simulate the pure eps-DP
 binary-tree histogram instead (``sanitizers.tree_prefix_counts``), whose cost grows
 like polylog |X|. Its claims are about the substitute; the paper's bound is drawn only

@@ -4,7 +4,7 @@ Concepts":
 - Lemma 2.25 (secrecy of the sample, from Bun-Nissim-Stemmer-Vadhan 2015): if A is
   (eps, delta)-DP on n rows, eps <= 1 and m >= 2n, then "draw n of the m rows uniformly
   with replacement and run A" is (eps~, delta~)-DP with eps~ = 6 eps n / m and
-  delta~ = exp(6 eps n / m)(4n / m) delta (the catalog's RECONSTRUCTED constants).
+  delta~ = exp(6 eps n / m)(4n / m) delta (our RECONSTRUCTED constants).
   Measured on A = the Laplace count of the rows equal to 0 (eps-DP, delta = 0):
   D has m/2 such rows, its neighbour D' one fewer; for the upper-tail event
   E = {output > tau} the frequency under D must stay under e^(eps~) P_D'(E), computed

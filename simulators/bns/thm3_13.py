@@ -3,7 +3,7 @@ Theorem 3.13 with Algorithm 5: POINT_X can be PAC k-learned (realizable) with
 (eps, delta)-DP from O(ln(1/(alpha beta delta)) / (alpha eps)) rows, independent of both
 k and |X|.
 
-Experiment (the catalog's): P is a mixture of 4 points of mass 0.15 (> alpha, so every
+Experiment (ours): P is a mixture of 4 points of mass 0.15 (> alpha, so every
 target there must be learned), 8 points of mass 0.025 (< alpha, on the edge of the
 heavy threshold 3 alpha / 8) and a uniform tail of mass 0.2 over X. Each of the k
 targets is, with probability 1/2, one of the 12 support points, else a uniform point of

@@ -14,7 +14,7 @@ The learners are every pure eps-DP k-learner we have for points and thresholds:
 - ``directsum-basic``: the direct sum of the exponential-mechanism learner (Thm 2.22)
   with basic composition, eps / k per concept, over all of POINT_d or THRESH_d (proper;
   Obs 3.2 / Cor 3.4); d = 1 is the two-concept class for points.
-- ``hash-directsum``: Cor 3.3's improper point learner (the catalog's substitute: a
+- ``hash-directsum``: Cor 3.3's improper point learner (our substitute: a
   fresh public hash into M = ceil(2k / (alpha beta)) buckets and the exponential
   mechanism, eps / k per column, over the bucket hypotheses and the constant 0), POINT.
 - ``alg2-tree-basic``: Algorithm 2 (Lem 3.7, Cor 3.10) over the binary-tree threshold

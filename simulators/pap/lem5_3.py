@@ -21,7 +21,7 @@ the excess error (exact, from the distribution) exceeds learner_excess(alpha/4, 
 the curve's n is the private size.
 
 Cost: a PMW round costs O(N) per trial and about one query in three is an update, so a
-trial costs O(m^2): 100 trials at quick fidelity, 200 (the catalog's count) at full.
+trial costs O(m^2): 100 trials at quick fidelity, 200 at full.
 
 Privacy audit (the pattern of audits.py): one round of the learner's release step through
 the same code (``learn_thresholds`` with ``one_round``: one AboveThreshold instance and

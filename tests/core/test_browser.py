@@ -64,6 +64,32 @@ addEventListener("load", () => {
 </script>
 """
 
+# Put at the top of <head> in a copy of a page: records every uncaught script error,
+# every console.error and console.warn, and every resource that failed to load (error
+# events of images, scripts and stylesheets do not bubble, so they are caught in the
+# capture phase), then writes them into the DOM once the page has loaded.
+CONSOLE = """<script>
+(() => {
+  const seen = [];
+  addEventListener("error", (e) => {
+    const t = e.target;
+    if (t && t !== window && (t.src || t.href)) seen.push("failed to load " + (t.src || t.href));
+    else seen.push("uncaught " + (e.message || e.type));
+  }, true);
+  addEventListener("unhandledrejection", (e) => seen.push("unhandled rejection " + e.reason));
+  for (const level of ["error", "warn"]) {
+    const orig = console[level];
+    console[level] = (...args) => { seen.push("console." + level + ": " + args.join(" ")); orig.apply(console, args); };
+  }
+  addEventListener("load", () => {
+    const out = document.createElement("pre");
+    out.id = "privbounds-console";
+    out.textContent = JSON.stringify(seen);
+    document.body.appendChild(out);
+  });
+})();
+</script>
+"""
 
 # --------------------------------------------------------------------------- the browser
 
@@ -150,6 +176,14 @@ class Browser:
         copy = self.scratch / f"copy{self.copies}-{page.name}"
         copy.write_text(html, encoding="utf-8")
         return copy
+
+    def console(self, page: Path) -> tuple[Node, list[str]]:
+        """The rendered DOM of ``page`` and what went wrong while the browser loaded it:
+        uncaught errors, console errors and warnings, resources that failed to load."""
+        dom = self.dom(self.copy(page, head=CONSOLE))
+        found = dom.find(id="privbounds-console")
+        assert found is not None, f"the console probe did not run in the copy of {page}"
+        return dom, json.loads(found.text(normalize=False))
 
     def probe(self, page: Path) -> dict:
         """What the browser loaded for ``page``: naturalWidth of each image, computed style
@@ -362,22 +396,27 @@ def test_theorem_page_shows_statement_and_every_verdict(browser, site, tid):
 def test_theorem_figure_is_loaded_and_painted(browser, site, tid):
     browser.require()
     page = site.page(tid)
-    imgs = section(browser.dom(page), "Figure").find_all("img")
-    assert len(imgs) == 1, f"{tid}: expected one figure, found {len(imgs)}"
-    src = imgs[0].attrs.get("src", "")
-    png = resolve(page, src)
-    assert png.is_file(), f"{tid}: figure {src} does not exist next to the page"
-    assert png.read_bytes()[:8] == PNG_MAGIC, f"{tid}: {src} is not a PNG"
-    pixels = imread(png)
-    assert pixels.shape[0] > 100 and pixels.shape[1] > 100
-
-    # What the browser itself made of it: the image decoded at its full size and the
-    # stylesheet applied, both through file:// URLs.
+    dom = browser.dom(page)
+    # one figure, or the figure and its parts (<id>-<part>.png) under "Figures"
+    parts = sorted(p.stem for p in (site.dir / "figures").glob(f"{tid}-*.png"))
+    imgs = section(dom, "Figures" if parts else "Figure").find_all("img")
+    assert [i.attrs.get("src") for i in imgs] == [f"figures/{s}.png" for s in [tid, *parts]], \
+        f"{tid}: figures on the page {[i.attrs.get('src') for i in imgs]}, parts on disk {parts}"
     probe = browser.probe(page)
     loaded = {i["src"]: i for i in probe["images"]}
-    assert src in loaded, f"{tid}: probe saw images {list(loaded)}"
-    assert loaded[src]["complete"] and loaded[src]["width"] > 0, f"{tid}: {src} did not load: {loaded[src]}"
-    assert (loaded[src]["height"], loaded[src]["width"]) == pixels.shape[:2]
+    for img in imgs:
+        src = img.attrs.get("src", "")
+        png = resolve(page, src)
+        assert png.is_file(), f"{tid}: figure {src} does not exist next to the page"
+        assert png.read_bytes()[:8] == PNG_MAGIC, f"{tid}: {src} is not a PNG"
+        pixels = imread(png)
+        assert pixels.shape[0] > 100 and pixels.shape[1] > 100
+
+        # What the browser itself made of it: the image decoded at its full size and the
+        # stylesheet applied, both through file:// URLs.
+        assert src in loaded, f"{tid}: probe saw images {list(loaded)}"
+        assert loaded[src]["complete"] and loaded[src]["width"] > 0, f"{tid}: {src} did not load: {loaded[src]}"
+        assert (loaded[src]["height"], loaded[src]["width"]) == pixels.shape[:2]
     assert probe["headerBackground"] not in (None, "rgba(0, 0, 0, 0)", "transparent"), \
         f"{tid}: style.css not applied (header background {probe['headerBackground']})"
 
@@ -424,13 +463,17 @@ def test_data_links_point_to_the_files(browser, site, tid):
 
 
 @pytest.mark.browser
-def test_every_link_and_resource_works_from_file_urls(browser, site):
-    """No server needed: every href and src in every rendered page is relative and names
-    a file that exists in the report folder."""
+def test_every_page_loads_without_console_errors_and_every_link_works(browser, site):
+    """Every page of the site (index, papers, findings, theorems) loads in the browser
+    without a script error, a console error or warning, or a resource that fails to load;
+    and no server is needed: every href and src is relative and names a file that exists
+    in the report folder."""
     browser.require()
-    pages = [site.index] + [site.page(t) for t in THEOREM_IDS]
+    pages = sorted(site.dir.glob("*.html"))
+    assert site.index in pages and len(pages) >= len(THEOREM_IDS)
     for page in pages:
-        dom = browser.dom(page)
+        dom, errors = browser.console(page)
+        assert not errors, f"{page.name}: {errors}"
         refs = ([a.attrs.get("href", "") for a in dom.find_all("a")]
                 + [link.attrs.get("href", "") for link in dom.find_all("link")]
                 + [el.attrs.get("src", "") for el in dom.find_all() if "src" in el.attrs])
@@ -442,6 +485,25 @@ def test_every_link_and_resource_works_from_file_urls(browser, site):
             assert target.is_file(), f"{page.name}: {ref!r} -> {target} does not exist"
             assert site.dir.resolve() in target.resolve().parents, \
                 f"{page.name}: {ref!r} leaves the report folder"
+
+
+@pytest.mark.browser
+def test_the_console_check_catches_script_errors_and_missing_files(browser, site, tmp_path):
+    """The check above can fail: a page with a planted script error, a console error and
+    a missing image reports all three."""
+    browser.require()
+    planted = tmp_path / "planted.html"
+    planted.write_text(site.index.read_text(encoding="utf-8").replace(
+        "</body>", '<img src="figures/no-such-figure.png"><script>console.error("planted");'
+        "notDefinedAnywhere();</script></body>"), encoding="utf-8")
+    page = site.dir / "planted-copy.html"
+    try:
+        page.write_text(planted.read_text(encoding="utf-8"), encoding="utf-8")
+        _, errors = browser.console(page)
+    finally:
+        page.unlink()
+    text = " | ".join(errors)
+    assert "no-such-figure.png" in text and "console.error: planted" in text and "notDefinedAnywhere" in text
 
 
 def _visible_rows(dom: Node) -> list[Node]:

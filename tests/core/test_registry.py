@@ -10,6 +10,7 @@ import pytest
 from markupsafe import escape
 
 import privbounds
+from privbounds.figures.layout import problems
 from privbounds.params import ParameterError
 
 THEOREMS = privbounds.theorems()
@@ -83,6 +84,12 @@ def test_every_theorem_draws_its_measurement_and_its_bound(thm, fig_out, monkeyp
     assert {p.suffix for p in paths} == {".png", ".svg"}
     mine = [f for f in figs if f._suptitle is not None and f._suptitle.get_text().startswith(thm.id)]
     assert mine, "no figure titled with the theorem id"
+    for f in mine:  # readable at the report's width: no legend over data, no tiny text
+        assert not problems(f), problems(f)
+    shown = [v for v in rec["verdicts"] if v["kind"] != "privacy audit"]
+    if shown:  # the verdicts of the claims drawn are on the figure
+        title = " ".join(f._suptitle.get_text() for f in mine).replace("\n", " ")
+        assert "verdicts:" in title and shown[0]["claim"] in title and shown[0]["verdict"] in title
     plotted = np.concatenate([_plotted_values(f) for f in mine])
     measured = [p.get(k) for p in rec["points"] for k in ("n_hat", "n_low", "n_high")]
     measured += [r["p_hat"] for r in rec["rows"]] + [r["ci_high"] for r in rec["rows"]]
@@ -134,6 +141,28 @@ def test_figures_drawn_in_two_processes_are_the_files_of_one(smoke_out, tmp_path
     two = privbounds.plot(ids, out=tmp_path, jobs=2)
     assert two == one and all(p.stat().st_size > 1000 for p in two)
     assert {p.stem for p in two} >= set(ids)
+
+
+@pytest.mark.parametrize("paper", sorted({t.id.split(".")[0] for t in THEOREMS}))
+def test_headline_figures_are_readable_and_label_every_line(paper, fig_out, monkeypatch):
+    """Each paper's headline figures pass the layout check, and every line drawn in a
+    panel (a learner's measurement or bound, a lower bound) has its own legend entry."""
+    import matplotlib.figure
+
+    from privbounds.api import plot_papers
+
+    figs = []
+
+    def keep(fig, fname, *a, **k):
+        figs.append(fig)
+        Path(fname).touch()
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", keep)
+    plot_papers({paper}, fig_out)
+    for f in figs:
+        assert not problems(f), problems(f)
+        for ax in f.axes:
+            unlabelled = [ln for ln in ax.get_lines() if len(ln.get_xdata()) > 1 and ln.get_label().startswith("_")]
+            assert not unlabelled, f"{len(unlabelled)} lines without a legend entry in {ax.get_title()!r}"
 
 
 def test_report_opens_each_paper_with_its_headline_figures(smoke_site):

@@ -179,3 +179,39 @@ def test_long_ceiling_tables_are_summarised_with_the_full_table_folded(smoke_sit
                 assert sum(counts) == len(v["details"])
                 folded += 1
     assert folded >= 2
+
+
+def test_a_theorem_may_draw_several_figures_and_stale_parts_are_removed(smoke_out, tmp_path, monkeypatch):
+    """A plotter may save parts ``<id>-<part>.png`` beside ``<id>.png``: the page shows each
+    with its name, and a part the plotter no longer draws is removed, not shown stale."""
+    import shutil
+
+    import privbounds.figures as figures
+    from privbounds.registry import get
+
+    tid = "siv.thm3_3"
+    out = tmp_path
+    (out / "results").mkdir()
+    shutil.copy2(smoke_out / "results" / f"{tid}.json", out / "results")
+    folder = out / "figures"
+    folder.mkdir()
+    for name in (f"{tid}-old-panel.png", f"{tid}-old-panel.svg", "siv.thm3_33-other.png"):
+        (folder / name).write_bytes(b"stale")
+
+    def fake(spec, theorem, record, out_):
+        paths = []
+        for stem in (tid, f"{tid}-privacy-curve"):
+            for ext in ("png", "svg"):
+                (folder / f"{stem}.{ext}").write_bytes(b"\x89PNG fresh")
+                paths.append(folder / f"{stem}.{ext}")
+        return paths
+    monkeypatch.setattr(figures, "call", fake)
+    rec = json.loads((out / "results" / f"{tid}.json").read_text())
+    figures.draw(get(tid), rec, out)
+    assert not (folder / f"{tid}-old-panel.png").exists() and not (folder / f"{tid}-old-panel.svg").exists()
+    assert (folder / "siv.thm3_33-other.png").exists()  # another id's file is not touched
+    page = privbounds.report(out=out).parent / f"{tid}.html"
+    html = page.read_text()
+    assert f'src="figures/{tid}.png"' in html and f'src="figures/{tid}-privacy-curve.png"' in html
+    assert html.index(f"{tid}.png") < html.index(f"{tid}-privacy-curve.png")
+    assert "privacy curve" in html and "old-panel" not in html and "<h2>Figures</h2>" in html

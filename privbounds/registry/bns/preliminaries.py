@@ -140,7 +140,7 @@ def _bns_thm2_16() -> Theorem:
         "eps' = sqrt(2k ln(1/delta')) eps0 + k eps0 (e^eps0 - 1) with probability <= delta'",
         lambda p: True, ("eps0",), bound=use(tools.composition_tail_ceiling))]
     return Theorem(
-        number="Theorem 2.16 (composition; absent from the seed text)",
+        number="Theorem 2.16 (composition; absent from our extracted text of the paper)",
         title="Composition: basic (k eps) and advanced (about sqrt(k ln(1/delta)) eps)",
         statement=(
             "Running k mechanisms, each (eps0, delta0)-DP, is (k eps0, k delta0)-DP (basic), and for "

@@ -204,7 +204,7 @@ def _thm4_7() -> Theorem:
                    "Halfplane."),
         math=("Ours (RECONSTRUCTED, SAFE): n_47 = n_32(lambda = (8/eta) ln(4dT'/beta), Delta = b_L ln(4T'/beta), "
               "ln|H| = ln(N^2 - N + 2)), T' = ceil(2k ln(4/alpha)), b_L = 2T'/eps, eta = eps/(4 ln(e/delta)), N = "
-              "(d + 1)^2. The seed's statement is garbled ('O k alpha eps log 1 ...'); the earlier version's "
+              "(d + 1)^2. Our extracted text of the statement is garbled ('O k alpha eps log 1 ...'); the earlier version's "
               "abstract has O((k/(alpha eps)) log(|X|/(beta delta)))."),
         simulator=KmmsThm47(), plotter="kmms.halfplanes:thm4_7", claims=claims,
         notes=("Exact domain-mode sampler over every cell of the full grid's arrangement (2,050 cells per copy at "

@@ -109,7 +109,7 @@ def _thm5_1() -> Theorem:
         statement=("There is an efficient (eps, delta)-DP (alpha, beta)-PAC learner for k-UNION-GON over examples from "
                    "X_d^2 with sample complexity O~(k/(alpha eps)) (logarithmic factors, among them log(1/alpha) and "
                    "log d, hidden); its runtime is polynomial in k, 1/beta and log d."),
-        math=("The seed's statement is garbled ('O k alpha eps log 1 alpha'); the earlier version's abstract has "
+        math=("Our extracted text of the statement is garbled ('O k alpha eps log 1 alpha'); the earlier version's abstract has "
               "O((k/(alpha eps)) log(|X|/(beta delta))). Ours (RECONSTRUCTED, SAFE, for the surrogate): n_51 = "
               "n_32(lambda = ln(2T'|cands|/beta)/eta, Delta = b_L ln(4T'/beta), ln|H| = ln|cands|), T' = ceil(2r "
               "ln(4/alpha)), b_L = 2T'/eps, eta = eps/(4 ln(e/delta)), r = the target's triangles (k - 2 for one "

@@ -1,0 +1,54 @@
+"""The readability check every figure passes (figures/layout.py) catches what it claims
+to: each defect planted in an otherwise clean figure is reported, and the clean figure
+and the shared style pass."""
+
+import numpy as np
+import pytest
+
+from privbounds.figures.common import band, bound_line, legend, new_figure
+from privbounds.figures.layout import problems
+
+
+def _clean(ncols=1):
+    fig, axes = new_figure(ncols)
+    x = np.array([1, 2, 4, 8, 16])
+    for ax in axes:
+        pts = [{"n_hat": 10 * v, "n_low": 8 * v, "n_high": 12 * v} for v in x]
+        band(ax, x, pts, "C0", "measured")
+        bound_line(ax, x, 20 * x, "C0", "bound")
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_title("a panel")
+        legend(ax)
+    fig.tight_layout()
+    return fig, axes
+
+
+def test_the_shared_style_passes():
+    for ncols in (1, 2, 3, 5):  # more than two panels wrap onto rows
+        fig, axes = _clean(ncols)
+        assert fig.get_figwidth() <= 13 and not problems(fig), problems(fig)
+
+
+@pytest.mark.parametrize("defect, expected", [
+    ("wide", "wide"),
+    ("tiny text", "pt"),
+    ("legend over data", "covers"),
+    ("wide title", "wider than the figure"),
+    ("legend over another panel", "covers the panel"),
+])
+def test_each_planted_defect_is_reported(defect, expected):
+    fig, axes = _clean(2)
+    ax = axes[0]
+    if defect == "wide":
+        fig.set_figwidth(20)
+    elif defect == "tiny text":
+        ax.set_xlabel("tiny", fontsize=6)
+    elif defect == "legend over data":
+        ax.legend(loc="center", fontsize=9)  # inside the panel, over the middle of the curves
+    elif defect == "wide title":
+        ax.set_title("a title far too long for its panel " * 6)
+    elif defect == "legend over another panel":
+        ax.legend(loc="center left", bbox_to_anchor=(0.9, 0.5), fontsize=9)
+    found = problems(fig)
+    assert any(expected in p for p in found), (defect, found)
