@@ -41,7 +41,10 @@ def draw(theorem, record: dict, out) -> list:
     and this one does not are removed, so the report never shows a stale one."""
     from pathlib import Path
 
-    paths = call(theorem.plotter or "generic:plot", theorem, record, out)
+    from privbounds.figures.common import drawing
+
+    with drawing():  # records of other theorems the figure draws count in its "fixed:" line
+        paths = call(theorem.plotter or "generic:plot", theorem, record, out)
     kept = {Path(p).name for p in paths}
     for old in (Path(out) / "figures").glob(f"{theorem.id}-*.*"):
         if old.suffix in (".png", ".svg") and old.name not in kept:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import textwrap
+import warnings
 from contextvars import ContextVar
 from pathlib import Path
 
@@ -61,15 +62,20 @@ def learner_style(paper: str, learner: str) -> dict:
     return {"color": PALETTE[color] if isinstance(color, int) else color, "marker": marker}
 
 
-def bound_label(theorem, claim_id: str, text: str) -> str:
-    """A legend label for the bound of one of the theorem's claims, marked when its
-    constants are our reconstruction rather than the paper's (as on the report's pages)."""
+def fn_label(fn, text: str) -> str:
+    """A legend label for a line drawn from a bound function of ``privbounds.bounds``,
+    marked when its constants are our reconstruction rather than the paper's (the same
+    tag the report's badges read)."""
     from privbounds.bounds._meta import origin
 
-    fn = getattr(claim_bound(theorem, claim_id), "fn", None)
     if fn is not None and origin(getattr(fn, "source", "")) == "reconstructed":
         return f"{text} [reconstructed constants]"
     return text
+
+
+def bound_label(theorem, claim_id: str, text: str) -> str:
+    """A legend label for the bound of one of the theorem's claims (``fn_label``)."""
+    return fn_label(getattr(claim_bound(theorem, claim_id), "fn", None), text)
 
 
 def band(ax, x, points, color, label, marker="o"):
@@ -89,8 +95,10 @@ def band(ax, x, points, color, label, marker="o"):
     ax.plot(x, nh, "-", marker=marker, color=color, label=label, markersize=6, markerfacecolor=face)
     open_top = np.isnan(hi) & ~np.isnan(lo)
     if open_top.any():
+        tops = sorted({int(v) for v in lo[open_top]})
+        reach = f"n = {tops[0]}" if len(tops) == 1 else f"n = {tops[0]} to {tops[-1]}"
         ax.scatter(x[open_top], lo[open_top], marker="^", color=color, zorder=5,
-                   label=f"{label}: not reached by n = {int(np.nanmax(lo))}")
+                   label=f"{label}: not reached by {reach}")
 
 
 def bound_line(ax, x, y, color, label, style="--"):
@@ -129,10 +137,22 @@ def _place_legends(fig) -> None:
         if lg is None or not getattr(lg, "_privbounds_below", False) or ax.bbox.height <= 0:
             continue
         lg.set_visible(False)
-        low = ax.get_tightbbox(renderer).y0
-        lg.set_visible(True)
+        try:
+            low = ax.get_tightbbox(renderer).y0
+        except ValueError:  # e.g. a log axis with nothing drawn: leave the legend where it is
+            continue
+        finally:
+            lg.set_visible(True)
         pad = 4 * fig.dpi / 72
         lg.set_bbox_to_anchor((0.5, (low - pad - ax.bbox.y0) / ax.bbox.height), transform=ax.transAxes)
+
+
+def shade(color, t: float) -> tuple:
+    """``color`` mixed with white (t > 0) or black (t < 0) by |t|."""
+    from matplotlib.colors import to_rgb
+
+    c = np.array(to_rgb(color))
+    return tuple(c + ((np.ones(3) if t > 0 else np.zeros(3)) - c) * abs(t))
 
 
 def shades(color, n: int) -> list:
@@ -146,7 +166,7 @@ def shades(color, n: int) -> list:
         return [tuple(c)]
     if c.mean() < 0.3:  # near-black (a non-private learner): lighter greys only
         return [tuple(c + (1 - c) * f) for f in np.linspace(0, 0.55, n)]
-    return [tuple(c * (1 + f)) if f < 0 else tuple(c + (1 - c) * f) for f in np.linspace(-0.45, 0.45, n)]
+    return [shade(c, f) for f in np.linspace(-0.45, 0.45, n)]
 
 
 def claim_bound(theorem, claim_id: str):
@@ -189,16 +209,18 @@ INTERVALS = {
 }
 
 
-def fixed_parameters(record: dict) -> str:
-    """The parameters every point of the record shares, and the trials per evaluated
-    sample size: the settings a reader needs to read the figure."""
-    points = [p["point"] for p in record.get("points", [])]
+def fixed_parameters(record: dict, also=()) -> str:
+    """The parameters every point of the record (and of ``also``, other theorems' records
+    the figure draws) shares, and the trials per evaluated sample size: the settings a
+    reader needs to read the figure."""
+    records = [record, *[r for r in also if r]]
+    points = [p["point"] for r in records for p in r.get("points", [])]
     shared = []
     if points:
         for key, value in points[0].items():
             if all(p.get(key) == value for p in points) and not isinstance(value, (list, dict)):
                 shared.append(f"{key} = {value:g}" if isinstance(value, float) else f"{key} = {value}")
-    trials = sorted({int(r["trials"]) for r in record.get("rows", []) if r.get("trials")})
+    trials = sorted({int(row["trials"]) for r in records for row in r.get("rows", []) if row.get("trials")})
     if trials:
         shared.append(f"{trials[0]} trials per evaluated n" if len(trials) == 1
                       else f"{trials[0]} to {trials[-1]} trials per evaluated n")
@@ -220,16 +242,17 @@ def verdict_line(record: dict) -> str:
 
 
 def save(fig, record: dict, out, part: str | None = None, intervals: str = "n_hat",
-         what: str = "") -> list[Path]:
+         what: str = "", also=()) -> list[Path]:
     """Save a theorem's figure (``part``: one of several, ``<id>-<part>``) with the standard
     title: the theorem, fidelity, seed and any custom grid, which intervals the bands are,
-    the parameters every point shares, and the claims' verdicts."""
+    the parameters every point drawn shares (``also``: the records of other theorems the
+    figure draws), and the claims' verdicts."""
     from privbounds.results import overrides_text
 
     custom = f"; custom grid {overrides_text(record)}" if record.get("overrides") else ""
     lines = [f"{record['id']}: {record['title']}" + (f" ({what})" if what else ""),
              f"{record['fidelity']} fidelity, seed {record['provenance']['seed']}{custom}; {INTERVALS[intervals]}"]
-    fixed = fixed_parameters(record)
+    fixed = fixed_parameters(record, [*also, *(_SIBLINGS.get() or [])])
     if fixed:
         lines.append(f"fixed: {fixed}")
     verdicts = verdict_line(record)
@@ -282,19 +305,15 @@ def save_named(fig, name: str, title: str, out) -> list[Path]:
     return paths
 
 
-MIN_PANEL = 2.6  # inches: the smallest data area a panel keeps, however long its legend
+PANEL_HEIGHT = 2.6  # inches: the smallest data area a panel keeps, however long its legend
 
 
 def _fit(fig, bottom: float) -> None:
     """tight_layout with each legend under its axis label, growing the figure's height
-    where legends below the axes would squeeze a panel's data area under ``MIN_PANEL``
+    where legends below the axes would squeeze a panel's data area under ``PANEL_HEIGHT``
     inches or hang off the bottom of the figure."""
     for _ in range(6):
-        # alternately: a legend anchored below its axes moves when they shrink
-        for _ in range(2):
-            _place_legends(fig)
-            fig.tight_layout(rect=(0, bottom, 1, 1))
-        _place_legends(fig)
+        _layout(fig, bottom)
         axes = [ax for ax in fig.axes if ax.get_visible() and ax.get_label() != "<colorbar>"]
         if not axes:
             return
@@ -302,10 +321,42 @@ def _fit(fig, bottom: float) -> None:
         renderer = fig.canvas.get_renderer()
         lows = [ax.get_legend().get_window_extent(renderer).y0 for ax in axes if ax.get_legend() is not None]
         overflow = max([0.0] + [-y / fig.dpi for y in lows]) + (0.05 if lows and min(lows) < 2 else 0.0)
-        if smallest >= MIN_PANEL and overflow <= 0:
+        if smallest >= PANEL_HEIGHT and overflow <= 0:
             return
         rows = len({round(ax.get_position().y0, 3) for ax in axes})
-        fig.set_figheight(fig.get_figheight() + max(rows * (MIN_PANEL - smallest), overflow, 0.0) + 0.2)
+        fig.set_figheight(fig.get_figheight() + max(rows * (PANEL_HEIGHT - smallest), overflow, 0.0) + 0.2)
+    _layout(fig, bottom)  # the last growth is laid out too
+
+
+def _layout(fig, bottom: float) -> None:
+    """tight_layout below the figure's title, with the legends placed under their axes
+    (alternately: a legend anchored below its axes moves when they shrink)."""
+    renderer = fig.canvas.get_renderer()
+    top = 1.0
+    if fig._suptitle is not None and fig._suptitle.get_text():
+        # tight_layout leaves no room for a title of several lines: keep the panels under it
+        top = 1 - (fig._suptitle.get_window_extent(renderer).height + 6) / fig.bbox.height
+    for _ in range(2):
+        _place_legends(fig)
+        with warnings.catch_warnings():
+            # a figure still too short for its legends: ``_fit`` grows it and lays it out again
+            warnings.filterwarnings("ignore", message="Tight layout not applied")
+            fig.tight_layout(rect=(0, bottom, 1, top))
+    _place_legends(fig)
+
+
+_SIBLINGS: ContextVar[list | None] = ContextVar("privbounds_siblings", default=None)
+
+
+@contextlib.contextmanager
+def drawing():
+    """While one theorem's figures are drawn: the records ``sibling`` loads are collected,
+    so that ``save`` states only the parameters every drawn record shares."""
+    token = _SIBLINGS.set([])
+    try:
+        yield
+    finally:
+        _SIBLINGS.reset(token)
 
 
 def sibling(out, theorem_id: str) -> dict | None:
@@ -315,6 +366,10 @@ def sibling(out, theorem_id: str) -> dict | None:
     from privbounds.results import load
 
     try:
-        return load(out, theorem_id)
+        rec = load(out, theorem_id)
     except (ParameterError, OSError, ValueError):
         return None
+    loaded = _SIBLINGS.get()
+    if loaded is not None:
+        loaded.append(rec)
+    return rec

@@ -10,7 +10,8 @@ returns one line per defect (empty when the figure is readable):
 - a legend that leaves the figure, covers another panel, a title, its panel's axis label
   or tick labels, or a drawn point of its own panel (a legend inside the axes is fine in
   an empty corner);
-- a panel title wider than the figure, or two titles overlapping;
+- a panel title wider than the figure, two titles overlapping, or the figure's title over
+  a panel, its title or a legend;
 - a panel whose data area is under ``MIN_PANEL`` inches tall or wide.
 """
 
@@ -129,8 +130,17 @@ def problems(fig) -> list[str]:
         for j in range(i + 1, len(titles)):
             if _overlap(titles[i][1], titles[j][1]) > SLACK * SLACK:
                 out.append(f"titles {titles[i][0][:30]!r} and {titles[j][0][:30]!r} overlap")
-    if fig._suptitle is not None:
+    if fig._suptitle is not None and fig._suptitle.get_text().strip():
         b = fig._suptitle.get_window_extent(renderer)
         if b.x0 < fbox.x0 - SLACK or b.x1 > fbox.x1 + SLACK:
             out.append("the figure's title is wider than the figure")
+        for text, tb in titles:
+            if _overlap(b, tb) > SLACK * SLACK:
+                out.append(f"the figure's title covers the panel title {text[:30]!r}")
+        for ax in axes:
+            if _overlap(b, ax.bbox) > SLACK * SLACK:
+                out.append(f"the figure's title covers the panel {ax.get_title()[:30]!r}")
+        for _owner, lg in legends:
+            if _overlap(b, lg.get_window_extent(renderer)) > SLACK * SLACK:
+                out.append("the figure's title covers a legend")
     return out

@@ -246,7 +246,8 @@ def _plot_one(tid: str, rec: dict, out: Path) -> list[Path] | str:
     a hand-edited one) a one-line reason, which ``plot`` reports as a warning."""
     try:
         return get(tid).plot(rec, out)
-    except (KeyError, TypeError, IndexError) as e:
+    except (KeyError, TypeError, IndexError, ValueError, NameError) as e:
+        # NameError: a plotter's variable never set because the record had no point for it
         return f"{type(e).__name__}: {e}"
 
 

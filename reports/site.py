@@ -151,6 +151,8 @@ def build(out: Path) -> Path:
     for tid, rec in records.items():
         figs = []  # the theorem's figure, then its parts <id>-<part> in name order
         folder = Path(out) / "figures"
+        for old in [*(site / "figures").glob(f"{tid}-*.*"), *(site / "figures").glob(f"{tid}.*")]:
+            old.unlink(missing_ok=True)  # a figure or part no longer drawn is not shown stale
         for src in [folder / f"{tid}.png", *sorted(folder.glob(f"{tid}-*.png"))]:
             if not src.is_file():
                 continue

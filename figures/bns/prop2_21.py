@@ -14,6 +14,7 @@ from privbounds.figures.common import (
     band,
     bound_line,
     claim_bound,
+    fn_label,
     legend,
     new_figure,
     save,
@@ -38,8 +39,9 @@ def plot(theorem, record, out):
                                                                  np.log2(xx)), st["color"],
                    "the substitute's bound (2L^2/(alpha eps)) ln(2|X|/beta) for the tree sanitizer")
         bound_line(ax1, xx, bns.n_thresh_sanitizer_paper(p0["alpha"], p0["epsilon"], 1e-6, p0["beta"], xx),
-                   "gray", "Prop 2.21 shape 8^(log*|X|) log*|X| ln(1/(a b delta))/(a eps), constant 1, "
-                   "delta = 1e-6 (reference only)", ":")
+                   "gray", fn_label(bns.n_thresh_sanitizer_paper,
+                                    "Prop 2.21 shape 8^(log*|X|) log*|X| ln(1/(a b delta))/(a eps), constant 1, "
+                                    "delta = 1e-6 (reference only)"), ":")
         ax1.set_title(f"alpha = {p0['alpha']}, eps = {p0['epsilon']}, beta = {p0['beta']}", fontsize=10)
     ax1.set_xscale("log", base=2)
     ax1.set_yscale("log")

@@ -10,6 +10,7 @@ from privbounds.figures.common import (
     band,
     bound_line,
     claim_bound,
+    fn_label,
     legend,
     new_figure,
     save,
@@ -103,7 +104,7 @@ def thm2_18(theorem, record, out):
                     "Thm 2.18 toy bound", "upper-toy")
         xs = sorted(xs)
         bound_line(ax2, xs, [bns.n_blr_shape(1 / x, 1.0, 0.1, DOMAIN) for x in xs], "gray",
-                   "Thm 2.18 shape, constant 1 (reference only)", ":")
+                   fn_label(bns.n_blr_shape, "Thm 2.18 shape, constant 1 (reference only)"), ":")
         _finish(ax2, xs, "1 / alpha", "accuracy")
     return save(fig, record, out)
 

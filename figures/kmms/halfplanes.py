@@ -20,6 +20,7 @@ from privbounds.figures.common import (
     bound_line,
     claim_bound,
     exponent_text,
+    fn_label,
     legend,
     new_figure,
     save,
@@ -65,7 +66,9 @@ def _against(ax, record, axis, fixed, theorem=None):
             lit = [kmms_bounds.n_kgon(**{**{k: pts[0]["point"][k] for k in ("alpha", "beta", "epsilon", "delta", "k",
                                                                                "d")}, axis: x}, reading="literal")
                    for x in xs]
-            bound_line(ax, xs, lit, "gray", "n_32 at the paper-literal constants (reference, not a claim)", ":")
+            bound_line(ax, xs, lit, "gray", fn_label(kmms_bounds.n_kgon,
+                                                    "n_32 at the paper-literal constants (reference, not a claim)"),
+                       ":")
         if learner == "greedy":
             bound_line(ax, xs, sweep(claim_bound(theorem, "upper-greedy"), pts[0]["point"], axis, xs), color,
                        bound_label(theorem, "upper-greedy", "n_32 with lambda = Delta = 0 (upper-greedy claim)"))

@@ -22,10 +22,11 @@ from privbounds.figures.common import (
     new_figure,
     save,
     select,
+    shade,
     sweep,
     verdict,
 )
-from privbounds.figures.kmms.style import shade, style
+from privbounds.figures.kmms.style import style
 
 NAMES = {"private": "Set Cover Learner (OR) + surrogate selection (private)",
          "advanced": "composition baseline, advanced (private)",

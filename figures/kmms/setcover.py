@@ -25,11 +25,12 @@ from privbounds.figures.common import (
     new_figure,
     save,
     select,
+    shade,
     sibling,
     sweep,
     verdict,
 )
-from privbounds.figures.kmms.style import shade, style
+from privbounds.figures.kmms.style import style
 
 D_K = 512
 

@@ -6,9 +6,6 @@ colour always names a learner."""
 
 from __future__ import annotations
 
-import numpy as np
-from matplotlib.colors import to_rgb
-
 from privbounds.figures.common import learner_style
 
 
@@ -16,10 +13,3 @@ def style(learner: str) -> tuple:
     """(colour, marker) of a learner of this paper."""
     s = learner_style("kmms", learner)
     return s["color"], s["marker"]
-
-
-def shade(color, t: float) -> tuple:
-    """``color`` mixed with white (t > 0) or black (t < 0) by |t|."""
-    base = np.array(to_rgb(color))
-    target = np.ones(3) if t > 0 else np.zeros(3)
-    return tuple(base + (target - base) * abs(t))

@@ -36,6 +36,9 @@ def test_the_shared_style_passes():
     ("legend over data", "covers"),
     ("wide title", "wider than the figure"),
     ("legend over another panel", "covers the panel"),
+    ("legend over the axis label", "axis label"),
+    ("figure title over a panel title", "figure's title covers"),
+    ("panel too small", "at least 2"),
 ])
 def test_each_planted_defect_is_reported(defect, expected):
     fig, axes = _clean(2)
@@ -50,5 +53,12 @@ def test_each_planted_defect_is_reported(defect, expected):
         ax.set_title("a title far too long for its panel " * 6)
     elif defect == "legend over another panel":
         ax.legend(loc="center left", bbox_to_anchor=(0.9, 0.5), fontsize=9)
+    elif defect == "legend over the axis label":
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.02), fontsize=9)
+    elif defect == "figure title over a panel title":
+        fig.suptitle("a figure title\nof three\nlines", y=1.0)
+        fig.subplots_adjust(top=0.97)
+    elif defect == "panel too small":
+        fig.set_figheight(2.2)
     found = problems(fig)
     assert any(expected in p for p in found), (defect, found)

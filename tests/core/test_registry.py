@@ -163,6 +163,18 @@ def test_headline_figures_are_readable_and_label_every_line(paper, fig_out, monk
         for ax in f.axes:
             unlabelled = [ln for ln in ax.get_lines() if len(ln.get_xdata()) > 1 and ln.get_label().startswith("_")]
             assert not unlabelled, f"{len(unlabelled)} lines without a legend entry in {ax.get_title()!r}"
+            # readable in greyscale: no two labelled lines of a panel share marker, line style
+            # and grey level, so colour is never the only thing that tells them apart
+            from matplotlib.colors import to_rgb
+
+            looks = {}
+            for ln in ax.get_lines():
+                if len(ln.get_xdata()) < 2 or ln.get_label().startswith("_"):
+                    continue
+                r, g, b = to_rgb(ln.get_color())
+                look = (ln.get_marker(), ln.get_linestyle(), round(0.299 * r + 0.587 * g + 0.114 * b, 1))
+                assert look not in looks, f"{ln.get_label()!r} looks like {looks[look]!r} in greyscale"
+                looks[look] = ln.get_label()
 
 
 def test_report_opens_each_paper_with_its_headline_figures(smoke_site):
