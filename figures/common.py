@@ -49,16 +49,18 @@ def new_figure(ncols: int = 1, width: float = 6.4, height: float = 4.6):
 
 
 def learner_style(paper: str, learner: str) -> dict:
-    """Colour, marker and line style of a learner, the same in every figure of its paper:
-    each paper's figure package lists its learners in ``LEARNERS`` (name -> colour,
-    marker). Keyword arguments for ``ax.plot``; the bound of the learner is drawn dashed
-    in the same colour (``bound_line``)."""
+    """Colour and marker of a learner, the same in every figure of its paper: each paper's
+    figure package lists its learners in ``LEARNERS`` (name -> palette index, colour or
+    "nonprivate"; marker). Keyword arguments for ``ax.plot``; the bound of the learner is
+    drawn dashed in the same colour (``bound_line``)."""
     import importlib
 
     table = importlib.import_module(f"privbounds.figures.{paper}").LEARNERS
     if learner not in table:
         raise KeyError(f"learner {learner!r} has no style in privbounds.figures.{paper}.LEARNERS")
     color, marker = table[learner]
+    if color == "nonprivate":  # the tables name it, so that importing them loads no plotting library
+        color = NONPRIVATE
     return {"color": PALETTE[color] if isinstance(color, int) else color, "marker": marker}
 
 
@@ -136,13 +138,11 @@ def _place_legends(fig) -> None:
         lg = ax.get_legend()
         if lg is None or not getattr(lg, "_privbounds_below", False) or ax.bbox.height <= 0:
             continue
-        lg.set_visible(False)
-        try:
-            low = ax.get_tightbbox(renderer).y0
+        try:  # the x axis's tick labels and label: all that lies under the axes
+            box = ax.xaxis.get_tightbbox(renderer)
         except ValueError:  # e.g. a log axis with nothing drawn: leave the legend where it is
             continue
-        finally:
-            lg.set_visible(True)
+        low = min(box.y0, ax.bbox.y0) if box is not None else ax.bbox.y0
         pad = 4 * fig.dpi / 72
         lg.set_bbox_to_anchor((0.5, (low - pad - ax.bbox.y0) / ax.bbox.height), transform=ax.transAxes)
 
@@ -330,19 +330,18 @@ def _fit(fig, bottom: float) -> None:
 
 def _layout(fig, bottom: float) -> None:
     """tight_layout below the figure's title, with the legends placed under their axes
-    (alternately: a legend anchored below its axes moves when they shrink)."""
+    before (so the layout makes room for them) and after (the axes have moved)."""
     renderer = fig.canvas.get_renderer()
     top = 1.0
     if fig._suptitle is not None and fig._suptitle.get_text():
         # tight_layout leaves no room for a title of several lines: keep the panels under it
         top = 1 - (fig._suptitle.get_window_extent(renderer).height + 6) / fig.bbox.height
-    for _ in range(2):
-        _place_legends(fig)
-        with warnings.catch_warnings():
-            # a figure still too short for its legends: ``_fit`` grows it and lays it out again
-            warnings.filterwarnings("ignore", message="Tight layout not applied")
-            fig.tight_layout(rect=(0, bottom, 1, top))
     _place_legends(fig)
+    with warnings.catch_warnings():
+        # a figure still too short for its legends: ``_fit`` grows it and lays it out again
+        warnings.filterwarnings("ignore", message="Tight layout not applied")
+        fig.tight_layout(rect=(0, bottom, 1, top))
+    _place_legends(fig)  # the axes moved: the legends follow (``_fit`` checks they still fit)
 
 
 _SIBLINGS: ContextVar[list | None] = ContextVar("privbounds_siblings", default=None)

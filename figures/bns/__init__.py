@@ -5,7 +5,7 @@ one module per result (or group of results) and the paper's headline figures
 ``LEARNERS`` gives each learner of the paper one colour and one marker, the same in every
 figure (``figures.common.learner_style``; the learner's bound is dashed in its colour).
 Colours are indices into ``common.PALETTE`` (seaborn "colorblind") or a colour string;
-"0.15" is ``common.NONPRIVATE``. Learners drawn together (the headline figures, Thm 5.1,
+"nonprivate" is ``common.NONPRIVATE``. Learners drawn together (the headline figures, Thm 5.1,
 the fingerprinting attacks) get well separated colours; a colour is reused only between
 learners that never share a figure, and then the marker differs, so every learner stays
 distinct in greyscale too.
@@ -13,11 +13,9 @@ distinct in greyscale too.
 
 from __future__ import annotations
 
-_NONPRIVATE = "0.15"  # = common.NONPRIVATE; not imported: importing this package loads no plotting library
-
 LEARNERS = {
     # non-private reference (Cor 2.12, Thm 2.7, the attacks' ERM)
-    "non-private ERM": (_NONPRIVATE, "o"),
+    "non-private ERM": ("nonprivate", "o"),
     # direct sums (Obs 3.2, Cor 3.3, 3.4, Ex 3.5, Section 5); basic composition of pure
     # learners is the pure direct sum, hence its colour with another marker (PAR only)
     "direct sum, basic": (0, "s"),

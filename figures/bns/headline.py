@@ -22,12 +22,10 @@ growth in k, not absolute levels.
 
 from __future__ import annotations
 
-import textwrap
-
 import numpy as np
 
 from privbounds.figures.bns.style import style
-from privbounds.figures.common import bound_label, claim_bound, legend, new_figure, save_named, sweep
+from privbounds.figures.common import band, bound_label, claim_bound, legend, new_figure, save_named, sweep
 from privbounds.registry import get
 
 # (theorem id, point filter, learner (a key of LEARNERS), where it comes from and on which
@@ -89,7 +87,6 @@ CAPTION = ("Every k-learner we have on each class, in one colour and marker per 
            "learner; Thm 2.24 turns a PAC learner on n samples into an empirical learner on 9n rows, so they "
            "are divided by 9 (\"/ 9\") to bound samples.")
 
-WRAP = 110  # characters per legend line at the figure's width
 
 
 def theorem_ids() -> set[str]:
@@ -115,10 +112,6 @@ def _verdict(rec: dict | None, claim: str) -> str:
     return f": {v}" if v else ""
 
 
-def _wrap(text: str) -> str:
-    return textwrap.fill(text, WRAP, subsequent_indent="  ")
-
-
 def plot(records: dict, out) -> list:
     """One figure per class from whatever results ``records`` (id -> result) holds;
     classes with no series are skipped."""
@@ -140,13 +133,9 @@ def plot(records: dict, out) -> list:
             k = np.array([p["point"]["k"] for p in pts], float)
             if learner not in NONPRIVATE:
                 private_k += list(k)
-            nh = np.array([p["n_hat"] or np.nan for p in pts], float)
-            lo = np.array([p["n_low"] or np.nan for p in pts], float)
-            hi = np.array([p["n_high"] or np.nan for p in pts], float)
-            ax.fill_between(k, lo, np.where(np.isnan(hi), lo, hi), color=st["color"], alpha=0.18, linewidth=0)
             inst = f"{cls}_{p0['d']}" if "d" in p0 else cls
-            ax.plot(k, nh, "-", marker=st["marker"], color=st["color"], markersize=6, linewidth=1.6,
-                    label=_wrap(f"{learner} ({source}, {inst}): {_params(p0)}{_trials(rec, where)}"))
+            band(ax, k, pts, st["color"], f"{learner} ({source}, {inst}): {_params(p0)}{_trials(rec, where)}",
+                 st["marker"])
             if claim is not None:
                 theorem = get(tid)
                 bound = claim_bound(theorem, claim)
@@ -155,7 +144,7 @@ def plot(records: dict, out) -> list:
                 # direct sum's and Alg 2's) stay apart, in greyscale too
                 ax.plot(k, [bound(p["point"]) for p in pts], "--", color=st["color"], linewidth=1.4,
                         marker=st["marker"], markersize=5, markerfacecolor="none",
-                        label=_wrap(bound_label(theorem, claim, f"  dashed: {number} bound for {learner} "
+                        label=(bound_label(theorem, claim, f"  dashed: {number} bound for {learner} "
                                                                f"(claim {claim}{_verdict(rec, claim)})")))
             drawn += 1
         if not drawn:
@@ -171,19 +160,16 @@ def plot(records: dict, out) -> list:
                 text = bound_label(theorem, claim, f"lower bound: {label}; {_params(point)} "
                                                    f"(claim {claim}{_verdict(records.get(tid), claim)})")
                 if keep.sum() > 1:
-                    ax.plot(ks[keep], y[keep], linestyle=style_, color="0.45", linewidth=1.8, label=_wrap(text))
+                    ax.plot(ks[keep], y[keep], linestyle=style_, color="0.45", linewidth=1.8, label=(text))
                 else:   # nothing to draw over these k: say so rather than draw it where no learner is
                     ax.plot([], [], linestyle=style_, color="0.45", linewidth=1.8,
-                            label=_wrap(f"{text} - under one row for k <= {max(private_k):g}, not drawn"))
+                            label=(f"{text} - under one row for k <= {max(private_k):g}, not drawn"))
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("number of concepts k")
         ax.set_ylabel("rows needed, n_hat\n(all k concepts learned w.p. >= 1 - beta)")
         ax.set_title(f"{cls}: every k-learner we have, in its colour; dashed: its bound", fontsize=10)
-        legend(ax)
-        # room for the legend below the axes (9 pt lines; tight_layout cannot grow a figure)
-        lines = sum(t.count("\n") + 1 for t in ax.get_legend_handles_labels()[1])
-        fig.set_figheight(5.8 + 0.19 * lines)
+        legend(ax)  # save_named grows the figure to fit it
         fidelities = sorted({records[t]["fidelity"] for t, *_ in series if t in records})
         paths += save_named(fig, f"paper-bns-{cls.lower()}",
                             f"Bun, Nissim, Stemmer: k-learning {cls} ({', '.join(fidelities)} fidelity); "

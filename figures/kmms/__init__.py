@@ -10,7 +10,6 @@ selection for unions of polygons); non-private learners are near-black or grey
 (``common.NONPRIVATE``), with distinct markers where two are drawn together.
 """
 
-from privbounds.figures.common import NONPRIVATE
 
 LEARNERS = {
     # the improved Set Cover Learner (Thm 3.5, and with Select Halfplane / surrogate selection, Thms 4.7 and 5.1)
@@ -23,8 +22,8 @@ LEARNERS = {
     # the exponential mechanism over all hypotheses (Thm 3.2)
     "argmax": (1, "P"),
     # non-private: the classical learner of Section 1.1 and the greedy cover ...
-    "nonprivate": (NONPRIVATE, "D"),
-    "greedy": (NONPRIVATE, "s"),
+    "nonprivate": ("nonprivate", "D"),
+    "greedy": ("nonprivate", "s"),
     # ... and the convex hull of the positives, drawn beside the greedy cover, so a lighter grey
     "hull": ("0.5", "X"),
 }

@@ -8,7 +8,6 @@ Non-private mechanisms are near-black (``common.NONPRIVATE``); learners drawn to
 get well separated colours and distinct markers (readable in greyscale).
 """
 
-from privbounds.figures.common import NONPRIVATE
 
 LEARNERS = {
     # Algorithm 3 (public + private data) and its stumps counterpart alg_combo
@@ -20,7 +19,7 @@ LEARNERS = {
     # public data alone (empirical means), no private data
     "public-only": (2, "^"),
     # the other releases the tracing attack of Theorem 4.3 is run against
-    "exact": (NONPRIVATE, "X"),
+    "exact": ("nonprivate", "X"),
     "subsample": (6, "P"),
     "rounded": (5, "h"),
 }

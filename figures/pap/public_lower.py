@@ -29,7 +29,7 @@ from privbounds.figures.common import (
     sibling,
     verdict,
 )
-from privbounds.figures.pap.style import SERIES_MARKS, learner_color, shades, style, wrap
+from privbounds.figures.pap.style import SERIES_MARKS, learner_color, shades, style
 from privbounds.simulators.query_classes import DISTRIBUTIONS
 
 MARKS = "os^v"
@@ -72,7 +72,7 @@ def thm5_1(theorem, record, out):
     ax.set_xlabel("1 / alpha")
     ax.set_ylabel("public m_hat (exact D~: unlimited private data)")
     v = verdict(record, "scaling-alpha")
-    ax.plot([], [], " ", label=wrap(f"fit: {exponent_text(v)}"))
+    ax.plot([], [], " ", label=f"fit: {exponent_text(v)}")
     ax.set_title(f"E1, THR_2^20: public requirement against 1/alpha\nupper-public: "
                  f"{verdict(record, 'upper-public')['verdict']}; scaling-alpha: {v['verdict']}", fontsize=10)
     legend(ax)

@@ -29,7 +29,7 @@ from privbounds.figures.common import (
     sibling,
     verdict,
 )
-from privbounds.figures.pap.style import SERIES_MARKS, learner_color, shades, style, wrap
+from privbounds.figures.pap.style import SERIES_MARKS, learner_color, shades, style
 from privbounds.simulators.query_classes import DISTRIBUTIONS
 
 MARKS = "os^v"
@@ -51,7 +51,7 @@ def _fit(ax, record, claim):
     """The claim's fitted exponent as a legend entry (too long for a panel title); returns
     ``claim: verdict`` for the title."""
     v = verdict(record, claim)
-    ax.plot([], [], " ", label=wrap(f"fit: {exponent_text(v)}"))
+    ax.plot([], [], " ", label=f"fit: {exponent_text(v)}")
     return f"{claim}: {v['verdict']}"
 
 

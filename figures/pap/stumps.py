@@ -29,7 +29,7 @@ from privbounds.figures.common import (
     select,
     verdict,
 )
-from privbounds.figures.pap.style import SERIES_MARKS, learner_color, shades, style, wrap
+from privbounds.figures.pap.style import SERIES_MARKS, learner_color, shades, style
 from privbounds.simulators.engine.stats import clopper_pearson
 
 MECH_NAMES = {"full": "exact marginals", "sub": "subsample of 1/alpha^2 rows", "round": "rounded to 2 alpha",
@@ -86,7 +86,7 @@ def draw_stumps_frontier(ax, result: dict) -> None:
     ax.set_title(f"Thm 4.2, stumps, alpha = {alpha:g}:\npublic data below 1/alpha^2 do not help"
                  + (f"; scaling-m-flat: {flat['verdict']}" if flat else ""), fontsize=10)
     if flat:  # the fit's numbers are long: in the legend, not the title
-        ax.plot([], [], " ", label=wrap(f"flat in m: {exponent_text(flat)}"))
+        ax.plot([], [], " ", label=f"flat in m: {exponent_text(flat)}")
     legend(ax)
 
 
@@ -107,7 +107,7 @@ def base_stumps(theorem, record, out):
             bound_line(ax, xs, [bound({**pts[0]["point"], "p": x}) for x in xs], learner_color(learner),
                        bound_label(theorem, claim, f"our explicit bound ({claim})"))
         scaling = verdict(record, f"scaling-p-{mech}")
-        ax.plot([], [], " ", label=wrap(f"fit: {exponent_text(scaling)}"))
+        ax.plot([], [], " ", label=f"fit: {exponent_text(scaling)}")
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("number of stumps p (dual VC dimension)")
@@ -145,7 +145,7 @@ def thm4_2(theorem, record, out):
         bound_line(axes[1], xs, [bound({**at0[0]["point"], "p": x}) for x in xs], learner_color("public+private"),
                    bound_text)
     v = verdict(record, "scaling-p")
-    axes[1].plot([], [], " ", label=wrap(f"fit: {exponent_text(v)}"))
+    axes[1].plot([], [], " ", label=f"fit: {exponent_text(v)}")
     axes[1].set_title(f"alpha = {frontier_alpha:g}, against p\nscaling-p: {v['verdict']}", fontsize=10)
     axes[1].set_xlabel("number of stumps p")
     # the alpha sweep
@@ -159,7 +159,7 @@ def thm4_2(theorem, record, out):
         bound_line(axes[2], [p["point"]["alpha"] for p in at0], [bound(p["point"]) for p in at0],
                    learner_color("public+private"), bound_text)
     v = verdict(record, "scaling-alpha")
-    axes[2].plot([], [], " ", label=wrap(f"fit: {exponent_text(v)}"))
+    axes[2].plot([], [], " ", label=f"fit: {exponent_text(v)}")
     axes[2].set_title(f"p = {ALPHA_SWEEP_P}, against alpha\nscaling-alpha: {v['verdict']}", fontsize=10)
     axes[2].set_xlabel("accuracy alpha")
     for ax in axes[1:]:
@@ -300,7 +300,7 @@ def thm4_3(theorem, record, out):
         a_n0.set_title(f"tracing threshold n_0: fewer than kappa0/alpha^2 = "
                        f"{math.ceil(k['kappa0'] / k['alpha'] ** 2 - 1e-9)} rows\naccused w.p. >= 1 - beta; "
                        f"scaling-threshold-p: {v['verdict']}", fontsize=10)
-        a_n0.plot([], [], " ", label=wrap(f"fit: {exponent_text(v)}"))
+        a_n0.plot([], [], " ", label=f"fit: {exponent_text(v)}")
     a_n0.set_xscale("log", base=2)
     a_n0.set_yscale("log")
     a_n0.set_xlabel("number of stumps p")

@@ -6,8 +6,6 @@ series of one learner differ by shade and marker (readable in greyscale)."""
 
 from __future__ import annotations
 
-import textwrap
-
 from privbounds.figures.common import learner_style
 from privbounds.figures.common import shades as common_shades
 
@@ -27,8 +25,3 @@ def learner_color(learner: str):
 def shades(learner: str, n: int) -> list:
     """``n`` shades of the learner's colour, dark to light (the colour itself when n = 1)."""
     return common_shades(learner_color(learner), n)
-
-
-def wrap(label: str, width: int = 64) -> str:
-    """A long legend label on several lines, so the legend stays within its panel."""
-    return textwrap.fill(label, width, subsequent_indent="  ")

@@ -6,9 +6,8 @@ marker of each learner, the same in every figure (``common.learner_style("siv", 
 The non-private ERM learner is near-black (``common.NONPRIVATE``).
 """
 
-from privbounds.figures.common import NONPRIVATE
 
 LEARNERS = {
     "expmech": (0, "o"),  # the exponential-mechanism learner of Theorem 3.3
-    "erm": (NONPRIVATE, "D"),  # non-private ERM (Theorems 2.1 and 2.2)
+    "erm": ("nonprivate", "D"),  # non-private ERM (Theorems 2.1 and 2.2)
 }

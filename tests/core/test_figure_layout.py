@@ -62,3 +62,15 @@ def test_each_planted_defect_is_reported(defect, expected):
         fig.set_figheight(2.2)
     found = problems(fig)
     assert any(expected in p for p in found), (defect, found)
+
+
+def test_importing_the_figure_packages_and_their_learner_tables_loads_no_plotting_library():
+    """``privbounds list``, ``run`` and the registry read the packages' LEARNERS tables
+    without paying for matplotlib and seaborn."""
+    import subprocess
+    import sys
+
+    code = ("import sys, privbounds.figures, privbounds.figures.bns, privbounds.figures.pap, "
+            "privbounds.figures.kmms, privbounds.figures.siv; print('matplotlib' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip() == "False"

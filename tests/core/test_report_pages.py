@@ -9,6 +9,16 @@ import privbounds
 RUNNABLE = [t.id for t in privbounds.theorems() if t.runnable]
 
 
+def _claim_blocks(site):
+    """(theorem id, verdict of a claim, the HTML of that claim's block) for every claim of
+    every runnable theorem of the site."""
+    for tid in RUNNABLE:
+        rec = json.loads((site / "results" / f"{tid}.json").read_text())
+        page = (site / "report" / f"{tid}.html").read_text()
+        for v in rec["verdicts"]:
+            yield tid, v, page.split(f'id="{v["claim"]}"', 1)[1].split('<div class="claim"', 1)[0]
+
+
 def test_each_theorem_page_shows_its_own_computation_time(smoke_site):
     seen = set()
     for tid in RUNNABLE:
@@ -57,17 +67,13 @@ def test_every_verdict_other_than_confirmed_says_why_on_its_page(smoke_site):
     import re
 
     checked = 0
-    for tid in RUNNABLE:
-        rec = json.loads((smoke_site / "results" / f"{tid}.json").read_text())
-        page = (smoke_site / "report" / f"{tid}.html").read_text()
-        for v in rec["verdicts"]:
-            block = page.split(f'id="{v["claim"]}"', 1)[1].split('<div class="claim"', 1)[0]
-            why = re.search(r"<b>Why ([^:]+):</b> ([^<]+)", block)
-            if v["verdict"] == "confirmed":
-                assert why is None, (tid, v["claim"])
-            else:
-                assert why and why.group(1) == v["verdict"] and len(why.group(2)) > 20, (tid, v["claim"])
-                checked += 1
+    for tid, v, block in _claim_blocks(smoke_site):
+        why = re.search(r"<b>Why ([^:]+):</b> ([^<]+)", block)
+        if v["verdict"] == "confirmed":
+            assert why is None, (tid, v["claim"])
+        else:
+            assert why and why.group(1) == v["verdict"] and len(why.group(2)) > 20, (tid, v["claim"])
+            checked += 1
     assert checked > 20
 
 
@@ -111,14 +117,10 @@ def test_reconstructed_constants_are_marked_and_each_paper_says_where_its_formul
     from privbounds.reports.site import origin, sources
 
     marked = 0
-    for tid in RUNNABLE:
-        rec = json.loads((smoke_site / "results" / f"{tid}.json").read_text())
-        page = (smoke_site / "report" / f"{tid}.html").read_text()
-        for v in rec["verdicts"]:
-            block = page.split(f'id="{v["claim"]}"', 1)[1].split('<div class="claim"', 1)[0]
-            badge = 'class="badge reconstructed"' in block
-            assert badge == (origin(v.get("bound_source")) == "reconstructed"), (tid, v["claim"])
-            marked += badge
+    for tid, v, block in _claim_blocks(smoke_site):
+        badge = 'class="badge reconstructed"' in block
+        assert badge == (origin(v.get("bound_source")) == "reconstructed"), (tid, v["claim"])
+        marked += badge
     assert marked > 10
     for prefix in ("bns", "pap", "kmms", "siv"):
         page = (smoke_site / "report" / f"paper-{prefix}.html").read_text()
