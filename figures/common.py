@@ -206,6 +206,7 @@ INTERVALS = {
     "n_hat": "bands: simultaneous 95% intervals of n_hat",
     "rates": "bands: 95% Clopper-Pearson intervals of each rate",
     "ceilings": "bands: simultaneous 95% Clopper-Pearson intervals",
+    "means": "bands: simultaneous 95% Student-t intervals of each mean; worst cases drawn as the largest value",
 }
 
 

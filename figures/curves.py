@@ -1,8 +1,9 @@
-"""Probability curves under a ceiling (Ceiling claims): the measured probability of the
-bounded event against the curve variable, with its simultaneous Clopper-Pearson
-intervals, and the ceiling. Not tied to one paper: the generic plotter draws ceiling
-claims with ``ceiling_panel``, and a paper's plotter can call ``plot_ceilings`` with its
-own axis label."""
+"""Curves against a bound: probabilities under a ceiling (Ceiling claims), with their
+simultaneous Clopper-Pearson intervals, and measured means against a bound curve
+(MeanBound claims), with their simultaneous Student-t intervals, or the largest value
+measured for a worst-case claim. Not tied to one paper: the generic plotter draws these
+claims with ``ceiling_panel`` and ``mean_panel``, and a paper's plotter can call them
+(or ``plot_ceilings``) with its own axis label."""
 
 from __future__ import annotations
 
@@ -43,3 +44,36 @@ def plot_ceilings(theorem, record, out, xlabel="n", xlog=False, claims=None):
             ax.set_xscale("log", base=2)
         ax.set_title(f"{v['claim']}: {v['verdict']}", fontsize=10)
     return save(fig, record, out, intervals="ceilings")
+
+
+def mean_panel(ax, v: dict, xlabel: str = "n", bound_text: str = "bound", ylabel: str | None = None,
+               group_key=None) -> None:
+    """One mean-bound claim: per group (its label without n, or ``group_key(detail)``), the
+    measured mean with its simultaneous band (or the largest value, for a worst-case
+    claim) and the bound dashed in the same colour; log-log when the values allow."""
+    groups = {}
+    for d in v["details"]:
+        key = group_key(d) if group_key else d["label"].rsplit(", n=", 1)[0]
+        groups.setdefault(key, []).append(d)
+    worst = v.get("statistic") == "max"
+    what = "largest measured" if worst else "measured mean"
+    for i, (label, ds) in enumerate(sorted(groups.items(), key=lambda g: str(g[0]))):
+        ds = sorted(ds, key=lambda d: d["n"])
+        x = np.array([d["n"] for d in ds], float)
+        color = PALETTE[i % len(PALETTE)]
+        suffix = f", {label}" if label else ""
+        if not worst:
+            ax.fill_between(x, [d["low"] for d in ds], [d["high"] for d in ds], color=color, alpha=0.22,
+                            linewidth=0)
+        ax.plot(x, [d["value"] for d in ds], "o-" if not worst else "s-", color=color, markersize=4,
+                label=f"{what}{suffix}")
+        ax.plot(x, [d["bound"] for d in ds], "--", color=color, label=f"{bound_text}{suffix}")
+    vals = [y for d in v["details"] for y in (d["value"], d["low"], d["bound"])]
+    if vals and min(vals) > 0 and max(vals) / min(vals) > 20:
+        ax.set_yscale("log")
+    xs = [d["n"] for d in v["details"]]
+    if xs and min(xs) > 0 and max(xs) / min(xs) >= 8:
+        ax.set_xscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel or v.get("quantity", "measured value"))
+    legend(ax, sort=True)

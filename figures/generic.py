@@ -8,7 +8,9 @@ One panel per claim, by claim kind:
 - scaling: n_hat (divided by the claim's factor, if any) against its variable, log-log,
   with the fitted power law and its exponent interval, and the predicted slope;
 - success ceiling: the measured probabilities with their intervals under the ceiling
-  (``curves.ceiling_panel``).
+  (``curves.ceiling_panel``);
+- mean bound: the measured mean (or largest value) against n with its band, under or
+  over the bound curve (``curves.mean_panel``).
 
 Privacy audits get no panel: the theorem's page lists them with their numbers.
 
@@ -32,7 +34,7 @@ from privbounds.figures.common import (
     new_figure,
     save,
 )
-from privbounds.figures.curves import ceiling_panel
+from privbounds.figures.curves import ceiling_panel, mean_panel
 
 
 def plot(theorem, record, out, xlabel: str = "n"):
@@ -46,11 +48,14 @@ def plot(theorem, record, out, xlabel: str = "n"):
             _scaling_panel(ax, v)
         elif v["kind"] == "success ceiling":
             ceiling_panel(ax, v, xlabel, bound_label(theorem, c.id, "ceiling"))
+        elif v["kind"] == "mean bound":
+            mean_panel(ax, v, xlabel, bound_label(theorem, c.id, "bound"))
         else:
             _bound_panel(ax, v, c.label_keys, bound_label(theorem, c.id, f"the claim's {v['kind']}"),
                          theorem.id.split(".")[0])
         ax.set_title(f"{c.id}: {v['verdict']}", fontsize=10)
-    return save(fig, record, out)
+    kinds = {v["kind"] for v in verdicts.values()}
+    return save(fig, record, out, intervals="means" if kinds == {"mean bound"} else "n_hat")
 
 
 def _style(paper: str, i: int, learner) -> tuple:

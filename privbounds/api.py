@@ -39,8 +39,10 @@ METHODS = (
     "p_hat >= 1 - beta; interval from the first n not excluded by the upper Clopper-Pearson "
     "end to the first n whose lower end reaches 1 - beta; intervals are Bonferroni-adjusted "
     "over the theorem's n_hat searches (simultaneous 95%). Ceilings: Clopper-Pearson, "
-    "Bonferroni over the claim's points. Exponents: weighted least squares of log n_hat on "
-    "log x, Student-t 95% interval.")
+    "Bonferroni over the claim's points. Measured means (one real value per trial: an "
+    "excess risk, a stability, a privacy loss): Student-t intervals, Bonferroni over the "
+    "claim's points; a worst-case claim compares the largest value over every instance "
+    "tried. Exponents: weighted least squares of log n_hat on log x, Student-t 95% interval.")
 
 
 class TheoremsFailed(Exception):

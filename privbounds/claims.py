@@ -22,6 +22,17 @@ Kinds, as defined in design.md:
   0.15, fixed in advance of any run, because an unknown additive constant c in a
   log factor L shifts the local exponent by about c / L.
 
+- ``MeanBound``: a measured mean (excess risk, generalisation gap, stability, privacy
+  loss: one value per trial, from a simulator with ``measure = "mean"``) at each n
+  against a bound curve B(params, n). An upper bound is *confirmed* where the mean's
+  Student-t interval (Bonferroni-adjusted over the claim's non-vacuous points) lies at or
+  below B, *refuted* where it lies above, else *inconclusive*; a lower bound the mirror
+  image. With ``statistic="max"`` the claim bounds a worst case (a supremum over
+  datasets or neighbours): the largest value over every instance tried is compared
+  with B, and one value above B refutes it (a counterexample); "confirmed" then means
+  "on every instance tried", and the page gives their number. A bound outside the
+  quantity's range (an upper bound at or above its largest possible value) says
+  nothing: *vacuous*.
 - ``PrivacyAudit``: one audit instance of a learner the theorem runs (engine/audit.py).
   Its empirical epsilon lower bound eps_hat (Clopper-Pearson, joint confidence 0.999, at
   the declared delta) must stay at or below the declared epsilon: *refuted* if it is
@@ -42,7 +53,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from privbounds.simulators.engine.audit import BUDGETS, epsilon_lower_bound
-from privbounds.simulators.engine.stats import clopper_pearson, fit_exponent
+from privbounds.simulators.engine.stats import clopper_pearson, fit_exponent, mean_interval
 
 CONFIRMED, REFUTED, INCONCLUSIVE = "confirmed", "refuted", "inconclusive"
 LOWER_ORDER = "confirmed up to lower-order terms"
@@ -221,6 +232,63 @@ class Ceiling(Claim):
                                 "conf": conf, "verdict": v})
         return {"verdict": combine([d["verdict"] for d in details]), "details": details,
                 "conf": conf}
+
+
+MEAN_FIELDS = ("mean", "sd", "ci_low", "ci_high", "min", "max", "trials", "conf")
+
+
+@dataclass
+class MeanBound(Claim):
+    """A measured mean (or the largest measured value) at every n against B(point, n)."""
+
+    bound: BoundRef = None
+    upper: bool = True
+    statistic: str = "mean"  # or "max": a worst case over the instances tried
+    quantity: str = "measured value"  # what one trial measures, for figures and the report
+    value_range: tuple = (0.0, 1.0)  # the quantity's possible range (an upper bound above it is vacuous)
+    family_conf: float = 0.95
+    kind: str = field(init=False, default="mean bound")
+
+    def __post_init__(self):
+        if self.statistic not in ("mean", "max"):
+            raise ValueError(f"claim {self.id}: statistic must be 'mean' or 'max', got {self.statistic!r}")
+        if self.statistic == "max" and not self.upper:
+            raise ValueError(f"claim {self.id}: a largest value can only be checked against an upper bound")
+
+    def _vacuous(self, b: float) -> bool:
+        lo, hi = self.value_range
+        return (self.upper and hi is not None and b >= hi) or (not self.upper and lo is not None and b <= lo)
+
+    def evaluate(self, points, rows):
+        keep = [(row, self.bound(row)) for row in rows
+                if row.get("experiment") == "mean" and self.select(row)]
+        m = max(1, sum(1 for _, b in keep if not self._vacuous(b)))
+        conf = 1 - (1 - self.family_conf) / m
+        details = []
+        for row, b in keep:
+            if self.statistic == "max":
+                val = lo = hi = float(row["max"])
+                # a counterexample beyond rounding refutes the supremum bound
+                bad = val > b + 1e-9 * max(1.0, abs(b))
+                v = VACUOUS if self._vacuous(b) else REFUTED if bad else CONFIRMED
+            else:
+                val = float(row["mean"])
+                lo, hi = (float(x) for x in mean_interval(val, row["sd"], row["trials"], conf))
+                good, worse = (hi <= b, lo > b) if self.upper else (lo >= b, hi < b)
+                v = VACUOUS if self._vacuous(b) else CONFIRMED if good else REFUTED if worse else INCONCLUSIVE
+            if self.upper:
+                tight = [x / b if b > 0 else None for x in (val, lo, hi)]
+            else:
+                tight = [b / x if x > 0 else None for x in (val, hi, lo)]
+            details.append({"label": _label(row, self.label_keys) + f", n={row['n']}",
+                            "point": {k: row[k] for k in row if k not in MEAN_FIELDS},
+                            "n": row["n"], "bound": float(b), "statistic": self.statistic,
+                            "value": val, "low": lo, "high": hi, "sd": float(row["sd"]),
+                            "trials": int(row["trials"]), "max": float(row["max"]), "conf": conf,
+                            "verdict": v, "tightness": tight[0], "tightness_low": tight[1],
+                            "tightness_high": tight[2]})
+        return {"verdict": combine([d["verdict"] for d in details]), "details": details, "conf": conf,
+                "statistic": self.statistic, "quantity": self.quantity, "upper": self.upper}
 
 
 @dataclass

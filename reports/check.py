@@ -25,7 +25,10 @@ a privacy audit, and the measured false-alarm rate below includes it):
 
 Two-sample tests, whose false alarms are controlled over the whole suite:
 
-- for every (point, n) that both evaluated, the success counts (Fisher's exact test);
+- for every (point, n) that both evaluated, the success counts (Fisher's exact test), or
+  for a measured mean its mean and standard deviation (Welch's t-test,
+  ``scipy.stats.ttest_ind_from_stats``; two exact values, every trial alike, must be
+  equal);
 - for every privacy audit, budget and side, the event counts (Fisher's exact test);
 - per theorem, the signs of n_hat(run) - n_hat(baseline) over its points (a two-sided
   sign test: a shift of every n_hat in one direction is a change even when each moves
@@ -57,7 +60,8 @@ from privbounds.simulators.engine.simulator import point_key
 BASELINE_DIR = Path(__file__).resolve().parent / "baselines"
 FALSE_ALARM = 0.05  # Benjamini-Hochberg level over the whole suite's two-sample tests
 FORMAT = 3  # baseline layout: claims, counts by point then n, n_hat and audits per theorem
-MEASURED = {"trials", "successes", "p_hat", "ci_low", "ci_high", "conf", "seed", "code_version"}
+MEASURED = {"trials", "successes", "p_hat", "ci_low", "ci_high", "conf", "seed", "code_version",
+            "mean", "sd", "min", "max"}
 SHOWN = 5  # alarms of one kind printed per theorem; the rest are counted
 
 
@@ -101,7 +105,17 @@ def _counts(rows) -> dict:
     """point -> {n: [successes, trials]}: one entry per point keeps the baseline small."""
     out: dict = {}
     for r in rows:
-        out.setdefault(_row_point(r), {})[str(r["n"])] = [r["successes"], r["trials"]]
+        if r.get("experiment") != "mean":
+            out.setdefault(_row_point(r), {})[str(r["n"])] = [r["successes"], r["trials"]]
+    return out
+
+
+def _means(rows) -> dict:
+    """point -> {n: [mean, sd, trials, max]} of the rows that measure a mean."""
+    out: dict = {}
+    for r in rows:
+        if r.get("experiment") == "mean":
+            out.setdefault(_row_point(r), {})[str(r["n"])] = [r["mean"], r["sd"], r["trials"], r["max"]]
     return out
 
 
@@ -111,6 +125,7 @@ def summarise(record: dict) -> dict:
         "claims": {v["claim"]: {"verdict": v["verdict"], "intervals": _intervals(v), "values": _values(v)}
                    for v in record["verdicts"]},
         "counts": _counts(record.get("rows", [])),
+        "means": _means(record.get("rows", [])),
         "n_hat": {point_key(p["point"]): [p["n_hat"], p["n_low"], p["n_high"]]
                   for p in record["points"] if "n_hat" in p},
         "audits": {a["name"]: {b: [r["hits_d"], r["hits_d_prime"], r["trials"]] for b, r in a["budgets"].items()}
@@ -186,9 +201,26 @@ def _fisher(a, b) -> float:
     return float(stats.fisher_exact([[s1, t1 - s1], [s2, t2 - s2]]).pvalue)
 
 
+def _welch(a, b) -> float:
+    """Two-sided Welch p-value of two summaries [mean, sd, trials, max]; two exact values
+    (no spread on either side) must be equal, and their largest values too."""
+    (m1, s1, t1, x1), (m2, s2, t2, x2) = a[:4], b[:4]
+    if s1 == 0 and s2 == 0:
+        return 1.0 if _same(m1, m2) and _same(x1, x2) else 0.0
+    return float(stats.ttest_ind_from_stats(m1, s1, t1, m2, s2, t2, equal_var=False).pvalue)
+
+
 def _tests(tid: str, now: dict, was: dict) -> list[tuple[float, str]]:
     """(p-value, what) of every two-sample test between a theorem's run and its baseline."""
     out = []
+    for key, by_n in now.get("means", {}).items():
+        old_n = was.get("means", {}).get(key, {})
+        label = ", ".join(f"{k}={v}" for k, v in json.loads(key).items() if k != "experiment")
+        for n, c in by_n.items():
+            if n in old_n:
+                b = old_n[n]
+                out.append((_welch(c, b), f"measured mean at {label}, n={n}: {c[0]:.4g} (sd {c[1]:.3g}, "
+                                          f"{c[2]} trials) now, {b[0]:.4g} (sd {b[1]:.3g}, {b[2]}) in the baseline"))
     for key, by_n in now["counts"].items():
         old_n = was["counts"].get(key, {})
         label = ", ".join(f"{k}={v}" for k, v in json.loads(key).items() if k != "experiment")

@@ -72,19 +72,25 @@ def _numbers(v: dict) -> str:
     if v["kind"] == "success ceiling":
         return (f"{d['label']}: p_hat {d['p_hat']:.4g} [{d['p_low']:.4g}, {d['p_high']:.4g}] against ceiling "
                 f"{d['ceiling']:.4g} ({d['trials']} trials); {n_bad} of {len(details)} points {d['verdict']}")
+    if v["kind"] == "mean bound":
+        what = "largest value" if d.get("statistic") == "max" else "mean"
+        iv = "" if d.get("statistic") == "max" else f" [{d['low']:.4g}, {d['high']:.4g}]"
+        return (f"{d['label']}: {what} {d['value']:.4g}{iv} against bound {d['bound']:.4g} ({d['trials']} "
+                f"trials); {n_bad} of {len(details)} points {d['verdict']}")
     return (f"{d['label']}: n_hat {d['n_hat']} [{_fmt(d['n_low'])}, {_fmt(d['n_high'])}] against bound "
             f"{d['bound']:.4g} ({d['trials']} trials); {n_bad} of {len(details)} points {d['verdict']}")
 
 
 def _loose(v: dict) -> str | None:
     """The tightness range of a bound claim that is looser than LOOSE at every point."""
-    if v["kind"] not in ("upper bound", "lower bound"):
+    if v["kind"] not in ("upper bound", "lower bound", "mean bound"):
         return None
     ends = [d.get("tightness_high") for d in v.get("details") or []]
     if not ends or any(e is None for e in ends) or max(ends) > 1 / LOOSE:
         return None
     lows = [d.get("tightness_low") or 0.0 for d in v["details"]]
-    what = "n_hat / bound" if v["kind"] == "upper bound" else "bound / n_hat"
+    what = ("measured / bound" if v.get("upper", True) else "bound / measured") if v["kind"] == "mean bound" \
+        else "n_hat / bound" if v["kind"] == "upper bound" else "bound / n_hat"
     return (f"{what} at most {max(ends):.3g} at all {len(ends)} points (range of the intervals "
             f"{min(lows):.3g} to {max(ends):.3g})")
 

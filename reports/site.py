@@ -107,6 +107,18 @@ def verdict_reason(v: dict) -> str:
                             f"the claim says the event never happens, and it happened in {seen} of "
                             f"{d.get('trials')} trials"),
                 "inconclusive": f"the success rate's interval [{lo}, {hi}] holds the ceiling {c}"}
+    elif v.get("kind") == "mean bound":
+        b, val = _fmt(d.get("bound"), 4), _fmt(d.get("value"), 4)
+        side = "above" if v.get("upper", True) else "below"
+        if d.get("statistic") == "max":
+            what = {"vacuous": f"the bound {b} is outside the quantity's range, so it says nothing",
+                    "refuted": f"a measured value {val} lies {side} the bound {b} (a counterexample among "
+                               f"{d.get('trials')} instances)"}
+        else:
+            iv = _interval(d.get("low"), d.get("high"), 4)
+            what = {"vacuous": f"the bound {b} is outside the quantity's range, so it says nothing",
+                    "refuted": f"the mean's interval {iv} lies {side} the bound {b}",
+                    "inconclusive": f"the mean's interval {iv} holds the bound {b}"}
     else:
         b, iv = _fmt(d.get("bound"), 4), _interval(d.get("n_low"), d.get("n_high"))
         side = "above" if v.get("kind") == "upper bound" else "below"

@@ -15,6 +15,11 @@ Design (design.md, "Engine"):
 - A theorem is reported (``on_done``) as soon as its last point finishes, so its results
   can be written while the others still run; an exception in one of its blocks is caught
   in the worker, ends that theorem only, and is reported with its traceback.
+- A simulator with ``measure = "mean"`` returns one real value per trial instead of a
+  success (an excess risk, a stability, a privacy loss): a block then holds the
+  summary (mean, sum of squared deviations, min, max) of its values, blocks combine
+  exactly (Chan et al.'s pairwise update), and the point's curve rows carry the mean
+  with a Student-t interval (``stats.mean_interval``) and the extremes.
 - Privacy audits (engine/audit.py) run in the first round beside the searches: each
   instance of ``Simulator.audits`` as declared and with its budget doubled, in seeded,
   cached blocks keyed like the others (plus the hash of the module of its events).
@@ -41,7 +46,14 @@ from joblib import Memory, Parallel, delayed, parallel_config
 from privbounds.params import ParameterError
 from privbounds.simulators.engine.audit import AUDIT_BLOCK, AUDIT_CONF, BUDGETS
 from privbounds.simulators.engine.simulator import point_key
-from privbounds.simulators.engine.stats import clopper_pearson, crossing, geometric_grid
+from privbounds.simulators.engine.stats import (
+    clopper_pearson,
+    combine_moments,
+    crossing,
+    geometric_grid,
+    mean_interval,
+    moments,
+)
 from privbounds.simulators.engine.store import code_hash
 
 BACKENDS = ("loky", "threading", "sequential", "dask")
@@ -57,13 +69,16 @@ def block_seed(root_seed: int, theorem_id: str, key: str, n: int, block: int) ->
 
 
 def run_block(sim, theorem_id: str, key: str, n: int, block: int, size: int, root_seed: int,
-              code: str) -> int:
-    """Successes in one block. The simulator travels with the task (it is a small
-    stateless object); ``theorem_id`` and ``code`` (the hash of the code that computes
-    the block) make the cache key explicit."""
+              code: str):
+    """Successes in one block, or for a simulator that measures a mean, the moments
+    (mean, M2, min, max) of its ``size`` values. The simulator travels with the task (it
+    is a small stateless object); ``theorem_id`` and ``code`` (the hash of the code that
+    computes the block) make the cache key explicit."""
     rng = np.random.default_rng(block_seed(root_seed, theorem_id, key, n, block))
-    ok = sim.run_trials(json.loads(key), int(n), int(size), rng)
-    return int(np.count_nonzero(ok))
+    out = sim.run_trials(json.loads(key), int(n), int(size), rng)
+    if getattr(sim, "measure", "success") == "mean":
+        return moments(out, int(size), f"{theorem_id} at {key}, n={n}")
+    return int(np.count_nonzero(out))
 
 
 def run_audit_block(sim, theorem_id: str, name: str, budget: float, block: int, size: int,
@@ -93,6 +108,7 @@ class PointRun:
     next_index: int = 0
     hi_index: int | None = None
     privacy: dict | None = None
+    measure: str = "success"  # or "mean": done_ns holds moments (mean, M2, min, max, count)
 
     @property
     def key(self) -> str:
@@ -253,11 +269,15 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
             mods = sorted({c.events.__module__ for c in cases[tid]})
             audit_code[tid] = hashlib.sha256("|".join([code[tid], *(code_hash(m, memo) for m in mods)])
                                              .encode()).hexdigest()[:16]
+            measure = getattr(sim, "measure", "success")
             for p in points:
                 lo, hi = sim.n_range(p)
+                if measure == "mean" and sim.curve(p) is None:
+                    raise ValueError(f"{tid}: a simulator that measures a mean needs fixed sample sizes "
+                                     "(curve(point)), not an n_hat search")
                 runs[tid].append(PointRun(tid, p, sim.target(p) if sim.curve(p) is None else 1.0,
                                           geometric_grid(lo, hi, fid.steps), sim.curve(p), fid.steps,
-                                          privacy=sim.privacy(p)))
+                                          privacy=sim.privacy(p), measure=measure))
         except Exception:
             errors[tid] = f"setting up its points:\n{traceback.format_exc()}"
         m = max(1, sum(1 for r in runs[tid] if r.curve is None))
@@ -360,8 +380,11 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
                         audits[tid][key] = (ha + value[0], hb + value[1], t + size)
                     else:
                         _, r, n, size = owner
-                        s, t = r.done_ns.get(n, (0, 0))
-                        r.done_ns[n] = (s + value, t + size)
+                        if r.measure == "mean":
+                            r.done_ns[n] = combine_moments(r.done_ns.get(n), (*value, size))
+                        else:
+                            s, t = r.done_ns.get(n, (0, 0))
+                            r.done_ns[n] = (s + value, t + size)
     finally:
         bar.close()
     for tid in runs:
@@ -383,6 +406,9 @@ def _collect(rs: list[PointRun], conf: float, wall: float, stats: dict, cases=()
              fid=None) -> dict:
     rows = []
     for r in rs:
+        if r.measure == "mean":
+            rows += _mean_rows(r)
+            continue
         ns = sorted(r.done_ns)
         s = np.array([r.done_ns[n][0] for n in ns])
         t = np.array([r.done_ns[n][1] for n in ns])
@@ -402,10 +428,28 @@ def _collect(rs: list[PointRun], conf: float, wall: float, stats: dict, cases=()
             "wall_seconds": wall, **stats}
 
 
+MEAN_CONF = 0.95  # the per-point interval of a measured mean in the table (claims use their own)
+
+
+def _mean_rows(r: PointRun) -> list[dict]:
+    """Curve rows of a point that measures a mean: its value at each n with a Student-t
+    interval, the standard deviation and the extremes of the trials' values."""
+    rows = []
+    for n in sorted(r.done_ns):
+        mean, m2, vmin, vmax, t = r.done_ns[n]
+        sd = float(np.sqrt(m2 / (t - 1))) if t > 1 else 0.0
+        lo, hi = mean_interval(mean, sd, t, MEAN_CONF)
+        rows.append({**r.point, "n": int(n), "trials": int(t), "mean": float(mean), "sd": sd,
+                     "ci_low": float(lo), "ci_high": float(hi), "min": float(vmin), "max": float(vmax),
+                     "conf": MEAN_CONF, "experiment": "mean"})
+    return rows
+
+
 def _from_cache(memo, fn, args, bad: list):
-    """A block's cached value, validated: successes in [0, size] (a search block) or a
-    pair of event counts in [0, size] (an audit block). An entry that cannot be read or
-    holds anything else is noted in ``bad``, removed, and None returned (recomputed)."""
+    """A block's cached value, validated: successes in [0, size] (a search block), a
+    pair of event counts in [0, size] (an audit block), or the finite moments of a mean
+    block (min <= mean <= max, M2 >= 0). An entry that cannot be read or holds anything
+    else is noted in ``bad``, removed, and None returned (recomputed)."""
     ref = memo.call_and_shelve(*args)  # a reference to the stored entry: nothing loaded yet
     size = int(args[5])
 
@@ -417,13 +461,18 @@ def _from_cache(memo, fn, args, bad: list):
         why = f"unreadable: {type(e).__name__}"
     else:
         ok = (isinstance(value, tuple) and len(value) == 2 and all(map(counts, value))
-              if fn is run_audit_block else counts(value))
+              if fn is run_audit_block else counts(value) or _moments_ok(value))
         if ok:
             return value
         why = f"holds {type(value).__name__} {str(value)[:40]!r}, not the block's counts"
     bad.append(f"{Path(ref.store_backend.location) / ref.func_id / ref.args_id}: {why}")
     ref.clear()
     return None
+
+
+def _moments_ok(v) -> bool:
+    return (isinstance(v, tuple) and len(v) == 4 and all(isinstance(x, float) and np.isfinite(x) for x in v)
+            and v[2] <= v[0] <= v[3] and v[1] >= 0)
 
 
 def _indexed(fn, i, args):

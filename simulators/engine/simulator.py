@@ -52,6 +52,10 @@ class Simulator:
 
     theorem_id = "?"
     params: dict = {}
+    # "success": run_trials returns each trial's success (n_hat searches, success curves);
+    # "mean": it returns one real value per trial (an excess risk, a stability, a privacy
+    # loss), summarised per (point, n) as a mean with its interval; needs curve(point)
+    measure = "success"
     fidelities = DEFAULT_FIDELITY
     # learner -> why no audit instance with power exists for it (shown on its page)
     unaudited: dict = {}
@@ -132,7 +136,8 @@ class Simulator:
         return 1
 
     def run_trials(self, point: dict, n: int, trials: int, rng: np.random.Generator) -> np.ndarray:
-        """Boolean success of ``trials`` independent trials at sample size n."""
+        """Boolean success of ``trials`` independent trials at sample size n (with
+        ``measure = "mean"``: the real value each trial measures)."""
         raise NotImplementedError
 
 

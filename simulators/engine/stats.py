@@ -8,6 +8,9 @@ Not tied to one paper. Methods (also printed in the report):
   estimate reaches 1 - beta; its interval runs from the first integer n above the last
   n whose upper Clopper-Pearson end is below 1 - beta, to the first evaluated n whose
   lower end reaches 1 - beta;
+- measured means (excess risk, stability, privacy loss per trial): Student-t intervals
+  from the trials' mean and standard deviation (``scipy.stats.t``), a point interval
+  when every trial gave the same value (an exact computation);
 - exponents: weighted least squares of log n_hat on log x, with a Student-t interval
   whose scale is inflated by the residual scatter when that exceeds the n_hat
   intervals' own width.
@@ -126,3 +129,42 @@ def fit_exponent(x, n_hat, n_low, n_high, conf: float = 0.95, point_conf: float 
     tq = stats.t.ppf(0.5 + conf / 2, dof)
     a = float(beta[1])
     return ExponentFit(a, a - tq * se, a + tq * se, int(x.size))
+
+
+def moments(values, size: int, where: str = "") -> tuple[float, float, float, float]:
+    """(mean, M2, min, max) of one block's ``size`` real values (M2: the sum of squared
+    deviations from the mean). Refuses a wrong shape or a value that is not finite: a
+    measured mean must not silently absorb a NaN."""
+    v = np.asarray(values, dtype=float)
+    if v.shape != (size,):
+        raise ValueError(f"{where}: run_trials returned shape {v.shape}, expected ({size},)")
+    if not np.all(np.isfinite(v)):
+        raise ValueError(f"{where}: run_trials returned {int(np.sum(~np.isfinite(v)))} values that are not finite")
+    lo, hi = float(v.min()), float(v.max())
+    mean = float(min(max(v.mean(), lo), hi))  # rounding may not leave the values' range
+    return mean, float(np.sum((v - mean) ** 2)), lo, hi
+
+
+def combine_moments(a, b) -> tuple:
+    """Exact union of two summaries (mean, M2, min, max, count); ``a`` may be None
+    (Chan, Golub and LeVeque's pairwise update, so blocks combine in any order)."""
+    if a is None:
+        return tuple(b)
+    m1, q1, lo1, hi1, n1 = a
+    m2, q2, lo2, hi2, n2 = b
+    n = n1 + n2
+    d = m2 - m1
+    mean = m1 + d * n2 / n
+    return (min(max(mean, min(lo1, lo2)), max(hi1, hi2)), q1 + q2 + d * d * n1 * n2 / n,
+            min(lo1, lo2), max(hi1, hi2), n)
+
+
+def mean_interval(mean, sd, trials, conf: float = 0.95):
+    """Two-sided Student-t interval for a mean from ``trials`` values with standard
+    deviation ``sd`` (elementwise); a point when sd = 0 or a single trial."""
+    mean = np.asarray(mean, float)
+    sd = np.asarray(sd, float)
+    t = np.asarray(trials, float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = np.where((t > 1) & (sd > 0), stats.t.ppf(0.5 + conf / 2, np.maximum(t - 1, 1)) * sd / np.sqrt(t), 0.0)
+    return mean - half, mean + half
