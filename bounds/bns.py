@@ -14,7 +14,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 from ._meta import ASYMPTOTIC, EXACT, at_least, bound, positive, unit_open
-from .sivakumar import n_expmech_learner
+from .sivakumar import log_star, n_expmech_learner  # noqa: F401 (log_star: one definition, Thm 3.6's)
 from .tools import per_concept_epsilon
 
 
@@ -227,14 +227,6 @@ def n_tree_sanitizer(alpha, epsilon, domain_size, beta):
     X, b = at_least("domain_size", domain_size, 2), unit_open("beta", beta)
     L = np.log2(X)
     return (2.0 * L ** 2 / (a * eps)) * np.log(2.0 * X / b)
-
-
-def log_star(x):
-    """Iterated base-2 logarithm: how many times log2 must be applied to reach <= 1."""
-    x, n = float(x), 0
-    while x > 1:
-        x, n = np.log2(x), n + 1
-    return n
 
 
 @bound(ASYMPTOTIC, "BNS Prop 2.21 (Bun-Nissim-Stemmer-Vadhan 2015), RECONSTRUCTED shape, constant 1")
