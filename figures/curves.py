@@ -57,23 +57,29 @@ def mean_panel(ax, v: dict, xlabel: str = "n", bound_text: str = "bound", ylabel
         groups.setdefault(key, []).append(d)
     worst = v.get("statistic") == "max"
     what = "largest measured" if worst else "measured mean"
+    vals = [y for d in v["details"] for y in (d["value"], d["low"], d["bound"]) if np.isfinite(y)]
+    log = bool(vals) and min(vals) > 0 and max(vals) / min(vals) > 20
+    # exact values can be as small as 1e-270: on a log axis keep 12 decades under the top,
+    # and draw anything smaller on the floor (said in the axis label)
+    floor = max(vals) * 1e-12 if log else -np.inf
+    clipped = log and min(vals) < floor
     for i, (label, ds) in enumerate(sorted(groups.items(), key=lambda g: str(g[0]))):
         ds = sorted(ds, key=lambda d: d["n"])
         x = np.array([d["n"] for d in ds], float)
         color = PALETTE[i % len(PALETTE)]
         suffix = f", {label}" if label else ""
         if not worst:
-            ax.fill_between(x, [d["low"] for d in ds], [d["high"] for d in ds], color=color, alpha=0.22,
-                            linewidth=0)
-        ax.plot(x, [d["value"] for d in ds], "o-" if not worst else "s-", color=color, markersize=4,
-                label=f"{what}{suffix}")
+            ax.fill_between(x, np.maximum([d["low"] for d in ds], floor), np.maximum([d["high"] for d in ds], floor),
+                            color=color, alpha=0.22, linewidth=0)
+        ax.plot(x, np.maximum([d["value"] for d in ds], floor), "o-" if not worst else "s-", color=color,
+                markersize=4, label=f"{what}{suffix}")
         ax.plot(x, [d["bound"] for d in ds], "--", color=color, label=f"{bound_text}{suffix}")
-    vals = [y for d in v["details"] for y in (d["value"], d["low"], d["bound"])]
-    if vals and min(vals) > 0 and max(vals) / min(vals) > 20:
+    if log:
         ax.set_yscale("log")
     xs = [d["n"] for d in v["details"]]
     if xs and min(xs) > 0 and max(xs) / min(xs) >= 8:
         ax.set_xscale("log")
     ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel or v.get("quantity", "measured value"))
+    ax.set_ylabel((ylabel or v.get("quantity", "measured value")) + (f" (under {floor:.0e}: on the floor)"
+                                                                       if clipped else ""))
     legend(ax, sort=True)

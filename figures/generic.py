@@ -55,7 +55,9 @@ def plot(theorem, record, out, xlabel: str = "n"):
                          theorem.id.split(".")[0])
         ax.set_title(f"{c.id}: {v['verdict']}", fontsize=10)
     kinds = {v["kind"] for v in verdicts.values()}
-    return save(fig, record, out, intervals="means" if kinds == {"mean bound"} else "n_hat")
+    intervals = ("means" if kinds == {"mean bound"} else "ceilings" if kinds == {"success ceiling"}
+                 else "mixed" if kinds & {"mean bound", "success ceiling"} else "n_hat")
+    return save(fig, record, out, intervals=intervals)
 
 
 def _style(paper: str, i: int, learner) -> tuple:

@@ -245,13 +245,22 @@ class MeanBound(Claim):
     upper: bool = True
     statistic: str = "mean"  # or "max": a worst case over the instances tried
     quantity: str = "measured value"  # what one trial measures, for figures and the report
-    value_range: tuple = (0.0, 1.0)  # the quantity's possible range (an upper bound above it is vacuous)
+    # the quantity's possible range: an upper bound at or above its top (a lower bound at or
+    # below its bottom) is vacuous, and it bounds the interval of a mean whose trials all
+    # gave one value; the default suits risks, gaps and probabilities; None: unbounded
+    value_range: tuple = (0.0, 1.0)
+    # every trial computes the quantity itself, with no randomness in it (e.g. the risk of a
+    # learner whose output does not depend on the data): its mean is then a point, not an
+    # estimate. Otherwise trials that all gave one value get a distribution-free interval.
+    exact: bool = False
     family_conf: float = 0.95
     kind: str = field(init=False, default="mean bound")
 
     def __post_init__(self):
         if self.statistic not in ("mean", "max"):
             raise ValueError(f"claim {self.id}: statistic must be 'mean' or 'max', got {self.statistic!r}")
+        if self.exact and self.statistic == "max":
+            raise ValueError(f"claim {self.id}: a worst case is already compared value by value; exact is for means")
         if self.statistic == "max" and not self.upper:
             raise ValueError(f"claim {self.id}: a largest value can only be checked against an upper bound")
 
@@ -273,7 +282,8 @@ class MeanBound(Claim):
                 v = VACUOUS if self._vacuous(b) else REFUTED if bad else CONFIRMED
             else:
                 val = float(row["mean"])
-                lo, hi = (float(x) for x in mean_interval(val, row["sd"], row["trials"], conf))
+                lo, hi = (val, val) if self.exact and row["sd"] == 0 else \
+                    (float(x) for x in mean_interval(val, row["sd"], row["trials"], conf, self.value_range))
                 good, worse = (hi <= b, lo > b) if self.upper else (lo >= b, hi < b)
                 v = VACUOUS if self._vacuous(b) else CONFIRMED if good else REFUTED if worse else INCONCLUSIVE
             if self.upper:

@@ -65,8 +65,9 @@ def interval_sampler(support, counts, labels, b: int, epsilon: float, rng: np.ra
     g = exponential_mechanism(-errors, epsilon, rng, log_weight=log_size)
     st = np.take_along_axis(starts, g[:, None], axis=1)[:, 0]
     sz = np.take_along_axis(size, g[:, None], axis=1)[:, 0]
-    # a uniform member; u * size stays below size in float64 for sizes up to 2^60
-    return st + np.minimum(np.floor(rng.random(g.shape) * sz).astype(np.int64), sz - 1)
+    # a uniform member, drawn as an exact integer: a float u * size has only 53 bits, which
+    # past 2^53 would leave out members by residue and so differ between neighbours
+    return st + rng.integers(0, sz, dtype=np.int64)
 
 
 def interval_sampler_probs(support, counts, labels, b: int, epsilon: float):

@@ -153,7 +153,8 @@ class PointRun:
     def result(self, conf: float) -> dict:
         ns = sorted(self.done_ns)
         s = [self.done_ns[n][0] for n in ns]
-        t = [self.done_ns[n][1] for n in ns]
+        # a mean's summary is (mean, M2, min, max, count): its trials are the count
+        t = [self.done_ns[n][4 if self.measure == "mean" else 1] for n in ns]
         out = {"point": self.point, "conf": conf, "trials": int(sum(t)), "privacy": self.privacy}
         if self.curve is None:
             c = crossing(ns, s, t, self.target, conf)
@@ -438,7 +439,7 @@ def _mean_rows(r: PointRun) -> list[dict]:
     for n in sorted(r.done_ns):
         mean, m2, vmin, vmax, t = r.done_ns[n]
         sd = float(np.sqrt(m2 / (t - 1))) if t > 1 else 0.0
-        lo, hi = mean_interval(mean, sd, t, MEAN_CONF)
+        lo, hi = mean_interval(mean, sd, t, MEAN_CONF, (vmin, vmax) if sd > 0 else (None, None))
         rows.append({**r.point, "n": int(n), "trials": int(t), "mean": float(mean), "sd": sd,
                      "ci_low": float(lo), "ci_high": float(hi), "min": float(vmin), "max": float(vmax),
                      "conf": MEAN_CONF, "experiment": "mean"})
@@ -460,8 +461,12 @@ def _from_cache(memo, fn, args, bad: list):
     except Exception as e:
         why = f"unreadable: {type(e).__name__}"
     else:
-        ok = (isinstance(value, tuple) and len(value) == 2 and all(map(counts, value))
-              if fn is run_audit_block else counts(value) or _moments_ok(value))
+        if fn is run_audit_block:
+            ok = isinstance(value, tuple) and len(value) == 2 and all(map(counts, value))
+        elif getattr(args[0], "measure", "success") == "mean":  # the block's own kind decides
+            ok = _moments_ok(value, size)
+        else:
+            ok = counts(value)
         if ok:
             return value
         why = f"holds {type(value).__name__} {str(value)[:40]!r}, not the block's counts"
@@ -470,9 +475,13 @@ def _from_cache(memo, fn, args, bad: list):
     return None
 
 
-def _moments_ok(v) -> bool:
-    return (isinstance(v, tuple) and len(v) == 4 and all(isinstance(x, float) and np.isfinite(x) for x in v)
-            and v[2] <= v[0] <= v[3] and v[1] >= 0)
+def _moments_ok(v, size: int) -> bool:
+    """(mean, M2, min, max) of ``size`` values: finite, min <= mean <= max, and M2 between
+    0 and the most that values in [min, max] allow, size (max - min)^2 / 4."""
+    if not (isinstance(v, tuple) and len(v) == 4 and all(isinstance(x, float) and np.isfinite(x) for x in v)):
+        return False
+    mean, m2, lo, hi = v
+    return lo <= mean <= hi and 0 <= m2 <= size * (hi - lo) ** 2 / 4 * (1 + 1e-9) + 1e-12
 
 
 def _indexed(fn, i, args):

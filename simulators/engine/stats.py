@@ -9,8 +9,9 @@ Not tied to one paper. Methods (also printed in the report):
   n whose upper Clopper-Pearson end is below 1 - beta, to the first evaluated n whose
   lower end reaches 1 - beta;
 - measured means (excess risk, stability, privacy loss per trial): Student-t intervals
-  from the trials' mean and standard deviation (``scipy.stats.t``), a point interval
-  when every trial gave the same value (an exact computation);
+  from the trials' mean and standard deviation (``scipy.stats.t``; large-sample); when
+  every trial gave the same value, a distribution-free interval from the values' known
+  range (``mean_interval``), never a point;
 - exponents: weighted least squares of log n_hat on log x, with a Student-t interval
   whose scale is inflated by the residual scatter when that exceeds the n_hat
   intervals' own width.
@@ -159,12 +160,27 @@ def combine_moments(a, b) -> tuple:
             min(lo1, lo2), max(hi1, hi2), n)
 
 
-def mean_interval(mean, sd, trials, conf: float = 0.95):
-    """Two-sided Student-t interval for a mean from ``trials`` values with standard
-    deviation ``sd`` (elementwise); a point when sd = 0 or a single trial."""
+def mean_interval(mean, sd, trials, conf: float = 0.95, value_range=(None, None)):
+    """Two-sided interval for a mean from ``trials`` values with standard deviation ``sd``
+    (elementwise): Student-t (a large-sample interval) when the values spread. When every
+    value was the same v, the t-interval would be a point, which no sample justifies:
+    then, for values known to lie in ``value_range`` = (lo, hi), a distribution-free
+    interval: all t values equal v has probability at most (1 - (mu - v)/(hi - v))^t when
+    the mean is mu > v (Markov on the values' excess over v), so the mean lies within
+    (hi - v)(1 - (a/2)^(1/t)) above v and (v - lo)(1 - (a/2)^(1/t)) below, a = 1 - conf;
+    an end whose range is unknown is infinite. One trial: (-inf, inf) clipped to the range."""
     mean = np.asarray(mean, float)
     sd = np.asarray(sd, float)
     t = np.asarray(trials, float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        half = np.where((t > 1) & (sd > 0), stats.t.ppf(0.5 + conf / 2, np.maximum(t - 1, 1)) * sd / np.sqrt(t), 0.0)
-    return mean - half, mean + half
+    lo_r = -np.inf if value_range[0] is None else float(value_range[0])
+    hi_r = np.inf if value_range[1] is None else float(value_range[1])
+    a = 1.0 - conf
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        half = stats.t.ppf(0.5 + conf / 2, np.maximum(t - 1, 1)) * sd / np.sqrt(t)
+        shrink = np.where(t > 1, 1.0 - (a / 2) ** (1.0 / np.maximum(t, 1)), 1.0)
+        up = np.where(sd > 0, mean + half, mean + (hi_r - mean) * shrink)
+        down = np.where(sd > 0, mean - half, mean - (mean - lo_r) * shrink)
+        single = t < 2
+        up = np.where(single, hi_r, up)
+        down = np.where(single, lo_r, down)
+    return np.where(np.isnan(down), -np.inf, down), np.where(np.isnan(up), np.inf, up)

@@ -3,9 +3,9 @@ consistent hypothesis (in a fixed order of a finite class H) PAC-learns H with
 n = O(log|H|) samples.
 
 Instance where the union bound is nearly tight: H = ALL_k, every one of the 2^k Boolean
-functions on k points, D uniform on the k points, target f = 0 (by the class's symmetry
-under x -> x XOR f, any target gives the same experiment), and H ordered by decreasing
-number of ones. The first consistent hypothesis is then 1 on every point the sample
+functions on k points, D uniform on the k points, H ordered by decreasing number of ones
+and target f = 0, the worst target for that order (for another target the first
+consistent hypothesis errs only on the unseen points where f is 0). The first consistent hypothesis is then 1 on every point the sample
 missed, so err_D = (unseen points) / k, about e^(-n/k): n_hat is near k ln(1/alpha),
 linear in ln|H| = k ln 2, at about half of the bound (ln|H| + ln(1/beta)) / alpha.
 Errors are exact. ERM is not private and has no audit.

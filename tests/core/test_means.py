@@ -2,6 +2,8 @@
 exactly, Student-t intervals that cover, the MeanBound claim's verdicts, the engine's
 determinism for any worker count, and the check's two-sample test on means."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -39,8 +41,6 @@ def test_student_t_interval_covers_the_true_mean_at_its_level():
     lo, hi = mean_interval(x.mean(1), x.std(1, ddof=1), 60, 0.95)
     cover = np.mean((lo <= 1 / 7) & (1 / 7 <= hi))
     assert 0.93 <= cover <= 0.97
-    lo, hi = mean_interval(0.3, 0.0, 50)  # every trial alike: an exact value
-    assert lo == hi == 0.3
 
 
 def _row(mean, sd=0.1, trials=400, n=100, mx=None, **kw):
@@ -142,11 +142,11 @@ def test_a_mean_simulator_needs_fixed_sample_sizes(tmp_path):
 
 
 def test_cached_mean_blocks_are_validated():
-    assert _moments_ok((0.5, 1.0, 0.0, 1.0))
-    assert not _moments_ok((1.5, 1.0, 0.0, 1.0))  # mean outside [min, max]
-    assert not _moments_ok((0.5, -1.0, 0.0, 1.0))
-    assert not _moments_ok((0.5, float("nan"), 0.0, 1.0))
-    assert callable(_from_cache)
+    assert _moments_ok((0.5, 1.0, 0.0, 1.0), 10)
+    assert not _moments_ok((1.5, 1.0, 0.0, 1.0), 10)  # mean outside [min, max]
+    assert not _moments_ok((0.5, -1.0, 0.0, 1.0), 10)
+    assert not _moments_ok((0.5, float("nan"), 0.0, 1.0), 10)
+    assert not _moments_ok(7, 10)
 
 
 def test_check_compares_means_with_welch_and_exact_values_exactly():
@@ -158,3 +158,55 @@ def test_check_compares_means_with_welch_and_exact_values_exactly():
     assert _welch([0.2, 0.1, 400, 0.5], [0.25, 0.1, 400, 0.5]) < 1e-6
     assert _welch([0.3, 0.0, 50, 0.3], [0.3, 0.0, 50, 0.3]) == 1.0
     assert _welch([0.3, 0.0, 50, 0.3], [0.3 + 1e-6, 0.0, 50, 0.3]) == 0.0
+
+
+def test_an_all_alike_sample_gets_a_distribution_free_interval_not_a_point():
+    """Thirty zeros of a loss in [0, 1] do not show that its mean is 0: all t values equal
+    v has probability at most (1 - (mu - v)/(hi - v))^t, so the upper end is
+    1 - (a/2)^(1/t) above 0; one trial says nothing."""
+    lo, hi = mean_interval(0.0, 0.0, 30, 0.95, (0.0, 1.0))
+    assert lo == 0.0 and hi == pytest.approx(1 - 0.025 ** (1 / 30))
+    out = _claim(0.05).evaluate([], [_row(0.0, 0.0, 30)])
+    assert out["verdict"] == INCONCLUSIVE  # the bound 0.05 is inside [0, 0.116]
+    assert _claim(0.05).evaluate([], [_row(0.0, 0.0, 400)])["verdict"] == CONFIRMED  # [0, 0.0092]
+    assert _claim(0.5).evaluate([], [_row(0.1, 0.0, 1)])["verdict"] == INCONCLUSIVE
+    lo, hi = mean_interval(0.2, 0.0, 50, 0.95, (None, None))  # unknown range: unbounded
+    assert lo == -np.inf and hi == np.inf
+    # the coverage of that interval: Bernoulli(mu) trials that all came out 0
+    rng = np.random.default_rng(4)
+    mu, t = 0.03, 40
+    x = rng.random((20000, t)) < mu
+    alike = ~x.any(axis=1)
+    _, up = mean_interval(0.0, 0.0, t, 0.95, (0.0, 1.0))
+    assert np.mean(alike & (up < mu)) <= 0.025
+
+
+def test_the_points_trial_count_is_the_number_of_values_not_their_spread(tmp_path):
+    sim = _Toy()
+    res = run_points({"toy.mean": (sim, [{"a": 1}])}, FID, 0, tmp_path, progress=False)
+    assert res["toy.mean"]["points"][0]["trials"] == 3 * 900
+
+
+def test_a_cached_block_of_the_wrong_kind_is_recomputed(tmp_path, capsys):
+    """A mean block's cache entry holding a success count (or anything else) is removed and
+    recomputed with a warning, and the run's numbers are those of a clean run."""
+    from joblib import Memory
+
+    from privbounds.simulators.engine.runner import code_hash, point_key, run_block
+
+    sim = _Toy()
+    clean = run_points({"toy.mean": (sim, [{"a": 1}])}, FID, 5, tmp_path / "clean", progress=False)
+    memo = Memory(str(tmp_path / "bad"), verbose=0).cache(run_block)
+    code = code_hash(type(sim).__module__, {})
+    key = point_key({"a": 1})
+    args = (sim, "toy.mean", key, 4, 0, 200, 5, code)
+    memo.call(*args)  # a real entry, then overwritten with a success count
+    ref = memo.call_and_shelve(*args)
+    path = Path(ref.store_backend.location) / ref.func_id / ref.args_id / "output.pkl"
+    import joblib
+    joblib.dump(7, path)
+    assert _from_cache(memo, run_block, args, bad := []) is None and bad
+    again = run_points({"toy.mean": (sim, [{"a": 1}])}, FID, 5, tmp_path / "bad", progress=False)
+    assert again["toy.mean"]["rows"] == clean["toy.mean"]["rows"]
+    assert not _moments_ok((0.5, 10.0, 0.0, 1.0), 4)  # M2 above what 4 values in [0, 1] allow
+    assert _moments_ok((0.5, 1.0, 0.0, 1.0), 4)

@@ -92,7 +92,8 @@ def test_every_theorem_draws_its_measurement_and_its_bound(thm, fig_out, monkeyp
         assert "verdicts:" in title and shown[0]["claim"] in title and shown[0]["verdict"] in title
     plotted = np.concatenate([_plotted_values(f) for f in mine])
     measured = [p.get(k) for p in rec["points"] for k in ("n_hat", "n_low", "n_high")]
-    measured += [r["p_hat"] for r in rec["rows"]] + [r["ci_high"] for r in rec["rows"]]
+    measured += [r.get("p_hat", r.get("mean")) for r in rec["rows"]] + [r["ci_high"] for r in rec["rows"]]
+    measured += [r["max"] for r in rec["rows"] if "max" in r]  # a worst-case claim draws the largest value
     assert _drawn(measured, plotted), "no measured value is drawn"
     bounds = [d.get("bound", d.get("ceiling")) for v in rec["verdicts"] for d in v.get("details", [])]
     if any(b is not None for b in bounds):

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from privbounds.claims import Ceiling, PrivacyAudit
+from privbounds.claims import Ceiling, MeanBound, PrivacyAudit
 from privbounds.registry import theorems
 from privbounds.simulators.engine.simulator import FIDELITIES, point_key
 
@@ -15,12 +15,19 @@ RUNNABLE = [t for t in theorems() if t.runnable]
 
 
 @pytest.mark.parametrize("thm", RUNNABLE, ids=lambda t: t.id)
-def test_run_trials_returns_one_boolean_per_trial_and_is_deterministic(thm):
+def test_run_trials_returns_one_value_per_trial_and_is_deterministic(thm):
+    """A boolean success per trial, or for a simulator that measures a mean, one finite
+    real value per trial (and then fixed sample sizes: no n_hat search)."""
     sim = thm.simulator
     p = sim.points("smoke")[0]
     n = sim.curve(p)[0] if sim.curve(p) else sim.n_range(p)[0]
     out = sim.run_trials(p, n, 5, np.random.default_rng(1))
-    assert isinstance(out, np.ndarray) and out.shape == (5,) and out.dtype == bool
+    assert isinstance(out, np.ndarray) and out.shape == (5,)
+    if sim.measure == "mean":
+        assert out.dtype.kind in "fiu" and np.all(np.isfinite(out))
+        assert all(sim.curve(q) for q in sim.points("smoke")), "a mean needs fixed sample sizes"
+    else:
+        assert sim.measure == "success" and out.dtype == bool
     again = sim.run_trials(p, n, 5, np.random.default_rng(1))
     np.testing.assert_array_equal(out, again)
 
@@ -52,7 +59,7 @@ def test_every_claim_selects_at_least_one_point(thm, fidelity):
     for c in thm.claims:
         if isinstance(c, PrivacyAudit):  # judged on its own instance, not on the grid
             continue
-        if isinstance(c, Ceiling):  # judged on curve rows: the point with its n
+        if isinstance(c, (Ceiling, MeanBound)):  # judged on curve rows: the point with its n
             rows = [{**p, "n": n} for p in pts if sim.curve(p) for n in sim.curve(p)[:1]]
             assert any(c.select(r) for r in rows), f"{c.id} selects no curve row at {fidelity}"
         else:
@@ -69,7 +76,8 @@ def test_experiment_is_the_engines_column(thm):
     for f in FIDELITIES:
         for p in sim.points(f):
             if "experiment" in p:
-                assert p["experiment"] == ("curve" if sim.curve(p) else "search"), \
+                assert p["experiment"] == ("mean" if sim.measure == "mean" else "curve" if sim.curve(p)
+                                           else "search"), \
                     f"{thm.id}: parameter 'experiment'={p['experiment']!r} collides with the rows' column"
 
 

@@ -227,3 +227,16 @@ def test_the_subsampled_learner_is_accurate_on_its_database_at_9n():
     p = {"b": 8, "spread": "skewed", "epsilon": 1.0, "alpha": 0.25, "beta": 0.25}
     assert sim.run_trials(p, 9 * 200, 400, rng).mean() > 0.95
     assert sim.run_trials(p, 9 * 4, 400, rng).mean() < 0.2
+
+
+def test_interval_sampler_reaches_every_residue_on_huge_grids():
+    """Past 2^53 a float draw of the member of a run would only reach every 2^(b-53)-th
+    threshold, so neighbouring datasets (runs starting elsewhere) would output disjoint
+    sets: the member is an exact integer draw."""
+    import numpy as np
+
+    from privbounds.simulators.private_thresholds import interval_sampler
+
+    rng = np.random.default_rng(0)
+    t = interval_sampler(np.full((4000, 1), 5), np.ones((4000, 1)), np.zeros((4000, 1), bool), 60, 1.0, rng)
+    assert len(np.unique(t % 128)) == 128

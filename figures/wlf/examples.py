@@ -1,0 +1,94 @@
+"""Figures for Wang, Lei and Fienberg's thresholds and examples: Proposition 12 (Alg 1's
+AERM gap on cluster datasets against ln(1/w), its worst case over w, and a smooth D) and
+Example 22 (excess risk and the chance of the true support). Other results of this theme
+use the generic plotter."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from privbounds.figures.common import PALETTE, bound_label, legend, new_figure, save
+from privbounds.figures.curves import mean_panel
+
+
+def _verdict(record, claim):
+    return next(v for v in record["verdicts"] if v["claim"] == claim)
+
+
+def plot_prop12(theorem, record, out):
+    floor = _verdict(record, "lower-dp-floor")
+    eps_values = sorted({d["point"]["epsilon"] for d in floor["details"]})
+    fig, axes = new_figure(len(eps_values) + 2, width=6.0, height=6.0)
+    for ax, eps in zip(axes, eps_values):
+        ds = [d for d in floor["details"] if d["point"]["epsilon"] == eps]
+        for i, n in enumerate(sorted({d["n"] for d in ds})):
+            row = sorted((d for d in ds if d["n"] == n), key=lambda d: d["point"]["log10_inv_w"])
+            x = np.array([d["point"]["log10_inv_w"] for d in row]) * np.log(10.0)
+            color = PALETTE[i % len(PALETTE)]
+            ax.plot(x, [d["value"] for d in row], "o-", color=color, markersize=4, label=f"measured mean, n={n}")
+            ax.plot(x, [d["bound"] for d in row], "--", color=color,
+                    label=bound_label(theorem, "lower-dp-floor", f"any eps-DP floor, n={n}"))
+            ax.axvline(eps * n / 8.0 - np.log(n), color=color, linestyle=":", linewidth=1)
+        ax.set_xlabel("ln(1/w) (dotted: eps n/8 - ln n, where the gap switches)")
+        ax.set_ylabel("AERM gap of Alg 1 on a cluster of width w")
+        ax.set_title(f"cluster datasets, eps = {eps:g}: {floor['verdict']}", fontsize=10)
+        legend(ax, ncol=2)
+    worst = _verdict(record, "lower-worst-case")
+    mean_panel(axes[-2], worst, "n", bound_label(theorem, "lower-worst-case", "level forced by the proof"))
+    axes[-2].set_ylim(0, 0.55)
+    axes[-2].set_title(f"worst case over w in [1e-40, 0.1]: {worst['verdict']}", fontsize=10)
+    smooth = _verdict(record, "upper-smooth-aerm")
+    mean_panel(axes[-1], smooth, "n", bound_label(theorem, "upper-smooth-aerm", "AERM bound"),
+               ylabel="AERM gap, x uniform on [0, 1]")
+    axes[-1].set_title(f"smooth D: {smooth['verdict']}", fontsize=10)
+    return save(fig, record, out, intervals="means")
+
+
+def plot_ex22(theorem, record, out):
+    fig, axes = new_figure(2, width=6.0, height=6.0)
+    v = _verdict(record, "upper-rate")
+    mean_panel(axes[0], v, "n", bound_label(theorem, "upper-rate", "bound"))
+    axes[0].set_title(f"upper-rate: {v['verdict']}", fontsize=10)
+    rows = [r for r in record.get("rows", []) if r.get("quantity") == "true_support" and r.get("experiment") == "mean"]
+    for i, d in enumerate(sorted({r["d"] for r in rows})):
+        rs = sorted((r for r in rows if r["d"] == d), key=lambda r: r["n"])
+        x = [r["n"] for r in rs]
+        color = PALETTE[i % len(PALETTE)]
+        axes[1].fill_between(x, [r["ci_low"] for r in rs], [r["ci_high"] for r in rs], color=color, alpha=0.22,
+                             linewidth=0)
+        axes[1].plot(x, [r["mean"] for r in rs], "o-", color=color, markersize=4, label=f"measured mean, d={d}")
+    axes[1].set_xscale("log")
+    axes[1].set_xlabel("n")
+    axes[1].set_ylabel("P(stage (i) picks the true support)")
+    axes[1].set_title("true support (no bound claimed)", fontsize=10)
+    legend(axes[1])
+    return save(fig, record, out, intervals="means")
+
+
+EX17_QUANTITIES = ("risk", "empirical_risk", "aerm_gap", "generalisation_gap")
+
+
+def plot_ex17(theorem, record, out):
+    """Ex 17's four-row table as bars: the measured value of each quantity for the empty set
+    and for 'output Z' (its mean over every n and trial), with the example's value marked."""
+    v = _verdict(record, "exact-lower")
+    fig, axes = new_figure(1, width=8.0, height=5.2)
+    ax = axes[0]
+    x = np.arange(len(EX17_QUANTITIES))
+    for i, (learner, text) in enumerate((("empty", "empty set"), ("support_erm", "output Z"))):
+        ds = [[d for d in v["details"] if d["point"]["learner"] == learner and d["point"]["quantity"] == q]
+              for q in EX17_QUANTITIES]
+        vals = [np.mean([d["value"] for d in group]) for group in ds]
+        exact = [group[0]["bound"] for group in ds]
+        color = PALETTE[i]
+        ax.bar(x + (i - 0.5) * 0.36, vals, width=0.34, color=color, alpha=0.75,
+               label=f"measured, {text} (n = 10 .. 10^4)")
+        ax.plot(x + (i - 0.5) * 0.36, exact, "_", color="black", markersize=26, markeredgewidth=2.5,
+                label=bound_label(theorem, "exact-lower", "the example's value") if i == 0 else None)
+    ax.set_xticks(x, ["R(h)", "R_hat(h, Z)", "AERM gap", "generalisation gap"])
+    ax.set_ylim(0, 1.15)
+    ax.set_ylabel("value (identical in every trial)")
+    ax.set_title(f"exact-upper: {_verdict(record, 'exact-upper')['verdict']}; exact-lower: {v['verdict']}",
+                 fontsize=10)
+    legend(ax)
+    return save(fig, record, out, intervals="means")
