@@ -39,13 +39,6 @@ def alg1_utility_rate(n, epsilon, h_size, rho=0.0):
     return 9.0 * _alg1_log_term(n, h_size, rho) / (positive("n", n) * positive("epsilon", epsilon))
 
 
-@bound(EXACT, "Wang-Lei-Fienberg Lemma 36, eq. (18) of its proof (the exponential mechanism's tail)")
-def lem36_tail_ratio(n):
-    """Eq. (18) of Lemma 36's proof, for every dataset Z and t > 0:
-    P_h[F(Z, h) > F* + 2t] <= (mu(H)/mu(S_t)) e^(-eps t/(2 Delta q)), Delta q = 2/n.
-    The experiment measures the ratio of the two sides, so the bound is 1 at every n
-    (eq. (19), its expectation under A2, is n^-2 at the proof's t)."""
-    return 0.0 * positive("n", n) + 1.0
 
 
 @bound(EXACT, "Wang-Lei-Fienberg Lemma 37, RECONSTRUCTED from its proof (log K from Lemma 36, 2 zeta from its last step)")
@@ -148,10 +141,25 @@ def lem10_always_aerm(n, epsilon, h_size):
     for every D: xi(m) = 4(log|H| + 1)/(eps m) [E_h F - F* <= (log|H| + 1)/lambda for
     weights exp(-lambda F), lambda = eps m/4] + sqrt(log|H|/(2m)) [E sup_h (R - R_hat)
     by Massart's lemma, variance proxy 1/(4m)]."""
-    m = np.floor(np.sqrt(positive("n", n)))
+    return 2.0 * alg1_fixed_eps_rate(np.floor(np.sqrt(positive("n", n))), epsilon, h_size)
+
+
+@bound(EXACT, "ours: Algorithm 1's excess-risk rate on a finite class at a fixed eps: the exponential mechanism's tail integral plus Massart's finite-class lemma")
+def alg1_fixed_eps_rate(m, epsilon, h_size):
+    """A rate xi(m) of Algorithm 1 at a fixed eps on a finite class, valid for every D:
+    4(log|H| + 1)/(eps m) [E_h F - F* <= (log|H| + 1)/lambda for weights exp(-lambda F),
+    lambda = eps m/4] + sqrt(log|H|/(2m)) [E sup_h (R - R_hat) by Massart's lemma,
+    variance proxy 1/(4m)]. Lemma 4 runs it at m = floor(sqrt n) rows, Lemma 10 doubles it."""
+    m = positive("m", m)
     log_h = np.log(positive("h_size", h_size))
-    xi = 4.0 * (log_h + 1.0) / (positive("epsilon", epsilon) * m) + np.sqrt(log_h / (2.0 * m))
-    return 2.0 * xi
+    return 4.0 * (log_h + 1.0) / (positive("epsilon", epsilon) * m) + np.sqrt(log_h / (2.0 * m))
+
+
+@bound(EXACT, "ours: Lemma 4's rate xi(floor(sqrt n)) for Algorithm 1 at a fixed eps (alg1_fixed_eps_rate)")
+def lem4_rate(n, epsilon, h_size):
+    """Lemma 4: the subsampled learner is consistent with rate xi(floor(sqrt n)), xi the
+    base learner's rate (here ``alg1_fixed_eps_rate``)."""
+    return alg1_fixed_eps_rate(np.floor(np.sqrt(positive("n", n))), epsilon, h_size)
 
 
 # --- thresholds and examples (Prop 12, Lem 14, Thm 15, Ex 16, 17, 21, 22, 24, Prop 26) ---
@@ -271,13 +279,6 @@ def wlf_support_rate_e(n, support):
     """Ex 16, sharper: E missing mass = sum_j p_j (1 - p_j)^n <= N max_p p (1-p)^n < N / (e n)
     (the maximum is (1/n)(n/(n+1))^(n+1) and (1 - 1/(n+1))^(n+1) < 1/e)."""
     return np.asarray(support, float) / (np.e * np.asarray(n, float))
-
-
-@bound(EXACT, "WLF Ex 16: n samples of the uniform distribution on 3n atoms leave at least 2/3 of the mass unseen")
-def wlf_support_floor():
-    """Ex 16's impossibility: any output built from n samples of the uniform distribution on
-    3n atoms (atoms unknown in advance) misses at least 2n of them: risk >= 2/3."""
-    return 2.0 / 3.0
 
 
 @bound(EXACT, "WLF Ex 17: the exact values of its four rows")
@@ -407,14 +408,6 @@ def lem4_privacy(n, epsilon):
 def lem4_privacy_exact_form(n, epsilon):
     n = positive("n", n)
     return lem34_exact_form(np.floor(np.sqrt(n) + 1e-9) / n, epsilon)
-
-
-@bound(EXACT, "ours: a tolerance of 0.02 on a difference of mean excess risks, fixed before any run")
-def lem4_transfer_band(side):
-    """Lemma 4's rate transfer says ER_sub(n) = ER_base(floor(sqrt n)) exactly (a random
-    subset of iid rows is iid): the measured difference of the two means must lie within
-    +-0.02 (``side`` +1: upper end, -1: lower end)."""
-    return 0.02 * np.sign(np.asarray(side, float))
 
 
 @bound(EXACT, "Wang-Lei-Fienberg Lemma 29's proof at m = floor(sqrt n) (the selection probability m/n)")
@@ -586,8 +579,3 @@ def alg1_realised_tv(epsilon):
     return np.tanh(positive("epsilon", epsilon) / 4.0)
 
 
-@bound(EXACT, "Wang-Lei-Fienberg Lemma 10's proof: conditioning on no duplicates, P(no duplicates) >= 1/2")
-def lem10_step(n):
-    """Lemma 10's proof step as a mean against 0: for a fixed Z, 2 E_{Z' ~ Unif(Z)^m}[gap]
-    - E_{m-subset}[gap] >= 0 (m = floor(sqrt n)). Returns 0 at every n."""
-    return 0.0 * positive("n", n)

@@ -66,29 +66,3 @@ def plot_ex22(theorem, record, out):
 
 
 EX17_QUANTITIES = ("risk", "empirical_risk", "aerm_gap", "generalisation_gap")
-
-
-def plot_ex17(theorem, record, out):
-    """Ex 17's four-row table as bars: the measured value of each quantity for the empty set
-    and for 'output Z' (its mean over every n and trial), with the example's value marked."""
-    v = _verdict(record, "exact-lower")
-    fig, axes = new_figure(1, width=8.0, height=5.2)
-    ax = axes[0]
-    x = np.arange(len(EX17_QUANTITIES))
-    for i, (learner, text) in enumerate((("empty", "empty set"), ("support_erm", "output Z"))):
-        ds = [[d for d in v["details"] if d["point"]["learner"] == learner and d["point"]["quantity"] == q]
-              for q in EX17_QUANTITIES]
-        vals = [np.mean([d["value"] for d in group]) for group in ds]
-        exact = [group[0]["bound"] for group in ds]
-        color = PALETTE[i]
-        ax.bar(x + (i - 0.5) * 0.36, vals, width=0.34, color=color, alpha=0.75,
-               label=f"measured, {text} (n = 10 .. 10^4)")
-        ax.plot(x + (i - 0.5) * 0.36, exact, "_", color="black", markersize=26, markeredgewidth=2.5,
-                label=bound_label(theorem, "exact-lower", "the example's value") if i == 0 else None)
-    ax.set_xticks(x, ["R(h)", "R_hat(h, Z)", "AERM gap", "generalisation gap"])
-    ax.set_ylim(0, 1.15)
-    ax.set_ylabel("value (identical in every trial)")
-    ax.set_title(f"exact-upper: {_verdict(record, 'exact-upper')['verdict']}; exact-lower: {v['verdict']}",
-                 fontsize=10)
-    legend(ax)
-    return save(fig, record, out, intervals="means")

@@ -350,7 +350,6 @@ class Lem36(Alg1Mean):
                               overrides, ex20=False)
         pts += schedule_points(_axes(base, bits=[8], dist=dists, quantity=["utility_gap"], regulariser=["sqrt"]),
                                [0.5], overrides, ex20=False)
-        pts += schedule_points(_axes(base, bits=[8], dist=dists, quantity=["tail"]), fixed, overrides, ex20=False)
         return [p for i, p in enumerate(pts) if p not in pts[:i]]
 
 

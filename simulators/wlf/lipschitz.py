@@ -206,7 +206,7 @@ class WlfEx21(Simulator):
 
     def privacy(self, point):
         n0 = self.curve(point)[0]
-        return {"epsilon": self.epsilon(point, n0), "delta": 0.0,
+        return {"epsilon": self.epsilon(point, n0) / 2, "delta": 0.0,
                 "accounting": f"Algorithm 1 on the grid at nominal eps(n) (largest at n = {n0}), Delta q = 2/n: "
                               "realised eps(n)/2"}
 
@@ -301,7 +301,7 @@ class WlfProp26(Simulator):
         return [10, 30, 100, 300, 1000, 3000]
 
     def privacy(self, point):
-        return {"epsilon": point["epsilon"], "delta": 0.0,
+        return {"epsilon": point["epsilon"] / 2, "delta": 0.0,
                 "accounting": "the exact target: Algorithm 1 on the grid at nominal eps (realised eps/2); the chain "
                               "after t steps adds delta = (1 + e^eps) TV_t"}
 

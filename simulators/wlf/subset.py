@@ -181,7 +181,7 @@ class WlfEx22(Simulator):
 
     def privacy(self, point):
         e = float(wlf_ex22_epsilon(self.sizes[0], point["d"]))
-        return {"epsilon": e, "delta": 0.0,
+        return {"epsilon": e / 2, "delta": 0.0,
                 "accounting": "eps(n)/2 + eps(n)/2 (basic composition), nominal with Delta q = 2/n: realised eps(n)/2; "
                               f"largest eps(n) at n = {self.sizes[0]}"}
 

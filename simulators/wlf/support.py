@@ -1,16 +1,15 @@
 """Wang, Lei and Fienberg, "Learning with Differential Privacy" (JMLR 2016): Examples 16
 and 17, the problem Z = [0, 1], H = the finite subsets of [0, 1], loss 1{z not in h}.
 
-- Example 16: the support-ERM (output the set of observed points) on a distribution with
-  at most N atoms has risk = the missing mass sum_j p_j 1{atom j unseen}, exact per
-  dataset (the sample enters as multinomial counts on the atoms). Its expectation is
-  sum_j p_j (1 - p_j)^n <= N / (e n) <= N / n. And the impossibility: with the uniform
-  distribution on 3n atoms, n samples show at most n of them, so at least 2/3 of the
-  mass is unseen, for every algorithm (the atoms are not known in advance).
-- Example 17: D = uniform on [0, 1] (continuous). A finite set has probability 0, so every
-  h has R(h) = 1 = R*, while the empirical risk of "output Z" is 0. The four rows (R, R_hat,
-  AERM gap, generalisation gap) of the empty set and of "output Z" are computed from the
-  drawn sample: membership of each z_i in h, and D's mass of h (0 for a finite set).
+- Example 16 (the simulator): the support-ERM (output the set of observed points) on a
+  distribution with at most N atoms has risk = the missing mass sum_j p_j 1{atom j
+  unseen}, exact per dataset (the sample enters as multinomial counts on the atoms). Its
+  expectation is sum_j p_j (1 - p_j)^n <= N / (e n) <= N / n.
+- Example 17 (``ex17_row``, checked by a unit test; the entry is bound-only): D = uniform
+  on [0, 1] (continuous). A finite set has probability 0, so every h has R(h) = 1 = R*,
+  while the empirical risk of "output Z" is 0. The four values (R, R_hat, AERM gap,
+  generalisation gap) of the empty set and of "output Z" from a drawn sample: membership
+  of each z_i in h, and D's mass of h (0 for a finite set).
 """
 
 from __future__ import annotations
@@ -50,19 +49,17 @@ class WlfEx16(Simulator):
     measure = "mean"
     fidelities = FIDELITIES
     params = {"support": Interval("support", 1, None, "left", integer=True),
-              "dist": Options("dist", ("uniform", "zipf", "uniform_3n")),
+              "dist": Options("dist", ("uniform", "zipf")),
               "learner": Options("learner", ("support_erm",))}
 
     def grid(self, fidelity, overrides):
         sizes = overrides.get("support", [10, 100, 1000] if fidelity != "smoke" else [10, 100])
-        pts = [{"learner": "support_erm", "dist": d, "support": s} for d in ("uniform", "zipf") for s in sizes]
-        return pts + [{"learner": "support_erm", "dist": "uniform_3n"}]
+        return [{"learner": "support_erm", "dist": d, "support": s} for d in overrides.get("dist", ("uniform", "zipf"))
+                for s in sizes]
 
     def curve(self, point):
-        if point["dist"] == "uniform_3n":
-            return [10, 30, 100, 300, 1000]
         s = point["support"]
-        return sorted({max(1, int(round(s * r))) for r in (0.25, 0.5, 2, 4, 16, 100)})
+        return sorted({max(1, int(round(s * r))) for r in (0.25, 0.5, 1, 2, 4, 16, 100)})
 
     def privacy(self, point):
         return {"epsilon": None, "delta": None, "accounting": "non-private (outputs the observed points)"}
@@ -71,11 +68,9 @@ class WlfEx16(Simulator):
         # at n = 100 N the missing mass is almost always exactly 0, and trials that all give
         # one value only bound the mean by about ln(2m/0.05)/trials (engine.stats.mean_interval):
         # 8 x the trials resolve the smallest bound of the grid, N/(e n) = 0.0037
-        return 1 if point["dist"] == "uniform_3n" else 8
+        return 8
 
     def run_trials(self, point, n, trials, rng):
-        if point["dist"] == "uniform_3n":
-            return support_erm_risk(atom_masses("uniform", 3 * n), n, trials, rng)
         return support_erm_risk(atom_masses(point["dist"], point["support"]), n, trials, rng)
 
 
@@ -100,32 +95,3 @@ def ex17_row(learner: str, quantity: str, z: np.ndarray) -> np.ndarray:
     best = np.zeros(trials)  # R_hat(Z, Z) = 0
     values = {"risk": risk, "empirical_risk": emp, "aerm_gap": emp - best, "generalisation_gap": risk - emp}
     return values[quantity]
-
-
-class WlfEx17(Simulator):
-    """Ex 17: the four quantities of the empty set and of 'output Z' under U[0, 1]."""
-
-    theorem_id = "wlf.ex17"
-    measure = "mean"
-    fidelities = FIDELITIES
-    params = {"learner": Options("learner", ("empty", "support_erm")),
-              "quantity": Options("quantity", ("risk", "empirical_risk", "aerm_gap", "generalisation_gap"))}
-    unaudited = {"empty (always the empty set)": (
-        "a constant output: its privacy loss is exactly 0 on every pair of datasets, so no event can show "
-        "a loss and a doubled budget (2 x 0) is still 0; nothing to audit")}
-
-    def grid(self, fidelity, overrides):
-        return [{"learner": lr, "quantity": q} for lr in overrides.get("learner", ["empty", "support_erm"])
-                for q in overrides.get("quantity", ["risk", "empirical_risk", "aerm_gap", "generalisation_gap"])]
-
-    def curve(self, point):
-        return [10, 100, 1000, 10000]
-
-    def privacy(self, point):
-        if point["learner"] == "empty":
-            # 0-DP, but a privacy parameter of 0 is not a budget: declared as spending none
-            return {"epsilon": None, "delta": None, "accounting": "constant output: 0-DP, it reads no data"}
-        return {"epsilon": None, "delta": None, "accounting": "non-private (outputs the sample)"}
-
-    def run_trials(self, point, n, trials, rng):
-        return ex17_row(point["learner"], point["quantity"], rng.random((trials, n)))

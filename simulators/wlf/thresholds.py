@@ -266,8 +266,8 @@ class WlfProp12(Simulator):
         return [20, 50, 100, 200]
 
     def privacy(self, point):
-        return {"epsilon": point["epsilon"], "delta": 0.0,
-                "accounting": "Algorithm 1 at nominal eps with Delta q = 2/n (realised eps/2)"}
+        return {"epsilon": point["epsilon"] / 2, "delta": 0.0,
+                "accounting": f"Algorithm 1 at nominal eps = {point['epsilon']:g} with Delta q = 2/n: realised eps/2"}
 
     def audits(self):
         return [interval_audit()]
@@ -325,7 +325,7 @@ class WlfThm15(Simulator):
 
     def privacy(self, point):
         n0 = self.curve(point)[0]
-        return {"epsilon": self.epsilon(point, n0), "delta": 0.0,
+        return {"epsilon": self.epsilon(point, n0) / 2, "delta": 0.0,
                 "accounting": f"Algorithm 1 at nominal eps(n) (largest at n = {n0}), Delta q = 2/n: realised eps(n)/2"}
 
     def audits(self):

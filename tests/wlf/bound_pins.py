@@ -24,7 +24,6 @@ PINNED.update({
     "alg1_utility_rate": [({"n": 100, "epsilon": 0.5, "h_size": 17}, _U100),
                           ({"n": 12800, "epsilon": 1.0, "h_size": 257}, 9 * (2 * LN(12800) + LN(257)) / 12800),
                           ({"n": 100, "epsilon": 0.5, "h_size": 17, "rho": 1.0}, 9 * (3 * LN(100) + LN(17)) / 50)],
-    "lem36_tail_ratio": [({"n": 50}, 1.0), ({"n": 800}, 1.0)],
     "alg1_aerm_rate": [({"n": 100, "epsilon": 0.5, "h_size": 17, "zeta": 0.1}, _U100 + 0.2),
                        ({"n": 50, "epsilon": 0.5, "h_size": 65537}, 9 * (2 * LN(50) + LN(65537)) / 25)],
     # printed: 9[(rho + 2) ln n - ln K]/(n eps) + zeta; negative at K = 65537 > 50^2
@@ -44,7 +43,6 @@ PINNED.update({
                    9 * (LN(17) + 2 * LN(200)) / 100 + math.exp(0.25) - 1),
                   ({"n": 200, "epsilon": 0.5, "h_size": 17, "privacy_epsilon": 0.5},
                    9 * (LN(17) + 2 * LN(200)) / 100 + math.exp(0.5) - 1)],
-    "lem10_step": [({"n": 100}, 0.0), ({"n": 6400}, 0.0)],
     "alg1_privacy": [({"epsilon": 2.0}, 1.0), ({"epsilon": 2.0, "delta_q_n": 1.0}, 2.0)],
     "lem38_tail": [({"beta": 0.05}, 0.05), ({"beta": 0.2}, 0.2)],
     # (2/sqrt n)(e^eps - e^-eps)
@@ -97,7 +95,6 @@ PINNED.update({
                              ({"n": 1000, "epsilon": 0.1, "size": 201}, 9 * (2 * LN(1000) + LN(201)) / 100)],
     "wlf_support_rate": [({"n": 50, "support": 10}, 0.2), ({"n": 4, "support": 10}, 2.5)],
     "wlf_support_rate_e": [({"n": 50, "support": 10}, 10 / (math.e * 50)), ({"n": 1, "support": 1}, 1 / math.e)],
-    "wlf_support_floor": [({}, 2 / 3), ({}, 2 / 3)],
     "wlf_ex17_value": [({"learner": "empty", "quantity": "aerm_gap"}, 1.0),
                        ({"learner": "support_erm", "quantity": "generalisation_gap"}, 1.0),
                        ({"learner": "support_erm", "quantity": "empirical_risk"}, 0.0)],
@@ -162,7 +159,11 @@ PINNED.update({
                                 ({"n": 100, "epsilon": 1.0},
                                  LN(1 + 0.1 * (math.e - 1)) - LN(1 + 0.1 * (1 / math.e - 1)))],  # 0.223863
     # +-0.02 by the sign of side
-    "lem4_transfer_band": [({"side": 1}, 0.02), ({"side": -1}, -0.02), ({"side": 2.5}, 0.02)],
+    # 4 (ln 65 + 1)/(1 * 10) + sqrt(ln 65 / 20) = 2.0698 + 0.4568 = 2.52659 (n = 100: m = 10)
+    "lem4_rate": [({"n": 100, "epsilon": 1.0, "h_size": 65}, 4 * (math.log(65) + 1) / 10 + math.sqrt(math.log(65) / 20)),
+                  ({"n": 25600, "epsilon": 1.0, "h_size": 65}, 4 * (math.log(65) + 1) / 160 + math.sqrt(math.log(65) / 320))],
+    "alg1_fixed_eps_rate": [({"m": 10, "epsilon": 1.0, "h_size": 65}, 4 * (math.log(65) + 1) / 10 + math.sqrt(math.log(65) / 20)),
+                            ({"m": 50, "epsilon": 0.5, "h_size": 17}, 4 * (math.log(17) + 1) / 25 + math.sqrt(math.log(17) / 100))],
     # floor(sqrt n)/n: 10/100, 7/50, 32/1024 (perfect squares land on the integer root)
     "lem29_exact": [({"n": 100}, 0.1), ({"n": 50}, 0.14), ({"n": 1024}, 0.03125)],
     # 1/sqrt n

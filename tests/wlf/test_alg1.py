@@ -205,18 +205,33 @@ def test_printed_lemma37_fails_its_claim_where_the_corrected_one_holds():
     assert wb.alg1_aerm_rate_printed(50, 0.5, 65537) < 0 < wb.alg1_aerm_rate(50, 0.5, 65537)
 
 
-def test_lem38_tails():
-    problem = F.uniform_problem(8, 0.1)
-    pos, neg = problem.sample(585, 20, np.random.default_rng(0))
-    v = L38.alg1_tail(problem, pos, neg, 585, L38.nominal_epsilon(0.3), 0.3)
-    assert np.all((v >= 0) & (v <= 1))
-    v = L38.alg1_tail(problem, pos, neg, 585, 0.28, 0.0)  # tau = 0: every gap counts
-    assert np.allclose(v, 1.0)
-    s = L38.support_tail(16, 585, 30, 0.3, np.random.default_rng(1))
-    assert np.all(s == 1.0)  # 585 points cover at most 0.9% of 2^17 cells
-    s = L38.support_tail(2, 5000, 30, 0.01, np.random.default_rng(1))
-    assert np.all(s == 0.0)  # 8 cells, all seen
+def test_lem38_subset_mechanism_generalises_and_a_planted_eps_is_caught():
+    """At eps < tau/2 the private subset query's gap stays under tau; its non-private
+    maximiser (the sample's support) overfits; a sampler with eps 50 times too large does
+    too, so the claim can fail."""
+    rng = np.random.default_rng(0)
+    size, n, tau = 1 << 14, 585, 0.3
+    counts = rng.multinomial(n, np.full(size, 1.0 / size), size=100)
+    ok = L38.gap_exceeds(counts, rng.random(counts.shape) < L38.inclusion_probability(
+        counts, n, size, L38.mechanism_epsilon(tau)), n, size, tau)
+    assert ok.mean() == 0.0
+    assert L38.gap_exceeds(counts, counts > n / (2 * size), n, size, tau).mean() == 1.0
+    bug = rng.random(counts.shape) < L38.inclusion_probability(counts, n, size, 50 * L38.mechanism_epsilon(tau))
+    assert L38.gap_exceeds(counts, bug, n, size, tau).mean() > 0.9
 
+
+def test_lem38_subset_mechanism_is_the_exponential_mechanism_over_subsets():
+    """Brute force on N = 3 points: P(S) proportional to exp(eps n u(S)/2) over all 8 subsets
+    equals the product of the independent inclusion probabilities."""
+    import itertools
+
+    counts, n, size, eps = np.array([2, 0, 3]), 5, 3, 0.8
+    sets = list(itertools.product([0, 1], repeat=size))
+    u = np.array([np.dot(s, counts) / n - sum(s) / (2 * size) for s in sets])
+    w = np.exp(eps * n * u / 2)
+    p = L38.inclusion_probability(counts, n, size, eps)
+    prod = np.array([np.prod(np.where(np.array(s) == 1, p, 1 - p)) for s in sets])
+    np.testing.assert_allclose(w / w.sum(), prod, rtol=1e-12)
 
 def test_bad_input_is_refused_with_the_parameter_named():
     with pytest.raises(ValueError, match="epsilon"):

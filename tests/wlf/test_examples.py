@@ -169,7 +169,7 @@ def test_missing_mass_and_ex17_rows():
     assert np.all(SP.support_erm_risk(SP.atom_masses("uniform", 30), 10, 50, rng) >= 2 / 3 - 1e-12)
     z = rng.random((4, 50))
     for learner in ("empty", "support_erm"):
-        for q in SP.WlfEx17().params["quantity"].allowed:
+        for q in ("risk", "empirical_risk", "aerm_gap", "generalisation_gap"):
             assert np.all(SP.ex17_row(learner, q, z) == wb.wlf_ex17_value(learner, q))
 
 
