@@ -11,7 +11,14 @@ Design (design.md, "Engine"):
   with ``joblib.Memory`` under ``<out>/cache``: a run stopped by Ctrl-C or a kill keeps
   every finished block and the next run picks them up. A block's cache key holds the
   hash of the code that computes it (``store.code_hash``), so a change to a simulator or
-  to anything of ours it imports recomputes its blocks instead of reusing stale ones.
+  to anything of ours it imports recomputes its blocks instead of reusing stale ones,
+  and a digest of the simulator object itself (``simulator_digest``: its settings, and
+  for a class defined in a script or notebook its code and the globals it uses), taken
+  in the parent process. Workers receive the simulator by value (loky's cloudpickle) but
+  never hash it, so a simulator defined in ``__main__`` runs with ``jobs > 1``.
+- Every block runs with the numerical libraries' thread pools (BLAS, OpenMP) limited to
+  one thread (threadpoolctl): the parallelism is over blocks, and a learner that calls
+  a threaded library would otherwise oversubscribe the cores.
 - A theorem is reported (``on_done``) as soon as its last point finishes, so its results
   can be written while the others still run; an exception in one of its blocks is caught
   in the worker, ends that theorem only, and is reported with its traceback.
@@ -33,6 +40,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import inspect
 import json
 import sys
 import time
@@ -42,6 +50,8 @@ from pathlib import Path
 
 import numpy as np
 from joblib import Memory, Parallel, delayed, parallel_config
+from joblib import hash as joblib_hash
+from threadpoolctl import threadpool_limits
 
 from privbounds.params import ParameterError
 from privbounds.simulators.engine.audit import AUDIT_BLOCK, AUDIT_CONF, BUDGETS
@@ -91,6 +101,58 @@ def run_audit_block(sim, theorem_id: str, name: str, budget: float, block: int, 
     if case is None:
         raise KeyError(f"{theorem_id} has no audit named {name!r}")
     return case.run(budget, int(size), rng)
+
+
+def simulator_digest(sim) -> str:
+    """What the cache key holds of a simulator object, computed in the parent process:
+    joblib's hash of the object (its class by name and its attributes: a learner's
+    settings), and for a class defined in ``__main__`` (a script or a notebook, whose
+    file ``store.code_hash`` may not see) its code and the values of the globals its
+    methods read (``_main_code``)."""
+    parts = [joblib_hash(sim)]
+    for cls in type(sim).__mro__:
+        if cls.__module__ == "__main__":
+            parts.append(_main_code(cls))
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
+
+
+def _main_code(cls) -> str:
+    """A class from ``__main__``: its methods' bytecode and constants, and joblib's hash of
+    every global they name (a setting kept outside the object: ``RATE = 0.9``); a global
+    that is a module, class or function counts by its name and, for one from ``__main__``,
+    its own code. Deterministic across processes (pickling a class by value is not: it
+    carries a per-process tracking id)."""
+    h = hashlib.sha256()
+    seen: set = set()
+
+    def code(co, glb):
+        h.update(co.co_code + repr(co.co_names).encode())
+        for c in co.co_consts:
+            if hasattr(c, "co_code"):
+                code(c, glb)
+            elif isinstance(c, frozenset):  # its order follows the per-process string hash seed
+                h.update(repr(sorted(map(repr, c))).encode())
+            else:
+                h.update(repr(c).encode())
+        for name in co.co_names:
+            if name in glb and name not in seen:
+                seen.add(name)
+                v = glb[name]
+                h.update(name.encode())
+                if getattr(v, "__module__", None) == "__main__" and hasattr(v, "__code__"):
+                    code(v.__code__, glb)
+                elif not (inspect.ismodule(v) or inspect.isclass(v) or callable(v)):
+                    h.update(joblib_hash(v).encode())
+
+    for name, attr in sorted(vars(cls).items()):
+        fn = getattr(attr, "__func__", attr)  # staticmethod, classmethod
+        fn = getattr(fn, "fget", fn)  # property
+        if hasattr(fn, "__code__"):
+            h.update(name.encode())
+            code(fn.__code__, fn.__globals__)
+        elif not name.startswith("__"):
+            h.update(name.encode() + joblib_hash(attr).encode())
+    return h.hexdigest()
 
 
 @dataclass
@@ -251,16 +313,24 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
     ``use_cache=False`` neither reads nor writes the block cache.
     """
     memory = Memory(str(cache_dir), verbose=0) if use_cache else None
-    cached = {run_block: memory.cache(run_block), run_audit_block: memory.cache(run_audit_block)} \
-        if use_cache else {}
+    # the simulator is not hashed (in a worker a class from __main__ cannot be pickled by
+    # reference): its digest, taken here, is part of ``code``
+    cached = {run_block: memory.cache(run_block, ignore=["sim"]),
+              run_audit_block: memory.cache(run_audit_block, ignore=["sim"])} if use_cache else {}
     runs: dict[str, list[PointRun]] = {}
     cases: dict[str, list] = {}  # theorem id -> its audit instances
     audits: dict[str, dict] = {}  # theorem id -> {(name, budget): [hits on D, hits on D', trials]}
     audit_code: dict[str, str] = {}
     conf: dict[str, float] = {}
     memo: dict = {}  # one read of each source file per run
-    code = {tid: code_hash(type(sim).__module__, memo) for tid, (sim, _) in work.items()}
     errors: dict[str, str] = {}
+    code = {}
+    for tid, (sim, _) in work.items():
+        try:
+            code[tid] = f"{code_hash(type(sim).__module__, memo)}-{simulator_digest(sim)}"
+        except Exception:  # an unhashable simulator ends its theorem, not the run
+            errors[tid] = f"hashing its simulator for the cache:\n{traceback.format_exc()}"
+            code[tid] = "?"
     for tid, (sim, points) in work.items():
         fid = fidelity[tid]
         runs[tid], cases[tid], audits[tid] = [], [], {}
@@ -490,6 +560,7 @@ def _indexed(fn, i, args):
     stop the others (KeyboardInterrupt and SystemExit still propagate)."""
     t0 = time.perf_counter()
     try:
-        return i, fn(*args), None, time.perf_counter() - t0
+        with threadpool_limits(limits=1):  # parallel over blocks: one thread per worker
+            return i, fn(*args), None, time.perf_counter() - t0
     except Exception:
         return i, None, traceback.format_exc(), time.perf_counter() - t0

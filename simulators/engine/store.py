@@ -16,6 +16,7 @@ import contextlib
 import hashlib
 import importlib.util
 import os
+import sys
 from pathlib import Path
 
 ROOT = "privbounds"
@@ -36,8 +37,15 @@ def _is_module(name: str) -> bool:
 
 
 def _source(module: str) -> tuple[bytes, bool] | None:
-    """(source bytes, is a package) of one of our modules, None if it has no .py file."""
-    spec = importlib.util.find_spec(module)
+    """(source bytes, is a package) of a module, None if it has no .py file. A script run
+    as ``__main__`` has no import spec: its file is read instead."""
+    try:
+        spec = importlib.util.find_spec(module)
+    except ValueError:  # __main__ (a script or a notebook) has __spec__ = None
+        spec = None
+        path = getattr(sys.modules.get(module), "__file__", None)
+        if path and str(path).endswith(".py") and Path(path).is_file():
+            return Path(path).read_bytes(), False
     if spec is None or not spec.origin or not spec.origin.endswith(".py"):
         return None
     return Path(spec.origin).read_bytes(), spec.submodule_search_locations is not None
