@@ -7,6 +7,7 @@ Notebook API::
     privbounds.get("bns.thm5_1")           # one entry: statement, claims, simulator
     privbounds.run(["siv.thm3_3"], fidelity="smoke", jobs=2, seed=0, out="privbounds-out")
     privbounds.plot(out="privbounds-out"); privbounds.report(out="privbounds-out")
+    privbounds.audit(mechanism, D, D_prime, epsilon=1.0)   # black-box privacy audit
 
 The names are loaded on first use (PEP 562), so that ``import privbounds.bounds.bns``
 loads the bound functions alone, without the engine, pandas or matplotlib.
@@ -18,7 +19,7 @@ import importlib
 # plotters (the design card's figures/ folder) and a function of that name would be
 # shadowed by it.
 _API = {"run": "api", "plot": "api", "report": "api", "check": "api", "reproduce": "api",
-        "show": "api", "findings": "api", "theorems": "registry", "get": "registry"}
+        "show": "api", "findings": "api", "theorems": "registry", "get": "registry", "audit": "blackbox"}
 __all__ = list(_API)
 
 

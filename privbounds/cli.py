@@ -161,7 +161,39 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("reproduce", help="run + figures + report + check (the check is skipped at smoke "
                                           "fidelity, which has no baseline)")
     run_opts(sp, overrides=False)
+    sp = sub.add_parser("audit", help="black-box privacy audit of your mechanism: exit 1 if it leaks more than "
+                                      "it declares")
+    sp.add_argument("mechanism", metavar="MODULE:NAME",
+                    help="mechanism(data, epsilon, rng[, size]) -> one output (or size outputs); MODULE may be "
+                         "a file path, e.g. mine.py:mechanism")
+    sp.add_argument("--neighbours", required=True, metavar="MODULE:NAME",
+                    help="a pair (D, D') of neighbouring datasets in that module")
+    sp.add_argument("--epsilon", type=float, required=True, help="the declared epsilon")
+    sp.add_argument("--delta", type=float, default=0.0, help="the declared delta (default: %(default)s)")
+    sp.add_argument("--trials", type=int, default=100_000, help="runs per side for the estimate (default: %(default)s)")
+    sp.add_argument("--pilot", type=int, default=20_000,
+                    help="runs per side, apart, to choose the event (default: %(default)s)")
+    sp.add_argument("--statistic", metavar="MODULE:NAME", help="maps one output to a number (default: its first "
+                                                                "coordinate)")
+    sp.add_argument("--fixed-epsilon", action="store_true",
+                    help="the mechanism ignores its epsilon argument: no power check at a doubled budget")
+    sp.add_argument("--seed", type=_seed, default=0, metavar="S", help="root seed (default: 0)")
+    sp.add_argument("--json", action="store_true", help="the result as JSON")
     return p
+
+
+def _audit(args) -> int:
+    from privbounds.blackbox import audit, load
+
+    mechanism = load(args.mechanism, "mechanism")
+    pair = load(args.neighbours, "--neighbours")
+    if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
+        raise ParameterError(f"--neighbours {args.neighbours} must name a pair (D, D'), got {type(pair).__name__}")
+    stat = load(args.statistic, "--statistic") if args.statistic else None
+    res = audit(mechanism, pair[0], pair[1], args.epsilon, args.delta, args.trials, args.pilot, args.seed, stat,
+                takes_epsilon=not args.fixed_epsilon)
+    print(json.dumps(res.as_dict(), indent=1) if args.json else res.summary())
+    return 1 if res.verdict == "refuted" else 0
 
 
 def _list(args) -> int:
@@ -311,6 +343,8 @@ def _dispatch(args, argv) -> int:
         return _show(args)
     if args.command == "findings":
         return _findings(args)
+    if args.command == "audit":
+        return _audit(args)
     if args.command in ("run", "reproduce"):
         overrides = {}
         for name, values in getattr(args, "set", []):
