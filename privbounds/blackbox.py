@@ -17,8 +17,10 @@ declared epsilon, the audit could not have caught a factor-2 bug and says so. Ve
 *refuted* (eps_hat above the declared epsilon), *confirmed* (at or below, with power),
 *inconclusive* (at or below, without power).
 
-Neighbours: the user passes D and D' (``replace_one`` builds the replace-one neighbour
-of a dataset of rows).
+Neighbours: the user passes D and D', datasets of rows of the same length that differ in
+exactly one row (replace-one neighbours, the relation of every paper here; anything else
+is refused, since a pair k rows apart would show up to k eps and look like a leak).
+``replace_one`` builds them.
 """
 
 from __future__ import annotations
@@ -83,17 +85,38 @@ def _sampler(mechanism):
         takes_size = False
 
     def draw(data, epsilon, rng, k):
-        if takes_size:
-            out = mechanism(data, epsilon, rng, size=k)
-            if len(out) != k:
-                raise ParameterError(f"mechanism returned {len(out)} outputs for size={k}")
-            return list(out)
-        return [mechanism(data, epsilon, rng) for _ in range(k)]  # a black box: one run at a time
+        try:
+            if takes_size:
+                out = mechanism(data, epsilon, rng, size=k)
+                if len(out) != k:
+                    raise ParameterError(f"mechanism returned {len(out)} outputs for size={k}")
+                return list(out)
+            return [mechanism(data, epsilon, rng) for _ in range(k)]  # a black box: one run at a time
+        except ParameterError:
+            raise
+        except Exception as e:  # the user's code: one line naming it, not an internal error
+            raise ParameterError(f"mechanism raised {type(e).__name__}: {e}") from None
     return draw
 
 
+def differing_rows(d, d_prime) -> int | None:
+    """How many rows two datasets differ in (replace-one neighbours differ in exactly one),
+    or None when they cannot be compared row by row (other types, other lengths)."""
+    try:
+        a, b = np.asarray(d), np.asarray(d_prime)
+    except Exception:
+        return None
+    if a.shape != b.shape or a.ndim == 0:
+        return None
+    return int(np.sum(np.any((a != b).reshape(len(a), -1), axis=1)))
+
+
 def _scalars(outputs, statistic) -> np.ndarray:
-    vals = np.array([float(statistic(o)) for o in outputs])
+    try:
+        vals = np.array([float(statistic(o)) for o in outputs])
+    except (TypeError, ValueError) as e:
+        raise ParameterError(f"statistic must map every output to a number ({type(e).__name__}: {e}); "
+                             "pass one that does") from None
     if not np.all(np.isfinite(vals)):
         raise ParameterError("statistic must map every output to a finite number "
                              f"({int(np.sum(~np.isfinite(vals)))} were not)")
@@ -156,6 +179,15 @@ def audit(mechanism, d, d_prime, epsilon: float, delta: float = 0.0, trials: int
             raise ParameterError(f"{flag(name)} must be an integer >= 100, got {v!r}")
     if seed < 0:
         raise ParameterError(f"{flag('seed')} must be >= 0, got {seed!r}")
+    if not callable(mechanism):
+        raise ParameterError(f"mechanism must be callable, got {type(mechanism).__name__}")
+    rows = differing_rows(d, d_prime)
+    if rows is None:
+        raise ParameterError("neighbours D and D' must be datasets of the same number of rows (replace-one "
+                             "neighbours: one row replaced); got two that cannot be compared row by row")
+    if rows != 1:
+        raise ParameterError(f"neighbours D and D' differ in {rows} rows; replace-one neighbours differ in "
+                             "exactly one (replace_one(D, i, row) builds them)")
     draw = _sampler(mechanism)
     stat = statistic or _first
     seeds = np.random.SeedSequence(seed).spawn(8)

@@ -90,3 +90,22 @@ def test_the_command_line_audits_a_script_and_exits_1_on_a_leak(tmp_path):
     assert bad.returncode == 1 and bad.stdout.startswith("refuted")
     err = run("mechanism", "0")
     assert err.returncode == 2 and err.stderr.strip() == "privbounds: error: --epsilon must be > 0, got 0.0"
+
+
+def test_pairs_that_are_not_replace_one_neighbours_and_failing_user_code_are_one_line():
+    far = D.copy()
+    far[:6] = 1.0
+    with pytest.raises(ParameterError, match="differ in 6 rows"):
+        audit(laplace_mean, D, far, 1.0, trials=200, pilot=200)
+    with pytest.raises(ParameterError, match="same number of rows"):
+        audit(laplace_mean, D, D[:9], 1.0, trials=200, pilot=200)
+
+    def broken(data, epsilon, rng, size=None):
+        raise ValueError("boom")
+    with pytest.raises(ParameterError, match="^mechanism raised ValueError: boom"):
+        audit(broken, D, D_PRIME, 1.0, trials=200, pilot=200)
+
+    def words(data, epsilon, rng):
+        return "yes"
+    with pytest.raises(ParameterError, match="^statistic must map every output to a number"):
+        audit(words, D, D_PRIME, 1.0, trials=200, pilot=200)

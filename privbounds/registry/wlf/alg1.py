@@ -173,7 +173,7 @@ def _wlf_lem37() -> Theorem:
         math="AG(n) <= 9[(rho + 2) log n + log K]/(n eps) + 2 zeta(n)   (printed: log(1/K), zeta(n))",
         simulator=Lem37(), plotter="wlf.alg1:rates", claims=claims,
         notes=(EXACT_NOTE + "eps(n) = sqrt((M + log n)/n) and eps = 0.5; M = 4, 8, 16; at M = 8 also the "
-               "regulariser g_n(h_t) = (t/G)/sqrt(n) (zeta = 1/sqrt n). The corrected bound holds with a wide "
+               "regulariser g_n(h_t) = (t/G)/sqrt(n) (zeta = 1/sqrt n). At quick fidelity the corrected bound holds with a wide "
                "margin. The printed form is refuted exactly where it is negative: at M = 16 for n < 256 "
                "(K = 65537 > n^2; n = 50 and 200 here, both distributions, both eps); elsewhere it is smaller than "
                "the corrected bound but still above the measured gap, whose constant 9 leaves room. This is "
