@@ -159,3 +159,12 @@ def alg1_events(budget, trials, rng, bits=3, n=4, j=0, epsilon=2.0, sensitivity=
     a = sample_hypotheses(np.broadcast_to(logp[0], (trials, g + 1)), rng) <= j
     b = sample_hypotheses(np.broadcast_to(logp[1], (trials, g + 1)), rng) <= j
     return a, b
+
+
+def point_losses(size: int) -> np.ndarray:
+    """loss(h_t, z) of every threshold (columns t = 0..G) at every point z = (x_c, 1),
+    c < G, then (x_c, 0): 1{t > c} for label 1, 1{t <= c} for label 0. Shape (2G, G + 1);
+    row c is also how one row at cell c adds to ``error_counts``."""
+    t = np.arange(size + 1)[None, :]
+    c = np.arange(size)[:, None]
+    return np.concatenate([(t > c), (t <= c)]).astype(float)

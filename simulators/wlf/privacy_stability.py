@@ -56,20 +56,11 @@ LEM8_LEARNERS = ("alg1", "geometric", "geometric_sub")
 SUB_RATE = 0.5  # the subsampled learners draw half of the rows
 
 
-def point_losses(bits: int) -> np.ndarray:
-    """loss(h_t, z) of every threshold (columns t = 0..G) at every point z = (x_c, 1),
-    c < G, then (x_c, 0): 1{t > c} for label 1, 1{t <= c} for label 0."""
-    g = 1 << bits
-    t = np.arange(g + 1)[None, :]
-    c = np.arange(g)[:, None]
-    return np.concatenate([(t > c), (t <= c)]).astype(float)
-
-
 def alg1_replacements(pos, neg, n, epsilon, rng):
     """Exact stability and privacy loss of Algorithm 1 over every replacement of one
     random row of each dataset: (trials,) maxima of each."""
     T, g = pos.shape
-    L = point_losses(int(np.log2(g)))
+    L = finite.point_losses(g)
     cells = np.concatenate([pos, neg], axis=1)
     u = rng.integers(0, n, size=T)
     row = np.sum(np.cumsum(cells, axis=1) <= u[:, None], axis=1)  # the cell of the u-th row

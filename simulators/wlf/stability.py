@@ -47,14 +47,6 @@ def _cells(problem: finite.Problem) -> np.ndarray:
     return np.concatenate([one, problem.p - one])
 
 
-def loss_table(size: int) -> np.ndarray:
-    """loss(h_t, cell) for the 2G cells and t = 0..G: (x_j, 1) errs iff t > j, (x_j, 0) iff t <= j.
-    Shape (2G, G + 1)."""
-    t = np.arange(size + 1)
-    j = np.arange(size)[:, None]
-    return np.concatenate([(t > j), (t <= j)]).astype(float)
-
-
 def stability_quantities(problem: finite.Problem, pos, neg, n: int, eps: float,
                          rng: np.random.Generator) -> dict:
     """The module docstring's quantities for one batch of datasets (label histograms)."""
@@ -69,7 +61,7 @@ def stability_quantities(problem: finite.Problem, pos, neg, n: int, eps: float,
     q = finite.excess_quantities(problem, errors, logp, n)
     worst = np.zeros(trials)
     sym = np.zeros(trials)
-    table = loss_table(size)
+    table = finite.point_losses(size)
     for v in range(2 * size):
         c = counts.copy()
         c[rows, cell] -= 1

@@ -105,7 +105,7 @@ def test_stability_is_the_brute_force_supremum_over_test_points():
     pos, neg = problem.sample(9, 4, rng)
     logp = F.alg1_log_probs(F.error_counts(pos, neg), 9, 0.8)
     assert np.allclose(F.ro_stability(logp, logp), 0)  # same data: zero stability
-    table = S.loss_table(4)
+    table = F.point_losses(4)
     other = F.alg1_log_probs(F.error_counts(pos[::-1], neg[::-1]), 9, 0.8)
     brute = np.max(np.abs((np.exp(logp) - np.exp(other)) @ table.T), axis=1)
     np.testing.assert_allclose(F.ro_stability(logp, other), brute, atol=1e-12)

@@ -17,7 +17,8 @@ from privbounds.simulators.wlf import count_mechanisms as cm
 from privbounds.simulators.wlf import finite
 from privbounds.simulators.wlf import subsample as sub
 from privbounds.simulators.wlf.boosting import WlfThm25, boost, parts, selection_events
-from privbounds.simulators.wlf.privacy_stability import WlfLem8, WlfLem30, alg1_replacements, point_losses
+from privbounds.simulators.wlf.finite import point_losses as finite_point_losses
+from privbounds.simulators.wlf.privacy_stability import WlfLem8, WlfLem30, alg1_replacements
 
 # --- Definitions 2, 6, 27 -----------------------------------------------------------------------
 
@@ -170,7 +171,7 @@ def test_alg1_replacements_match_datasets_built_by_hand():
     # the same rows by hand: the u-th row of each dataset, replaced by every point in turn
     u = np.random.default_rng(9).integers(0, n, size=4)
     g = 1 << bits
-    L = point_losses(bits)
+    L = finite_point_losses(1 << bits)
     for t in range(4):
         rows = np.repeat(np.arange(2 * g), np.r_[pos[t], neg[t]])
         cell = rows[u[t]]
