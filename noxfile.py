@@ -1,4 +1,4 @@
-"""nox sessions: tests, slow, bench, reproduce, check, lint, lowest.
+"""nox sessions: tests, slow, bench, reproduce, check, lint, lowest, gallery.
 
 Each session installs the project (editable) with the extras it needs into its own
 virtual environment; ``nox -s tests`` is equivalent to the README's test command.
@@ -53,6 +53,17 @@ def check(session):
     _install(session, "dask")
     session.run("privbounds", "run", "--fidelity", "full", "--jobs", "2", "--quiet", "--out", "check-out")
     session.run("privbounds", "check", "--out", "check-out")
+
+
+@nox.session(python=PY)
+def gallery(session):
+    """Learners from other libraries (the gallery extra): their tests, then their quick run
+    and the check against reports/baselines/gallery/quick.json (about 20 minutes on 2 cores)."""
+    _install(session, "test,gallery")
+    session.run("pytest", "tests/gallery", *session.posargs)
+    session.run("privbounds", "run", "gallery.*", "--fidelity", "quick", "--jobs", "2", "--quiet",
+                "--out", "gallery-out")
+    session.run("privbounds", "check", "--out", "gallery-out")
 
 
 @nox.session(python=PY)

@@ -1,38 +1,43 @@
 """Figures: a shared style (common.py), the plotter driven by claim kinds that every
 theorem without a plotter of its own gets (generic.py), shared plotters (simple.py,
 curves.py) and one subpackage per paper for its special figures. Importing this package loads no plotting
-library; a plotter module is imported when it draws."""
+library; a plotter module is imported when it draws. A plotter is named "module:function"
+under this package, or is a callable (a plugin's, defined in its own package)."""
 
 from __future__ import annotations
 
 import importlib
 
 
-def call(spec: str, *args):
-    """Call a plotter named "module:function" under privbounds.figures."""
+def call(spec, *args):
+    """Call a plotter: a callable, or one named "module:function" under privbounds.figures."""
+    if callable(spec):
+        return spec(*args)
     module, fn = spec.split(":")
     return getattr(importlib.import_module(f"{__name__}.{module}"), fn)(*args)
 
 
-def headline_ids(prefix: str) -> list[str]:
-    """The theorems whose results a paper's headline figures draw."""
+def _headline_source(prefix: str):
+    """Where a paper's headline figures say what they draw (``theorem_ids``, ``CAPTION``):
+    the module of a "module:function" spec, the callable itself otherwise; None without."""
     from privbounds.registry import papers
 
     spec = papers()[prefix].figures
-    if spec is None:
-        return []
-    module = importlib.import_module(f"{__name__}.{spec.split(':')[0]}")
-    return sorted(getattr(module, "theorem_ids", set)())
+    if spec is None or callable(spec):
+        return spec
+    return importlib.import_module(f"{__name__}.{spec.split(':')[0]}")
+
+
+def headline_ids(prefix: str) -> list[str]:
+    """The theorems whose results a paper's headline figures draw (``theorem_ids``: a
+    function returning them, or, on a callable, the collection itself)."""
+    ids = getattr(_headline_source(prefix), "theorem_ids", ())
+    return sorted(ids() if callable(ids) else ids)
 
 
 def headline_caption(prefix: str) -> str:
-    """What a paper's headline figures show, for its page (the module's ``CAPTION``)."""
-    from privbounds.registry import papers
-
-    spec = papers()[prefix].figures
-    if spec is None:
-        return ""
-    return getattr(importlib.import_module(f"{__name__}.{spec.split(':')[0]}"), "CAPTION", "")
+    """What a paper's headline figures show, for its page (``CAPTION``)."""
+    return getattr(_headline_source(prefix), "CAPTION", "")
 
 
 def draw(theorem, record: dict, out) -> list:

@@ -76,6 +76,64 @@ def replace_one(data, index: int, row) -> np.ndarray:
     return out
 
 
+def is_learner(obj) -> bool:
+    """Whether ``obj`` follows the learner protocol of privbounds.learners (it, or the
+    objects its factory makes, have ``fit``) rather than being a mechanism."""
+    return callable(getattr(obj, "fit", None))
+
+
+def learner_mechanism(learner):
+    """A learner (privbounds.learners: an object, or a class or factory called with
+    ``epsilon``) as a mechanism on a dataset of rows (n, f + 1), the features then the 0/1
+    label; its output is the fitted predictor. Returns (mechanism, takes_epsilon)."""
+    from privbounds.instances import Sample
+    from privbounds.learners import _construct, _takes
+
+    def mechanism(data, epsilon, rng):
+        data = np.asarray(data, dtype=float)
+        X, y = data[:, :-1], data[:, -1].astype(np.int64)
+        obj = _construct(learner, {"epsilon": epsilon})
+        if getattr(obj, "sample_form", "rows") == "counts":
+            rows, counts = np.unique(data, axis=0, return_counts=True)
+            sample = Sample("counts", len(y), features=rows[:, :-1], labels=rows[:, -1].astype(np.int64),
+                            counts=counts)
+        else:
+            sample = Sample("rows", len(y), X=X, y=y)
+        return obj.fit(sample, rng)
+    return mechanism, _takes(learner, "epsilon")
+
+
+def predictor_statistic(d, d_prime):
+    """The default statistic of a learner's output: its first coefficient when it has one
+    (``coef_``: a real number that moves with the noise), else its labels on the distinct
+    feature rows of D and D', read as a binary number."""
+    feats = np.unique(np.concatenate([np.asarray(d, float), np.asarray(d_prime, float)])[:, :-1], axis=0)
+
+    def statistic(h):
+        coef = getattr(h, "coef_", None)
+        if coef is not None:
+            return float(np.ravel(coef)[0])
+        f = getattr(h, "predict", h)
+        labels = np.asarray(f(feats)).astype(np.int64).ravel()
+        return float(np.sum(labels[:52] << np.arange(min(labels.size, 52))))
+    return statistic
+
+
+def instance_neighbours(instance: str, n: int, seed: int = 0, **params):
+    """Replace-one neighbours for a learner from a registered instance family: D is a
+    sample of n rows (features, then the label) drawn from it; D' flips the label of
+    the row of largest feature norm (for a margin-based learner, the row that moves it
+    most)."""
+    from privbounds.instances import get
+
+    inst = get(instance).make(**params)
+    rng = np.random.default_rng(seed)
+    s = inst.draw(n, 1, rng).sample(0, "rows", rng)
+    d = np.column_stack([s.X, s.y]).astype(float)
+    i = int(np.argmax(np.linalg.norm(s.X, axis=1)))
+    return d, replace_one(d, i, np.append(s.X[i], 1 - s.y[i]))
+
+
 def _sampler(mechanism):
     """draw(data, epsilon, rng, k) -> k outputs, calling ``mechanism(data, epsilon, rng,
     size=k)`` if it takes ``size`` (vectorised), else once per run."""
@@ -208,6 +266,21 @@ def audit(mechanism, d, d_prime, epsilon: float, delta: float = 0.0, trials: int
                        int(trials), int(pilot), conf, hits, hits2)
 
 
+def _by_value(mod) -> None:
+    """Worker processes cannot import a file that is not on their path: its objects travel
+    by value, as those of ``__main__`` do. joblib before 1.5 pickles with its own copy of
+    cloudpickle, later ones with the cloudpickle package: tell whichever is there."""
+    import cloudpickle
+
+    cloudpickle.register_pickle_by_value(mod)
+    try:
+        from joblib.externals import cloudpickle as vendored
+    except ImportError:
+        return
+    if vendored is not cloudpickle:
+        vendored.register_pickle_by_value(mod)
+
+
 def load(spec: str, option: str = "mechanism"):
     """The object named by "module:name" or "path/to/file.py:name" (a user's script need
     not be installed); ParameterError names ``option`` and what is wrong."""
@@ -228,6 +301,7 @@ def load(spec: str, option: str = "mechanism"):
             mod = importlib.util.module_from_spec(mspec)
             sys.modules.setdefault(path.stem, mod)
             mspec.loader.exec_module(mod)
+            _by_value(mod)
         else:
             if "" not in sys.path:
                 sys.path.insert(0, "")  # the current folder, as 'python -m' would have it

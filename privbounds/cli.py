@@ -161,13 +161,40 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("reproduce", help="run + figures + report + check (the check is skipped at smoke "
                                           "fidelity, which has no baseline)")
     run_opts(sp, overrides=False)
+    sp = sub.add_parser("measure", help="measure your own learner on a registered instance, beside a theorem's "
+                                        "bounds and learners (results, figure; then 'privbounds report')")
+    sp.add_argument("learner", metavar="MODULE:NAME",
+                    help="a learner class or factory (see the README's 'Bring your own learner'); MODULE may "
+                         "be a file path, e.g. mine.py:MyLearner")
+    sp.add_argument("--instance", default="thresholds", help="instance family (default: %(default)s; "
+                                                             "'privbounds list --instances' lists them)")
+    sp.add_argument("--compare-to", metavar="ID", help="theorem to compare with (default: the theorem whose "
+                                                       "instance it is)")
+    sp.add_argument("--name", help="id of the result, learner.NAME (default: the learner's name)")
+    sp.add_argument("--label", help="how pages and figures name the learner (default: NAME)")
+    sp.add_argument("--max-n", type=int, default=1 << 20, metavar="N",
+                    help="largest sample size the search may reach (default: %(default)s)")
+    sp.add_argument("--fidelity", default="quick", choices=FIDELITIES, help="as for run (default: %(default)s)")
+    sp.add_argument("--jobs", type=_jobs, default=1, metavar="N", help="worker processes (default: 1)")
+    sp.add_argument("--seed", type=_seed, default=0, metavar="S", help="root seed (default: 0)")
+    sp.add_argument("--set", type=_override, action="append", default=[], metavar="NAME=V1,V2",
+                    help="a grid axis of the instance, epsilon, alpha or beta (default: --set d=4,8,12)")
+    sp.add_argument("--quiet", action="store_true", help="no progress bar")
+    sp.add_argument("--no-cache", action="store_true", help="neither reuse nor store finished blocks")
+    out_opt(sp)
     sp = sub.add_parser("audit", help="black-box privacy audit of your mechanism: exit 1 if it leaks more than "
                                       "it declares")
     sp.add_argument("mechanism", metavar="MODULE:NAME",
-                    help="mechanism(data, epsilon, rng[, size]) -> one output (or size outputs); MODULE may be "
-                         "a file path, e.g. mine.py:mechanism")
-    sp.add_argument("--neighbours", required=True, metavar="MODULE:NAME",
+                    help="mechanism(data, epsilon, rng[, size]) -> one output (or size outputs), or a learner "
+                         "(a class with fit, see 'privbounds measure'); MODULE may be a file path, e.g. "
+                         "mine.py:mechanism")
+    sp.add_argument("--neighbours", metavar="MODULE:NAME",
                     help="a pair (D, D') of neighbouring datasets in that module")
+    sp.add_argument("--instance", help="instead of --neighbours, for a learner: D is a sample of --n rows "
+                                       "from this instance family, D' flips the label of its row of largest "
+                                       "norm")
+    sp.add_argument("--n", type=int, default=10, help="rows of D with --instance (default: %(default)s)")
+    sp.add_argument("--d", type=int, default=4, help="the instance's d with --instance (default: %(default)s)")
     sp.add_argument("--epsilon", type=float, required=True, help="the declared epsilon")
     sp.add_argument("--delta", type=float, default=0.0, help="the declared delta (default: %(default)s)")
     sp.add_argument("--trials", type=int, default=100_000, help="runs per side for the estimate (default: %(default)s)")
@@ -183,17 +210,60 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _audit(args) -> int:
-    from privbounds.blackbox import audit, load
+    from privbounds.blackbox import (
+        audit,
+        instance_neighbours,
+        is_learner,
+        learner_mechanism,
+        load,
+        predictor_statistic,
+    )
 
+    if (args.neighbours is None) == (args.instance is None):
+        raise ParameterError("give one of --neighbours MODULE:NAME and --instance NAME")
     mechanism = load(args.mechanism, "mechanism")
-    pair = load(args.neighbours, "--neighbours")
+    if args.instance is not None:
+        pair = instance_neighbours(args.instance, args.n, args.seed, d=args.d)
+    else:
+        pair = load(args.neighbours, "--neighbours")
     if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
         raise ParameterError(f"--neighbours {args.neighbours} must name a pair (D, D'), got {type(pair).__name__}")
     stat = load(args.statistic, "--statistic") if args.statistic else None
+    takes = not args.fixed_epsilon
+    if is_learner(mechanism) or (isinstance(mechanism, type) and hasattr(mechanism, "fit")):
+        mechanism, takes_eps = learner_mechanism(mechanism)
+        takes = takes and takes_eps
+        stat = stat or predictor_statistic(*pair)
     res = audit(mechanism, pair[0], pair[1], args.epsilon, args.delta, args.trials, args.pilot, args.seed, stat,
-                takes_epsilon=not args.fixed_epsilon)
+                takes_epsilon=takes)
     print(json.dumps(res.as_dict(), indent=1) if args.json else res.summary())
     return 1 if res.verdict == "refuted" else 0
+
+
+def _measure(args, argv) -> int:
+    from privbounds.blackbox import load
+    from privbounds.learners import measure
+
+    learner = load(args.learner, "learner")
+    grid = dict(args.set) or None
+    t0 = time.perf_counter()
+    rec = measure(learner, instance=args.instance, grid=grid, fidelity=args.fidelity, jobs=args.jobs,
+                  seed=args.seed, out=args.out, compare_to=args.compare_to, name=args.name, max_n=args.max_n,
+                  label=args.label, progress=not args.quiet, use_cache=not args.no_cache,
+                  command=" ".join(["privbounds", *(argv if argv is not None else sys.argv[1:])]))
+    name = rec["id"].split(".", 1)[1]
+    for p in rec["points"]:
+        pt = p["point"]
+        what = ", ".join(f"{k}={v}" for k, v in pt.items() if k not in ("learner", "class"))
+        nh = "not reached" if p.get("n_hat") is None else str(p["n_hat"])
+        hi = "open" if p.get("n_high") is None else str(p["n_high"])
+        print(f"{pt['learner']:<12} {what}: n_hat {nh} [{p.get('n_low')}, {hi}]"
+              + ("  <- yours" if pt["learner"] == name else ""))
+    for v in rec["verdicts"]:
+        print(f"{v['claim']}: {v['verdict']}")
+    print(f"measured in {time.perf_counter() - t0:.1f} s -> {Path(args.out) / 'results' / (rec['id'] + '.json')}; "
+          f"'privbounds report --out {args.out}' adds its page")
+    return 0
 
 
 def _list(args) -> int:
@@ -345,6 +415,8 @@ def _dispatch(args, argv) -> int:
         return _findings(args)
     if args.command == "audit":
         return _audit(args)
+    if args.command == "measure":
+        return _measure(args, argv)
     if args.command in ("run", "reproduce"):
         overrides = {}
         for name, values in getattr(args, "set", []):
@@ -358,6 +430,10 @@ def _dispatch(args, argv) -> int:
         if args.command == "reproduce" and args.fidelity == "smoke":
             print("privbounds: smoke fidelity has no committed baseline: reproduce will run, draw and "
                   "report, and skip the check", file=sys.stderr)
+        if (Path(args.out) / "learners").is_dir():
+            from privbounds.learners import load_saved
+
+            load_saved(args.out)  # measured learners are ids here too
         _note_partial_overrides(args.ids, args.paper, overrides)
         t0 = time.perf_counter()
         try:

@@ -165,12 +165,15 @@ def record_problem(rec, theorem_id: str) -> str | None:
 
 def available(out) -> list[str]:
     """Registered theorem ids with a record under ``<out>/results``; any other JSON file there
-    (a copy, a stray note) is named in a warning and left alone."""
+    (a copy, a stray note) is named in a warning and left alone. Learners measured into
+    ``out`` (``privbounds.measure``) are registered from their descriptions first."""
+    from privbounds.learners import load_saved
     from privbounds.registry import ids as registered
 
     rdir = results_dir(out)
     if not rdir.is_dir():
         return []
+    load_saved(out)
     known = set(registered())
     have = []
     for p in sorted(rdir.glob("*.json")):

@@ -2,7 +2,8 @@
 concluded.
 
 Compares ``<out>/results/*.json`` with the committed baselines of the same fidelity, one
-file per paper (``reports/baselines/<paper>/<fidelity>.json``). A baseline entry holds,
+file per paper (``reports/baselines/<paper>/<fidelity>.json``, or ``<fidelity>.json`` in
+the folder a plugin's paper names in ``Paper.baselines``). A baseline entry holds,
 per theorem, every claim's verdict, intervals and bound values, the success counts of
 every (parameter point, n) the run evaluated, each point's n_hat and each privacy
 audit's event counts.
@@ -260,7 +261,12 @@ def _tests(tid: str, now: dict, was: dict) -> list[tuple[float, str]]:
 # --- baselines -------------------------------------------------------------------------------
 
 def baseline_path(paper: str, fidelity: str) -> Path:
-    return BASELINE_DIR / paper / f"{fidelity}.json"
+    """The paper's baseline file: in its ``Paper.baselines`` folder when it names one (a
+    plugin's paper keeps its baselines in its own package), else under ``BASELINE_DIR``."""
+    from privbounds.registry import papers
+
+    own = getattr(papers().get(paper), "baselines", None)
+    return Path(own) / f"{fidelity}.json" if own is not None else BASELINE_DIR / paper / f"{fidelity}.json"
 
 
 ENTRY_KEYS = {"seed": int, "claims": dict, "counts": dict, "n_hat": dict, "audits": dict}
@@ -376,7 +382,8 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
         where = baseline or BASELINE_DIR / "<paper>" / f"{fid}.json"
         raise ParameterError(f"no baseline at {where}; create one with 'privbounds check --update'")
     base = _load_baselines(paths, fid)
-    names = ", ".join(sorted({f"{p.parent.name}/{p.name}" if p.parent != BASELINE_DIR else p.name
+    # a committed baseline as <paper>/<fidelity>.json; any other (--baseline, a plugin's) by its path
+    names = ", ".join(sorted({str(p.relative_to(BASELINE_DIR)) if p.is_relative_to(BASELINE_DIR) else str(p)
                               for p in paths.values() if p.is_file()}))
 
     lines, regs, notes, family = [], [], [], []

@@ -214,7 +214,11 @@ def build(out: Path) -> Path:
             figs.append({"png": f"figures/{src.name}", "svg": f"figures/{svg.name}" if svg.is_file() else None,
                          "name": src.stem})
         page = f"paper-{prefix}.html"
-        papers.append({"prefix": prefix, "page": page, "title": members[0]["rec"]["paper"], "n": len(members)})
+        from privbounds.registry import papers as known
+
+        kind = getattr(known().get(prefix), "kind", "paper")
+        papers.append({"prefix": prefix, "page": page, "title": members[0]["rec"]["paper"], "n": len(members),
+                       "kind": kind})
         write_atomic(site / page, env.get_template("paper.html").render(
             root="", title=members[0]["rec"]["paper"], pages=members, figs=figs,
             headline_ids=_headline_ids(prefix), caption=_headline_caption(prefix), sources=sources(prefix),

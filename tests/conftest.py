@@ -1,8 +1,17 @@
 """Shared fixtures: one smoke-fidelity run of every registered theorem per session, and
 one report site (figures + HTML) built from it, which the registry, report and browser
-tests all read."""
+tests all read.
+
+The suite sees the built-in papers only: plugins (the gallery of other libraries'
+learners, when its extra is installed here) are switched off for this process and the
+commands it starts; tests/core/test_plugins.py and tests/gallery/ turn them on for their
+own subprocesses."""
+
+import os
 
 import pytest
+
+os.environ["PRIVBOUNDS_NO_PLUGINS"] = "1"  # before the registry is first read
 
 import privbounds
 

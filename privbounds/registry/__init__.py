@@ -7,6 +7,12 @@ package. It declares itself with ``PAPER = Paper(...)`` and each of its theorems
 walking this package, not listed by hand, and a builder runs only when its theorem is
 first asked for (``get`` builds one; ``theorems`` builds all), so ``privbounds show ID``
 imports one simulator, not all of them.
+
+A separate package adds papers through the entry-point group ``privbounds.plugins``
+(``PLUGIN_GROUP``): each entry point names a module, imported like a paper module here
+(its ``@entry`` builders and its ``PAPER``), or a callable, called with no arguments,
+that registers through ``entry`` and ``add_paper``. Plugins load after the built-in
+papers, in the order of their entry-point names, and come after them in the registry.
 """
 
 from __future__ import annotations
@@ -19,22 +25,31 @@ import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from privbounds.params import ParameterError
 
 SIMULATED, BOUND_ONLY, SUMMARY = "simulated", "bound-only", "summary"
+PLUGIN_GROUP = "privbounds.plugins"
+NO_PLUGINS = "PRIVBOUNDS_NO_PLUGINS"
 
 
 @dataclass(frozen=True)
 class Paper:
-    """One source paper: the id prefix of its theorems, its citation, and (optionally) the
+    """One source paper: the id prefix of its theorems, its citation, (optionally) the
     figures drawn over several of its theorems ("module:function" under
-    privbounds.figures, called with every available result of the paper; the report's page
-    for the paper opens with them)."""
+    privbounds.figures, or a callable with the same signature, called with every available
+    result of the paper; the report's page for the paper opens with them), and
+    (optionally, for a plugin's paper) the folder of its baselines, ``<fidelity>.json``
+    (None: ``reports/baselines/<prefix>/``)."""
 
     prefix: str
     title: str
-    figures: str | None = None
+    figures: str | Callable | None = None
+    baselines: str | Path | None = None
+    # "paper": a source paper; "learners": learners that are not a theorem's algorithm (other
+    # libraries' in the gallery, a user's measured ones), listed under their own heading
+    kind: str = "paper"
 
 
 @dataclass
@@ -50,7 +65,9 @@ class Theorem:
     id: str | None = None  # filled from the @entry id
     paper: str | None = None  # filled from the paper's PAPER
     simulator: object = None
-    plotter: str | None = None  # "module:function" under privbounds.figures; None: the generic plotter
+    # "module:function" under privbounds.figures, or a callable (theorem, record, out) -> paths;
+    # None: the generic plotter
+    plotter: str | Callable | None = None
     claims: list = field(default_factory=list)
     notes: str = ""
     status: str = SIMULATED
@@ -77,7 +94,9 @@ class Theorem:
         if self.simulator is not None:
             mods.append(type(self.simulator).__module__)
         if self.runnable:  # an entry without a simulator has no figure either
-            mods.append(f"privbounds.figures.{(self.plotter or 'generic:plot').split(':')[0]}")
+            plotter = self.plotter or "generic:plot"
+            mods.append(plotter.__module__ if callable(plotter)
+                        else f"privbounds.figures.{plotter.split(':')[0]}")
         for c in self.claims:
             fn = getattr(getattr(c, "bound", None), "fn", None)
             if fn is not None:
@@ -122,10 +141,25 @@ def entry(theorem_id: str):
 
     def register(builder):
         if theorem_id in _ENTRIES and _ENTRIES[theorem_id][1] is not builder:
-            raise RuntimeError(f"theorem id {theorem_id} is registered twice")
+            raise RuntimeError(f"theorem id {theorem_id} is registered twice: by {_ENTRIES[theorem_id][0]} "
+                               f"and by {builder.__module__}")
         _ENTRIES[theorem_id] = (builder.__module__, builder)
         return builder
     return register
+
+
+def add_paper(paper: Paper) -> None:
+    """Register ``paper``: how a plugin's callable declares its paper (a module's ``PAPER``
+    is registered by discovery). Registering the same paper again does nothing; a prefix
+    another paper holds is refused."""
+    if not isinstance(paper, Paper):
+        raise TypeError(f"add_paper takes a Paper, got {type(paper).__name__}")
+    if not paper.prefix or "." in paper.prefix:  # ids are "<prefix>.<rest>"
+        raise ValueError(f"paper prefix must be non-empty and without '.', got {paper.prefix!r} ({paper.title})")
+    old = _PAPERS.get(paper.prefix)
+    if old is not None and old != paper:
+        raise RuntimeError(f"paper prefix {paper.prefix!r} of {paper.title!r} is already taken by {old.title!r}")
+    _PAPERS[paper.prefix] = paper
 
 
 def _discover() -> None:
@@ -136,8 +170,57 @@ def _discover() -> None:
         mod = importlib.import_module(info.name)
         paper = getattr(mod, "PAPER", None)
         if isinstance(paper, Paper):
-            _PAPERS[paper.prefix] = paper
+            add_paper(paper)
+    # set before the plugins load, so that a plugin calling ids() or papers() does not recurse
     _DISCOVERED = True
+    _load_plugins()
+
+
+def _load_plugins() -> None:
+    """Every entry point of ``PLUGIN_GROUP``, by name. One that fails is rolled back and
+    named in one warning line; the built-in papers and the other plugins still work.
+    ``PRIVBOUNDS_NO_PLUGINS=1`` in the environment loads none (the built-in papers alone:
+    what the default test suite and a baseline of the built-in papers see)."""
+    import os
+    from importlib.metadata import entry_points
+
+    from privbounds.results import warn
+
+    if os.environ.get(NO_PLUGINS, "") not in ("", "0"):
+        return
+
+    builtin = set(_PAPERS)
+    for ep in sorted(entry_points(group=PLUGIN_GROUP), key=lambda e: (e.name, e.value)):
+        entries, papers_before = dict(_ENTRIES), dict(_PAPERS)
+        try:
+            _load_plugin(ep, builtin, set(entries))
+        except Exception as e:  # a plugin's error must not stop the built-in papers
+            # a half-loaded plugin would leave theorems without a paper: drop all it registered
+            _ENTRIES.clear()
+            _ENTRIES.update(entries)
+            _PAPERS.clear()
+            _PAPERS.update(papers_before)
+            msg = (str(e).strip().splitlines() or [""])[0]
+            warn(f"plugin {ep.name} ({ep.value}) not loaded: {type(e).__name__}: {msg}")
+
+
+def _load_plugin(ep, builtin: set, before: set) -> None:
+    obj = ep.load()
+    if inspect.ismodule(obj):
+        paper = getattr(obj, "PAPER", None)
+        if isinstance(paper, Paper):
+            add_paper(paper)
+    elif callable(obj):
+        obj()
+    else:
+        raise TypeError(f"the entry point names a {type(obj).__name__}, neither a module nor a callable")
+    for tid in [t for t in _ENTRIES if t not in before]:
+        prefix = tid.split(".")[0]
+        if prefix in builtin:  # a built-in paper's theorems are its own files' business
+            raise RuntimeError(f"theorem id {tid} is under the built-in paper {prefix}")
+        if prefix not in _PAPERS:
+            raise RuntimeError(f"theorem id {tid} has no paper: declare PAPER = Paper({prefix!r}, ...) "
+                               "in the module or call add_paper")
 
 
 def _sort_key(theorem_id: str):
@@ -206,10 +289,22 @@ def _source_path(module: str) -> str:
     """A module's file relative to the repository root (the package-dir mapping)."""
     mod = sys.modules.get(module) or importlib.import_module(module)
     path = inspect.getsourcefile(mod) or ""
-    from pathlib import Path
-
     root = Path(importlib.import_module("privbounds").__file__).resolve().parent.parent
     try:
         return str(Path(path).resolve().relative_to(root))
     except ValueError:
         return path
+
+
+def replace_entry(theorem_id: str, builder: Callable[[], Theorem], paper: Paper) -> None:
+    """Register (or re-register) an entry made at run time, with its paper: a learner
+    measured with ``privbounds.measure`` (privbounds/learners.py), whose description may
+    change between two measurements in one process."""
+    _discover()
+    prefix = theorem_id.split(".")[0]
+    old = _PAPERS.get(prefix)
+    if old is not None and old.title != paper.title:
+        raise RuntimeError(f"paper prefix {prefix!r} of {paper.title!r} is already taken by {old.title!r}")
+    _PAPERS[prefix] = paper
+    _ENTRIES[theorem_id] = (builder.__module__, builder)
+    _BUILT.pop(theorem_id, None)

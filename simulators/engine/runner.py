@@ -108,8 +108,12 @@ def simulator_digest(sim) -> str:
     joblib's hash of the object (its class by name and its attributes: a learner's
     settings), and for a class defined in ``__main__`` (a script or a notebook, whose
     file ``store.code_hash`` may not see) its code and the values of the globals its
-    methods read (``_main_code``)."""
+    methods read (``_main_code``); for a simulator with a ``code_identity()`` (a measured
+    learner, privbounds/learners.py), what that returns."""
     parts = [joblib_hash(sim)]
+    identity = getattr(sim, "code_identity", None)
+    if identity is not None:  # a measured learner: its own module's source, its library's version
+        parts.append(identity())
     for cls in type(sim).__mro__:
         if cls.__module__ == "__main__":
             parts.append(_main_code(cls))

@@ -1,0 +1,419 @@
+"""Bring your own learner: measure any private learner on a registered instance and set
+its sample complexity beside a theorem's bounds and the theorem's own learners.
+
+The learner protocol (duck-typed; nothing to subclass)::
+
+    class MyLearner:
+        sample_form = "rows"            # or "counts": a sample as counts over the support
+        def __init__(self, epsilon=1.0):
+            self.epsilon, self.delta = epsilon, 0.0     # the privacy it declares
+        def fit(self, sample, rng):     # a privbounds.instances.Sample; rng: numpy Generator
+            ...
+            return predict              # predict(features) -> 0/1 labels, or an object with .predict
+
+``measure`` takes the class (or any factory: it is called per parameter point with the
+point's values that its signature names, such as ``epsilon`` or ``d``) or a ready
+instance (then its ``epsilon`` is the only one measured). Success at a trial means
+err_D(h) <= alpha, computed exactly over the instance's distribution.
+
+A measured learner becomes an entry of the registry, ``learner.<name>`` (``gallery.<name>``
+for the committed learners of other libraries), whose points also run the registered
+learners of the chosen theorem (``compare_to``) on the same instance family, and whose
+claims are that theorem's bound claims: for each upper or lower bound a registered
+private learner of the theorem is held to, the same bound applied to this learner
+(``<name>-vs-<claim>``; an upper bound of another algorithm is a comparison, a lower
+bound for every private learner is a real prediction about this one), and the theorem's
+own claims at the points measured. Its result is a normal record: figure, report page,
+``check``.
+
+So that ``privbounds figures``, ``report`` and ``check`` find a measured entry in a later
+process, ``measure`` writes its description to ``<out>/learners/<id>.json``; reading
+``<out>`` registers it again (``load_saved``) without importing the learner, which only a
+new run needs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import re
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+
+from privbounds.params import ALPHA, BETA, DELTA, EPSILON, Options, ParameterError, flag
+
+NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
+FORMS = ("rows", "counts")
+
+
+def _construct(learner, point: dict):
+    """The learner object for one parameter point."""
+    if hasattr(learner, "fit") and not inspect.isclass(learner):
+        return learner
+    try:
+        sig = inspect.signature(learner)
+    except (TypeError, ValueError):
+        return learner()
+    return learner(**{k: point[k] for k in sig.parameters if k in point})
+
+
+def declared(obj) -> tuple[float, float]:
+    """(epsilon, delta) a learner object declares; a one-line error if it does not."""
+    eps = getattr(obj, "epsilon", None)
+    delta = getattr(obj, "delta", 0.0)
+    if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not eps > 0:
+        raise ParameterError(f"the learner {type(obj).__name__} must declare its privacy as an attribute "
+                             f"epsilon > 0, got {eps!r}")
+    if isinstance(delta, bool) or not isinstance(delta, (int, float)) or not 0 <= delta < 1:
+        raise ParameterError(f"the learner {type(obj).__name__} declares delta {delta!r}; it must be in [0, 1)")
+    form = getattr(obj, "sample_form", "rows")
+    if form not in FORMS:
+        raise ParameterError(f"the learner {type(obj).__name__} has sample_form {form!r}; "
+                             f"it must be one of {', '.join(FORMS)}")
+    if not callable(getattr(obj, "fit", None)):
+        raise ParameterError(f"the learner {type(obj).__name__} has no fit(sample, rng) method")
+    return float(eps), float(delta)
+
+
+def _takes(learner, name: str) -> bool:
+    if hasattr(learner, "fit") and not inspect.isclass(learner):
+        return False
+    try:
+        return name in inspect.signature(learner).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def describe(learner) -> str:
+    """module:qualname of a learner (its class for an instance)."""
+    obj = learner if (inspect.isclass(learner) or inspect.isfunction(learner)) else type(learner)
+    return f"{obj.__module__}:{obj.__qualname__}"
+
+
+def code_identity(learner) -> str:
+    """What of a learner's code the cache key holds: the source file of its module (a
+    user's script or module) and the versions of the distributions it comes from (a
+    library's learner); for one defined in ``__main__``, its code as the engine hashes
+    classes of ``__main__``."""
+    obj = learner if (inspect.isclass(learner) or inspect.isfunction(learner)) else type(learner)
+    parts = [describe(learner)]
+    mod = sys.modules.get(obj.__module__)
+    if obj.__module__ == "__main__":
+        from privbounds.simulators.engine.runner import _main_code
+
+        parts.append(_main_code(obj) if inspect.isclass(obj) else hashlib.sha256(
+            obj.__code__.co_code + repr(obj.__code__.co_consts).encode()).hexdigest())
+    else:
+        path = getattr(mod, "__file__", None)
+        if path and Path(path).is_file():
+            parts.append(hashlib.sha256(Path(path).read_bytes()).hexdigest())
+    top = obj.__module__.split(".")[0]
+    for dist in metadata.packages_distributions().get(top, []):
+        parts.append(f"{dist}=={metadata.version(dist)}")
+    return "|".join(parts)
+
+
+class MappedBound:
+    """A claim's bound evaluated at the point as the theorem's own learner ``learner``
+    would see it (the same parameters, that learner's name): the theorem's bound set
+    beside another learner's n_hat."""
+
+    def __init__(self, ref, learner: str):
+        self.ref, self.learner, self.fn, self.args = ref, learner, ref.fn, ref.args
+
+    def __call__(self, point: dict) -> float:
+        return self.ref({**point, "learner": self.learner})
+
+    @property
+    def name(self) -> str:
+        return self.ref.name
+
+
+# --- the simulator --------------------------------------------------------------------
+from privbounds.simulators.engine.simulator import Simulator, expand  # noqa: E402
+
+
+class LearnerSimulator(Simulator):
+    """A user's learner on an instance family, beside the registered learners of the
+    family's theorem. ``learner`` may be None for an entry read back from a results
+    folder (``load_saved``): it can then be drawn, reported and checked, not run."""
+
+    def __init__(self, spec: dict, learner=None):
+        from privbounds.instances import get as family
+        from privbounds.registry import get
+
+        self.spec = spec
+        self.theorem_id = spec["id"]
+        self.learner = learner
+        self.family = family(spec["instance"])
+        self.compare = get(spec["compare_to"]).simulator
+        name, beside = spec["name"], tuple(spec["beside"])
+        fixed = {k: Options(k, (v,)) for k, v in self.family.theorem_point.items()}
+        self.params = {**fixed, **self.family.params, "epsilon": EPSILON, "alpha": ALPHA, "beta": BETA,
+                       "delta": DELTA, "learner": Options("learner", (name, *beside))}
+        self.unaudited = {} if spec.get("audit") else {
+            name: "no audit ran with this measurement; audit it with 'privbounds audit' (see the README)"}
+        self.fidelities = {k: v for k, v in self.compare.fidelities.items()}
+
+    def check_point(self, point):
+        super().check_point(point)
+        # the compared theorem's own conditions (a k-gon must fit its grid, delta < 1/n, ...)
+        # hold at every point, the measured learner's included
+        if self.spec["beside"]:
+            learner = point["learner"] if point["learner"] in self.spec["beside"] else self.spec["beside"][0]
+            self.compare.check_point({**self._theirs(point), "learner": learner})
+
+    @property
+    def not_runnable(self) -> str:
+        """Why this entry cannot run here ('' if it can)."""
+        if self.learner is not None:
+            return ""
+        return (f"{self.theorem_id} was read back from a results folder without its learner "
+                f"({self.spec['learner']}); rerun privbounds.measure (or 'privbounds measure') to run it")
+
+    def grid(self, fidelity, overrides):
+        axes = {**{k: [v] for k, v in self.family.theorem_point.items()}, **self.spec["grid"]}
+        pts = expand({**axes, "learner": [self.spec["name"]]}, overrides)
+        pts += expand({**axes, "learner": list(self.spec["beside"])}, overrides)
+        return pts
+
+    def privacy(self, point):
+        if point["learner"] != self.spec["name"]:
+            return self.compare.privacy(self._theirs(point))
+        p = self.spec["privacy"]
+        eps = point["epsilon"] if p["epsilon"] == "per point" else p["epsilon"]
+        return {"epsilon": eps, "delta": p["delta"], "accounting": f"declared by {self.spec['label']}"}
+
+    def n_range(self, point):
+        if point["learner"] != self.spec["name"]:
+            return self.compare.n_range(self._theirs(point))
+        return 1, int(self.spec["max_n"])
+
+    def _theirs(self, point):
+        return {k: v for k, v in point.items() if k in self.compare.params}
+
+    def code_identity(self) -> str:
+        return self.spec.get("code", "")
+
+    def run_trials(self, point, n, trials, rng):
+        if point["learner"] != self.spec["name"]:
+            return self.compare.run_trials(self._theirs(point), n, trials, rng)
+        if self.learner is None:
+            raise ParameterError(self.not_runnable)
+        inst = self.family.make(**{k: point[k] for k in self.family.params})
+        obj = _construct(self.learner, point)
+        form = getattr(obj, "sample_form", "rows")
+        draws = inst.draw(n, trials, rng)
+        ok = np.empty(trials, dtype=bool)
+        # a user's learner fits one sample per call: this loop is over its fits, and the
+        # engine runs the blocks of trials in parallel
+        for i in range(trials):
+            h = obj.fit(draws.sample(i, form, rng), rng)
+            ok[i] = inst.error(h, draws.support[i], draws.probs[i], draws.labels[i]) <= point["alpha"] + 1e-12
+        return ok
+
+
+# --- building the registry entry ------------------------------------------------------
+
+def _claims(spec: dict):
+    """The compared theorem's bound claims held to this learner, then the theorem's own
+    claims at the points measured."""
+    from privbounds.claims import BoundClaim, LowerBound, UpperBound
+    from privbounds.registry import get
+
+    thm = get(spec["compare_to"])
+    name, label = spec["name"], spec["label"]
+    pts = _grid_points(spec)
+    mine, theirs = [], []
+    for c in thm.claims:
+        if c.kind == "privacy audit":
+            continue
+        for other in spec["private_beside"]:
+            if isinstance(c, BoundClaim) and any(c.select({**p, "learner": other}) for p in pts):
+                sel = _held_to(name, c.select, other)
+                cls = UpperBound if c.kind == "upper bound" else LowerBound
+                side = ("needs no more examples than the bound" if c.kind == "upper bound"
+                        else "needs at least the examples of the lower bound")
+                why = ("a comparison: the bound is proved for the theorem's own learner, not for this one"
+                       if c.kind == "upper bound" else "a lower bound that holds for every learner with this privacy")
+                mine.append(cls(f"{name}-vs-{c.id}", f"{label} {side} of {spec['compare_to']} #{c.id} "
+                                f"({why}). That claim: {c.description}", sel, c.label_keys,
+                                bound=MappedBound(c.bound, other)))
+                break
+        if any(c.select({**p, "learner": o}) for p in pts for o in spec["beside"]):
+            theirs.append(c)
+    return [*mine, *theirs]
+
+
+def _held_to(name: str, select, other: str):
+    """A claim's point selector moved to learner ``name``: its points with ``other`` (the
+    theorem's learner the claim is about) replaced by ``name``."""
+    return lambda p: p.get("learner") == name and select({**p, "learner": other})
+
+
+def _grid_points(spec: dict) -> list[dict]:
+    axes = {**{k: [v] for k, v in spec["theorem_point"].items()}, **spec["grid"]}
+    return expand(axes, {})
+
+
+def build_theorem(spec: dict, learner=None):
+    from privbounds.registry import Theorem, get
+
+    thm = get(spec["compare_to"])
+    sim = LearnerSimulator(spec, learner)
+    return Theorem(
+        number="measured learner", title=f"{spec['label']} on the {spec['instance']} instance of {spec['compare_to']}",
+        statement=(f"A learner measured with privbounds: {spec['label']} ({spec['learner']}), declaring "
+                   f"{_privacy_text(spec)}, on the {spec['instance']} instance of {spec['compare_to']} "
+                   f"({thm.number}: {thm.title}), beside that theorem's learners "
+                   f"{', '.join(spec['beside']) or '(none)'}. Settings: {spec['settings'] or 'as constructed'}."),
+        math=thm.math, simulator=sim, claims=_claims(spec), plotter="learners:plot",
+        notes=spec.get("notes", "") or (
+            "Not a theorem's algorithm: the bounds shown are the compared theorem's, proved for its own "
+            "learner (upper bounds) or for every learner with this privacy (lower bounds)."))
+
+
+def _privacy_text(spec: dict) -> str:
+    p = spec["privacy"]
+    eps = "the epsilon of each point" if p["epsilon"] == "per point" else f"epsilon = {p['epsilon']:g}"
+    return f"{eps}, delta = {p['delta']:g}"
+
+
+def make_spec(learner, *, name: str, instance: str, compare_to: str, grid: dict, max_n: int,
+              prefix: str = "learner", label: str | None = None, settings: str = "", notes: str = "") -> dict:
+    """Validate a measurement's inputs and describe it (JSON-able)."""
+    from privbounds.instances import get as family
+    from privbounds.registry import get
+
+    if not isinstance(name, str) or not NAME.match(name):
+        raise ParameterError(f"{flag('name')} must be 1-48 lower-case letters, digits, '-' or '_', got {name!r}")
+    fam = family(instance)
+    thm = get(compare_to)
+    if thm.simulator is None:
+        raise ParameterError(f"{flag('compare_to')} {compare_to} has no simulator to compare with")
+    if fam.theorem != compare_to:
+        raise ParameterError(f"{flag('compare_to')} {compare_to} does not use the instance {instance!r} "
+                             f"(it is the instance of {fam.theorem})")
+    if isinstance(max_n, bool) or not isinstance(max_n, int) or not 2 <= max_n <= 1 << 24:
+        raise ParameterError(f"{flag('max_n')} must be an integer in [2, 2^24], got {max_n!r}")
+    if not isinstance(grid, dict) or not grid:
+        raise ParameterError(f"{flag('grid')} must be a dict {{parameter: [values]}}, e.g. {{'d': [4, 8, 12]}}")
+    from privbounds.api import normalise_overrides
+
+    grid = normalise_overrides(grid)
+    allowed = {**fam.params, "epsilon": EPSILON, "alpha": ALPHA, "beta": BETA, "delta": DELTA}
+    for k, vals in grid.items():
+        if k not in allowed:
+            raise ParameterError(f"{flag('grid')} key {k!r} is not a parameter of the instance; "
+                                 f"allowed: {', '.join(allowed)}")
+        for v in vals:
+            allowed[k].validate(v)
+    probe = _construct(learner, {"epsilon": grid.get("epsilon", [1.0])[0],
+                                 **{k: v[0] for k, v in grid.items()}})
+    eps, delta = declared(probe)
+    per_point = _takes(learner, "epsilon")
+    if not per_point:
+        if "epsilon" in grid and grid["epsilon"] != [eps]:
+            raise ParameterError(f"{flag('grid')} sets epsilon {grid['epsilon']}, but the learner does not take "
+                                 f"epsilon (it declares {eps:g}); pass a class or factory with an epsilon argument")
+        grid["epsilon"] = [eps]
+    for k, v in fam.defaults.items():  # what the theorem runs at, unless the grid says otherwise
+        grid.setdefault(k, [v])
+    # the compared theorem's learners, and which of them are private (their bounds apply)
+    opts = getattr(thm.simulator.params.get("learner"), "allowed", ())
+    base = {**fam.theorem_point, **{k: v[0] for k, v in grid.items()}}
+    private = [o for o in opts if thm.simulator.privacy({**base, "learner": o}).get("epsilon") is not None]
+    return {"id": f"{prefix}.{name}", "name": name, "label": label or name, "learner": describe(learner),
+            "instance": instance, "theorem_point": dict(fam.theorem_point), "compare_to": compare_to,
+            "beside": list(opts), "private_beside": private, "grid": grid, "max_n": int(max_n),
+            "privacy": {"epsilon": "per point" if per_point else eps, "delta": delta},
+            "settings": settings, "notes": notes, "code": code_identity(learner)}
+
+
+MEASURED = "Your learners, measured with privbounds measure"
+
+
+def register(spec: dict, learner, out) -> str:
+    """Make ``spec`` an entry of the registry (replacing an earlier one of that id), in
+    the paper of measured learners whose baselines are kept in ``<out>/baselines``."""
+    from privbounds.registry import Paper, replace_entry
+
+    def build():
+        return build_theorem(spec, learner)
+    build.__module__ = __name__
+    replace_entry(spec["id"], build, Paper("learner", MEASURED, baselines=str(Path(out).resolve() / "baselines"),
+                                                   kind="learners"))
+    return spec["id"]
+
+
+def saved_path(out, theorem_id: str) -> Path:
+    return Path(out) / "learners" / f"{theorem_id}.json"
+
+
+def load_saved(out) -> list[str]:
+    """Register the measured learners described in ``<out>/learners`` (see the module
+    docstring); a description that cannot be read is named in a warning and skipped."""
+    from privbounds.registry import ids
+    from privbounds.results import warn
+
+    folder = Path(out) / "learners"
+    got = []
+    if not folder.is_dir():
+        return got
+    for path in sorted(folder.glob("learner.*.json")):
+        try:
+            spec = json.loads(path.read_text())
+            if spec.get("id") != path.stem:
+                raise ValueError(f"it describes {spec.get('id')!r}")
+        except (OSError, ValueError) as e:
+            warn(f"skipping {path}: not a measured learner's description ({e})")
+            continue
+        if spec["id"] in ids() and _live(spec["id"]):
+            got.append(spec["id"])
+            continue
+        register(spec, None, out)
+        got.append(spec["id"])
+    return got
+
+
+_LIVE: set = set()  # ids registered in this process with their learner (not read back)
+
+
+def _live(theorem_id: str) -> bool:
+    return theorem_id in _LIVE
+
+
+def measure(learner, instance: str = "thresholds", grid: dict | None = None, fidelity: str = "quick",
+            jobs: int = 1, seed: int = 0, out="privbounds-out", compare_to: str | None = None,
+            name: str | None = None, max_n: int = 1 << 20, label: str | None = None, settings: str = "",
+            progress: bool = True, backend: str = "loky", use_cache: bool = True, command: str | None = None):
+    """Measure ``learner`` (see the module docstring) on ``instance`` over ``grid``
+    (default d = 4, 8, 12) and compare it with ``compare_to`` (default: the theorem whose
+    instance it is). Writes ``<out>/results/learner.<name>.json`` and ``.csv``, its
+    figure, and the description that lets ``report`` and ``check`` read it later.
+    Returns the result record."""
+    from privbounds.api import plot, run, validate_common
+    from privbounds.instances import get as family
+    from privbounds.results import check_writable, write_atomic
+
+    validate_common(fidelity, jobs, seed, backend)
+    fam = family(instance)
+    compare_to = compare_to or fam.theorem
+    name = name or re.sub(r"[^a-z0-9_-]+", "-", describe(learner).split(":")[-1].lower()).strip("-")[:48] or "mine"
+    spec = make_spec(learner, name=name, instance=instance, compare_to=compare_to,
+                     grid=grid if grid is not None else {"d": [4, 8, 12]}, max_n=max_n, label=label,
+                     settings=settings)
+    out = check_writable(out, "learners")
+    register(spec, learner, out)
+    _LIVE.add(spec["id"])
+    write_atomic(saved_path(out, spec["id"]), json.dumps(spec, indent=1, sort_keys=True))
+    command = command or (f"privbounds.measure({spec['learner']}, instance={instance!r}, grid={spec['grid']!r}, "
+                          f"fidelity={fidelity!r}, jobs={jobs}, seed={seed}, compare_to={compare_to!r})")
+    rec = run([spec["id"]], fidelity=fidelity, jobs=jobs, seed=seed, out=out, backend=backend,
+              progress=progress, command=command, use_cache=use_cache)[spec["id"]]
+    plot([spec["id"]], out)
+    return rec
