@@ -176,7 +176,11 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
         from privbounds.learners import load_saved
 
         load_saved(out)  # learners measured into this folder are entries too (to say how to rerun them)
+    named = {ids} if isinstance(ids, str) else set(ids or ())
     ids = resolve_ids(ids, paper)
+    # a learner read back from this folder (no learner object here) runs only through
+    # measure: named, that is an error; selected by a pattern or by default, it is left out
+    ids = [tid for tid in ids if tid in named or not getattr(get(tid).simulator, "not_runnable", "")]
     if not ids:
         raise ParameterError("no theorem selected")
     for tid in ids:
@@ -211,6 +215,9 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
     def done(tid: str, res: dict) -> None:
         thm = get(tid)
         prov = provenance(fidelity, seed, jobs, backend, res.get("wall_seconds", 0.0), command)
+        extra = getattr(thm.simulator, "provenance", None)
+        if callable(extra):  # a measured learner: which learner, its code's identity and settings
+            prov.update(extra())
         head = {**thm.summary(), "math": thm.math, "notes": thm.notes, "fidelity": fidelity,
                 "overrides": {k: v for k, v in overrides.items() if k in thm.simulator.params}}
         try:

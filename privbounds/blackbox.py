@@ -286,6 +286,7 @@ def load(spec: str, option: str = "mechanism"):
     not be installed); ParameterError names ``option`` and what is wrong."""
     import importlib
     import importlib.util
+    import os
     import sys
     from pathlib import Path
 
@@ -297,6 +298,10 @@ def load(spec: str, option: str = "mechanism"):
             path = Path(module)
             if not path.is_file():
                 raise ParameterError(f"{option} {spec}: no file {path}")
+            folder = str(path.resolve().parent)
+            if folder not in sys.path:  # its own imports, as 'python FILE' finds them, here and in
+                sys.path.insert(0, folder)  # the worker processes a run starts after this
+                os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [folder, os.environ.get("PYTHONPATH")]))
             mspec = importlib.util.spec_from_file_location(path.stem, path)
             mod = importlib.util.module_from_spec(mspec)
             sys.modules.setdefault(path.stem, mod)

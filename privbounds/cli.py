@@ -129,6 +129,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("list", help="list theorems and claims (with the last run's verdicts)")
     select_opts(sp)
     sp.add_argument("--json", action="store_true", help="print a JSON array")
+    sp.add_argument("--instances", action="store_true",
+                    help="list the instance families a learner can be measured on instead")
     out_opt(sp)
 
     sp = sub.add_parser("show", help="one theorem: statement, claims with their bounds, the files "
@@ -195,6 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
                                        "norm")
     sp.add_argument("--n", type=int, default=10, help="rows of D with --instance (default: %(default)s)")
     sp.add_argument("--d", type=int, default=4, help="the instance's d with --instance (default: %(default)s)")
+    sp.add_argument("--k", type=int, default=4, help="the instance's k with --instance kgon (default: %(default)s)")
     sp.add_argument("--epsilon", type=float, required=True, help="the declared epsilon")
     sp.add_argument("--delta", type=float, default=0.0, help="the declared delta (default: %(default)s)")
     sp.add_argument("--trials", type=int, default=100_000, help="runs per side for the estimate (default: %(default)s)")
@@ -223,14 +226,19 @@ def _audit(args) -> int:
         raise ParameterError("give one of --neighbours MODULE:NAME and --instance NAME")
     mechanism = load(args.mechanism, "mechanism")
     if args.instance is not None:
-        pair = instance_neighbours(args.instance, args.n, args.seed, d=args.d)
+        from privbounds.instances import get as family
+
+        params = {k: v for k, v in (("d", args.d), ("k", args.k)) if k in family(args.instance).params}
+        if args.n < 1:
+            raise ParameterError(f"--n must be an integer >= 1, got {args.n}")
+        pair = instance_neighbours(args.instance, args.n, args.seed, **params)
     else:
         pair = load(args.neighbours, "--neighbours")
     if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
         raise ParameterError(f"--neighbours {args.neighbours} must name a pair (D, D'), got {type(pair).__name__}")
     stat = load(args.statistic, "--statistic") if args.statistic else None
     takes = not args.fixed_epsilon
-    if is_learner(mechanism) or (isinstance(mechanism, type) and hasattr(mechanism, "fit")):
+    if is_learner(mechanism):  # a learner object or class (a class's fit is an attribute too)
         mechanism, takes_eps = learner_mechanism(mechanism)
         takes = takes and takes_eps
         stat = stat or predictor_statistic(*pair)
@@ -270,6 +278,21 @@ def _list(args) -> int:
     from privbounds import results
     from privbounds.api import resolve_ids
     from privbounds.registry import get
+
+    if args.instances:
+        from privbounds.instances import families
+
+        rows = [{"name": f.name, "description": f.description, "theorem": f.theorem,
+                 "parameters": {k: spec.describe() for k, spec in f.params.items()}, "defaults": f.defaults}
+                for f in families().values()]
+        if args.json:
+            print(json.dumps(rows, indent=1))
+            return 0
+        for r in rows:
+            print(f"{r['name']:<12} {r['description']} (the instance of {r['theorem']})")
+            print("    parameters: " + "; ".join(f"{k}: {v}" for k, v in r["parameters"].items())
+                  + "; defaults: " + ", ".join(f"{k} = {v:g}" for k, v in r["defaults"].items()))
+        return 0
 
     have = set(results.available(args.out))
     rows = []

@@ -20,6 +20,9 @@ from privbounds.registry import Paper, Theorem, add_paper, entry
 
 PAPER = Paper("gallery", "Learners from other libraries (not a theorem's algorithm)", kind="learners")
 GRID = {"d": [4, 8, 12], "epsilon": [1.0]}
+# the black-box audit of this learner (README, "Bring your own learner"); its numbers are
+# those that command printed
+UNAUDITED = "AUDIT_PLACEHOLDER"
 MAX_N = 1 << 21
 
 
@@ -31,20 +34,18 @@ def installed() -> bool:
     return find_spec("diffprivlib") is not None and find_spec("sklearn") is not None
 
 
-def _lr(name: str, factory, what: str, cfg: dict) -> Theorem:
-    from privbounds.learners import build_theorem, make_spec
+def _settings(cfg: dict) -> str:
     from privbounds.simulators.gallery.diffprivlib_lr import versions
 
-    settings = (f"epsilon per point, data_norm = 1 (the feature lies in [0, 1]), tol = {cfg['tol']:g}, "
-                f"max_iter = {cfg['max_iter']}, random_state from the trial's generator; {versions()}")
-    spec = make_spec(factory, name=name, instance="thresholds", compare_to="siv.thm3_3", grid=dict(GRID),
-                     max_n=MAX_N, prefix="gallery", label=f"diffprivlib LogisticRegression ({what})",
-                     settings=settings,
-                     notes=("A learner from another library, not a theorem's algorithm. The upper bound drawn "
-                            "beside it is Theorem 3.3's for the exponential-mechanism learner: a comparison, "
-                            "not a guarantee for this learner. A one-label sample, which the library cannot "
-                            "fit, gets the constant predictor of its label."))
-    return build_theorem(spec, factory)
+    return (f"epsilon per point, data_norm = 1 (the feature lies in [0, 1]), tol = {cfg['tol']:g}, "
+            f"max_iter = {cfg['max_iter']}, random_state from the trial's generator, two public rows "
+            f"(0, label 0) and (1, label 1) added to every sample; {versions()}")
+
+
+NOTES = ("A learner from another library, not a theorem's algorithm. The upper bound drawn beside it is "
+         "Theorem 3.3's for the exponential-mechanism learner: a comparison, not a guarantee for this learner. "
+         "scikit-learn refuses a one-label sample, so every fit gets two fixed public rows, one per label "
+         "(public data cost no privacy; branching on the data instead would leak).")
 
 
 def register() -> None:
@@ -54,17 +55,15 @@ def register() -> None:
         return
     add_paper(PAPER)
 
-    @entry("gallery.diffprivlib_lr")
-    def _converged() -> Theorem:
-        from privbounds.simulators.gallery.diffprivlib_lr import CONVERGED, converged
+    from privbounds.learners import learner_entry
+    from privbounds.simulators.gallery.diffprivlib_lr import ACCOUNTING, CONVERGED, DEFAULTS, converged, defaults
 
-        return _lr("diffprivlib_lr", converged, "optimiser run to convergence", CONVERGED)
-
-    @entry("gallery.diffprivlib_lr_defaults")
-    def _defaults() -> Theorem:
-        from privbounds.simulators.gallery.diffprivlib_lr import DEFAULTS, defaults
-
-        return _lr("diffprivlib_lr_defaults", defaults, "the library's default optimiser settings", DEFAULTS)
+    for name, factory, what, cfg in (("diffprivlib_lr", converged, "optimiser run to convergence", CONVERGED),
+                                     ("diffprivlib_lr_defaults", defaults, "the library's default optimiser "
+                                                                            "settings", DEFAULTS)):
+        learner_entry(f"gallery.{name}", factory, instance="thresholds", compare_to="siv.thm3_3", grid=GRID,
+                      max_n=MAX_N, label=f"diffprivlib LogisticRegression ({what})", settings=_settings(cfg),
+                      notes=NOTES, accounting=ACCOUNTING, unaudited=UNAUDITED)
 
     @entry("gallery.diffprivlib_lr_fits")
     def _fits() -> Theorem:

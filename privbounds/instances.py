@@ -42,9 +42,10 @@ from privbounds.params import Interval, ParameterError
 @dataclass
 class Sample:
     """One trial's sample. ``form`` "rows": X (n, f) features and y (n,) 0/1 labels in a
-    uniformly random order, and ``points`` (n,) the domain points. ``form`` "counts":
-    ``support`` (m,) domain points, ``features`` (m, f), ``labels`` (m,) and ``counts``
-    (m,), how often each support point was drawn (sum n)."""
+    uniformly random order, and ``points`` (n,) the domain points. ``form`` "counts": the
+    distinct points drawn, ``support`` (m,) domain points, ``features`` (m, f), ``labels``
+    (m,) and ``counts`` (m,) >= 1, how often each was drawn (sum n). (Under ``privbounds
+    audit`` a learner's dataset has no domain points: ``points`` and ``support`` are None.)"""
 
     form: str
     n: int
@@ -75,8 +76,10 @@ class Draws:
         """Trial i's sample as rows (shuffled with ``rng``, required for rows) or counts."""
         feats = self.instance.features(self.support[i])
         if form == "counts":
-            return Sample("counts", int(self.counts[i].sum()), support=self.support[i].copy(), features=feats,
-                          labels=self.labels[i].astype(np.int64), counts=self.counts[i].copy())
+            # the points drawn at least once: a point never drawn, and its label, are not data
+            seen = self.counts[i] > 0
+            return Sample("counts", int(self.counts[i].sum()), support=self.support[i][seen], features=feats[seen],
+                          labels=self.labels[i][seen].astype(np.int64), counts=self.counts[i][seen])
         if form != "rows":
             raise ParameterError(f"form must be 'rows' or 'counts', got {form!r}")
         if rng is None:

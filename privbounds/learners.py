@@ -95,25 +95,29 @@ def describe(learner) -> str:
 
 
 def code_identity(learner) -> str:
-    """What of a learner's code the cache key holds: the source file of its module (a
-    user's script or module) and the versions of the distributions it comes from (a
-    library's learner); for one defined in ``__main__``, its code as the engine hashes
-    classes of ``__main__``."""
+    """What of a learner's code the cache key holds: for one defined in ``__main__`` (a
+    script, a notebook) its code and the globals it reads, as the engine hashes classes of
+    ``__main__``; otherwise its source file; and, either way, the versions of the
+    distributions its module uses (diffprivlib, scikit-learn, numpy: whatever it imported)."""
+    from privbounds.simulators.engine.runner import _main_code
+
     obj = learner if (inspect.isclass(learner) or inspect.isfunction(learner)) else type(learner)
     parts = [describe(learner)]
-    mod = sys.modules.get(obj.__module__)
     if obj.__module__ == "__main__":
-        from privbounds.simulators.engine.runner import _main_code
-
-        parts.append(_main_code(obj) if inspect.isclass(obj) else hashlib.sha256(
-            obj.__code__.co_code + repr(obj.__code__.co_consts).encode()).hexdigest())
+        parts.append(_main_code(obj))
     else:
-        path = getattr(mod, "__file__", None)
-        if path and Path(path).is_file():
-            parts.append(hashlib.sha256(Path(path).read_bytes()).hexdigest())
-    top = obj.__module__.split(".")[0]
-    for dist in metadata.packages_distributions().get(top, []):
-        parts.append(f"{dist}=={metadata.version(dist)}")
+        try:
+            parts.append(hashlib.sha256(Path(inspect.getfile(obj)).read_bytes()).hexdigest())
+        except (TypeError, OSError):  # a built-in or a class without a file: its name only
+            pass
+    mod = sys.modules.get(obj.__module__)
+    tops = {obj.__module__.split(".")[0]}
+    for v in vars(mod).values() if mod is not None else ():
+        name = v.__name__ if inspect.ismodule(v) else getattr(v, "__module__", None)
+        if isinstance(name, str):
+            tops.add(name.split(".")[0])
+    dists = metadata.packages_distributions()
+    parts += sorted({f"{d}=={metadata.version(d)}" for top in tops for d in dists.get(top, [])})
     return "|".join(parts)
 
 
@@ -155,8 +159,8 @@ class LearnerSimulator(Simulator):
         fixed = {k: Options(k, (v,)) for k, v in self.family.theorem_point.items()}
         self.params = {**fixed, **self.family.params, "epsilon": EPSILON, "alpha": ALPHA, "beta": BETA,
                        "delta": DELTA, "learner": Options("learner", (name, *beside))}
-        self.unaudited = {} if spec.get("audit") else {
-            name: "no audit ran with this measurement; audit it with 'privbounds audit' (see the README)"}
+        self.unaudited = {name: spec.get("unaudited") or (
+            "no audit ran with this measurement; audit it with 'privbounds audit' (see the README)")}
         self.fidelities = {k: v for k, v in self.compare.fidelities.items()}
 
     def check_point(self, point):
@@ -186,7 +190,23 @@ class LearnerSimulator(Simulator):
             return self.compare.privacy(self._theirs(point))
         p = self.spec["privacy"]
         eps = point["epsilon"] if p["epsilon"] == "per point" else p["epsilon"]
-        return {"epsilon": eps, "delta": p["delta"], "accounting": f"declared by {self.spec['label']}"}
+        if self.learner is not None:  # what the object made for this point declares
+            eps, delta = self._declared(point)
+            return {"epsilon": eps, "delta": delta, "accounting": self._accounting()}
+        return {"epsilon": eps, "delta": p["delta"], "accounting": self._accounting()}
+
+    def _accounting(self) -> str:
+        return self.spec.get("accounting") or f"declared by {self.spec['label']}"
+
+    def _declared(self, point) -> tuple[float, float]:
+        """The learner made for ``point`` and its declaration, which must be the point's epsilon
+        when the learner takes epsilon (else the figure would chart it at a budget it does not
+        keep)."""
+        eps, delta = declared(_construct(self.learner, point))
+        if self.spec["privacy"]["epsilon"] == "per point" and not np.isclose(eps, point["epsilon"]):
+            raise ParameterError(f"the learner made with epsilon = {point['epsilon']:g} declares epsilon = {eps:g}; "
+                                 "a learner that takes epsilon must declare the epsilon it was given")
+        return eps, delta
 
     def n_range(self, point):
         if point["learner"] != self.spec["name"]:
@@ -196,8 +216,17 @@ class LearnerSimulator(Simulator):
     def _theirs(self, point):
         return {k: v for k, v in point.items() if k in self.compare.params}
 
+    def provenance(self) -> dict:
+        """What a result record's provenance adds for a measured learner."""
+        return {"learner": self.spec["learner"], "learner_code": self.spec.get("code", ""),
+                "learner_settings": self.spec.get("settings", "")}
+
     def code_identity(self) -> str:
-        return self.spec.get("code", "")
+        """The learner's code (``spec["code"]``) and the compared theorem's simulator's, whose
+        learners this entry runs too (an edit there must not reuse their blocks)."""
+        from privbounds.simulators.engine.store import code_hash
+
+        return f"{self.spec.get('code', '')}|{code_hash(type(self.compare).__module__)}"
 
     def run_trials(self, point, n, trials, rng):
         if point["learner"] != self.spec["name"]:
@@ -205,6 +234,7 @@ class LearnerSimulator(Simulator):
         if self.learner is None:
             raise ParameterError(self.not_runnable)
         inst = self.family.make(**{k: point[k] for k in self.family.params})
+        self._declared(point)
         obj = _construct(self.learner, point)
         form = getattr(obj, "sample_form", "rows")
         draws = inst.draw(n, trials, rng)
@@ -239,7 +269,9 @@ def _claims(spec: dict):
                 side = ("needs no more examples than the bound" if c.kind == "upper bound"
                         else "needs at least the examples of the lower bound")
                 why = ("a comparison: the bound is proved for the theorem's own learner, not for this one"
-                       if c.kind == "upper bound" else "a lower bound that holds for every learner with this privacy")
+                       if c.kind == "upper bound" else
+                       "a lower bound of the theorem, which applies to this learner where the theorem's "
+                       "conditions (its privacy notion, the learners it covers) do")
                 mine.append(cls(f"{name}-vs-{c.id}", f"{label} {side} of {spec['compare_to']} #{c.id} "
                                 f"({why}). That claim: {c.description}", sel, c.label_keys,
                                 bound=MappedBound(c.bound, other)))
@@ -284,7 +316,8 @@ def _privacy_text(spec: dict) -> str:
 
 
 def make_spec(learner, *, name: str, instance: str, compare_to: str, grid: dict, max_n: int,
-              prefix: str = "learner", label: str | None = None, settings: str = "", notes: str = "") -> dict:
+              prefix: str = "learner", label: str | None = None, settings: str = "", notes: str = "",
+              accounting: str = "", unaudited: str = "") -> dict:
     """Validate a measurement's inputs and describe it (JSON-able)."""
     from privbounds.instances import get as family
     from privbounds.registry import get
@@ -331,7 +364,29 @@ def make_spec(learner, *, name: str, instance: str, compare_to: str, grid: dict,
             "instance": instance, "theorem_point": dict(fam.theorem_point), "compare_to": compare_to,
             "beside": list(opts), "private_beside": private, "grid": grid, "max_n": int(max_n),
             "privacy": {"epsilon": "per point" if per_point else eps, "delta": delta},
-            "settings": settings, "notes": notes, "code": code_identity(learner)}
+            "settings": settings, "notes": notes, "code": code_identity(learner), "accounting": accounting,
+            "unaudited": unaudited}
+
+
+def learner_entry(theorem_id: str, learner, *, instance: str, grid: dict, compare_to: str | None = None,
+                  max_n: int = 1 << 20, label: str | None = None, settings: str = "", notes: str = "",
+                  accounting: str = "", unaudited: str = "") -> None:
+    """Register a learner as a permanent entry ``<prefix>.<name>``, built when first asked
+    for: how the gallery and a plugin (``privbounds.plugins``) add learners, which then
+    appear in list, run, report and check like any theorem. The prefix must be a paper
+    registered with ``Paper(prefix, title, kind="learners")``."""
+    from privbounds.instances import get as family
+    from privbounds.registry import entry
+
+    prefix, _, name = theorem_id.partition(".")
+
+    def build():
+        spec = make_spec(learner, name=name, instance=instance, compare_to=compare_to or family(instance).theorem,
+                         grid=dict(grid), max_n=max_n, prefix=prefix, label=label, settings=settings, notes=notes,
+                         accounting=accounting, unaudited=unaudited)
+        return build_theorem(spec, learner)
+    build.__module__ = learner.__module__  # ``privbounds show`` names the file that defines the learner
+    entry(theorem_id)(build)
 
 
 MEASURED = "Your learners, measured with privbounds measure"
@@ -367,20 +422,23 @@ def load_saved(out) -> list[str]:
     for path in sorted(folder.glob("learner.*.json")):
         try:
             spec = json.loads(path.read_text())
-            if spec.get("id") != path.stem:
-                raise ValueError(f"it describes {spec.get('id')!r}")
-        except (OSError, ValueError) as e:
-            warn(f"skipping {path}: not a measured learner's description ({e})")
-            continue
-        if spec["id"] in ids() and _live(spec["id"]):
-            got.append(spec["id"])
+            if not isinstance(spec, dict) or spec.get("id") != path.stem:
+                raise ValueError(f"it describes {spec.get('id') if isinstance(spec, dict) else spec!r}")
+            if spec["id"] in ids() and (_live(spec["id"]) or _READ.get(spec["id"]) == (str(out), spec)):
+                got.append(spec["id"])  # registered already, from this description or with its learner
+                continue
+            build_theorem(spec)  # a description that cannot be built is named here, not later
+        except Exception as e:  # any defect of a file a user may have edited: one warning
+            warn(f"skipping {path}: not a usable measured learner's description ({type(e).__name__}: {e})")
             continue
         register(spec, None, out)
+        _READ[spec["id"]] = (str(out), spec)
         got.append(spec["id"])
     return got
 
 
 _LIVE: set = set()  # ids registered in this process with their learner (not read back)
+_READ: dict = {}  # id -> (out, description) it was last registered from
 
 
 def _live(theorem_id: str) -> bool:
@@ -410,6 +468,7 @@ def measure(learner, instance: str = "thresholds", grid: dict | None = None, fid
     out = check_writable(out, "learners")
     register(spec, learner, out)
     _LIVE.add(spec["id"])
+    _READ.pop(spec["id"], None)
     write_atomic(saved_path(out, spec["id"]), json.dumps(spec, indent=1, sort_keys=True))
     command = command or (f"privbounds.measure({spec['learner']}, instance={instance!r}, grid={spec['grid']!r}, "
                           f"fidelity={fidelity!r}, jobs={jobs}, seed={seed}, compare_to={compare_to!r})")

@@ -54,6 +54,7 @@ import numpy as np
 from scipy import stats
 
 from privbounds.claims import ORDER, REFUTED
+from privbounds.registry import papers as known_papers
 from privbounds.params import ParameterError
 from privbounds.results import ResultError, available, load, overrides_text, write_atomic
 from privbounds.simulators.engine.simulator import point_key
@@ -394,6 +395,11 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
             regs.append(f"{tid}: the run failed ({rec.get('error')}; traceback in {rec.get('log')})")
     for tid, now in current.items():
         was = base.get(tid)
+        if was is None and getattr(known_papers().get(tid.split(".")[0]), "kind", "paper") == "learners":
+            # a learner measured by a user has no committed baseline: its first check makes none
+            notes.append(f"{tid}: no baseline yet for this measured learner ('privbounds check --update --out "
+                         f"{out}' keeps one)")
+            continue
         if was is None:
             regs.append(f"{tid}: no baseline entry (run 'privbounds check --update')")
             continue

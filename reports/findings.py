@@ -26,6 +26,8 @@ CATEGORIES = {
     "loose": f"Bounds looser than {LOOSE:g}x at every measured point",
     "reconstructed": "Constants reconstructed by us, not the paper's",
     "unaudited": "Learners without a privacy audit that has power",
+    "learners": ("Learners from other libraries and your own, where they part from the theorems' bounds (a "
+                 "comparison with the theorem's algorithm, not a finding about the paper)"),
 }
 
 
@@ -97,9 +99,12 @@ def _loose(v: dict) -> str | None:
 
 def collect(out) -> list[Finding]:
     """Every finding in the results under ``out``, in category order, then theorem order."""
+    from privbounds.registry import papers
+
     found = []
     for tid, rec in load_valid(out).items():
         page = f"{tid}.html"
+        measured = getattr(papers().get(tid.split(".")[0]), "kind", "paper") == "learners"
         if rec.get("status") == "failed":
             found.append(Finding("failed", tid, None, None, "failed",
                                  f"{rec.get('error')} (traceback in {rec.get('log')})", page))
@@ -108,6 +113,11 @@ def collect(out) -> list[Finding]:
             found.append(Finding("unaudited", tid, None, "privacy audit", None, f"{what}: {why}", page))
         for v in rec.get("verdicts", []):
             base = dict(theorem=tid, claim=v["claim"], kind=v["kind"], verdict=v["verdict"], page=f"{page}#{v['claim']}")
+            if measured and "-vs-" in v["claim"]:
+                # a theorem's bound held to another learner: a comparison, not a finding about the paper
+                if v["verdict"] != "confirmed":
+                    found.append(Finding("learners", numbers=_numbers(v), **base))
+                continue
             if v["verdict"] in ("refuted", "inconclusive"):
                 found.append(Finding(v["verdict"], numbers=_numbers(v), **base))
             elif v["verdict"] != "confirmed":

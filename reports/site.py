@@ -193,12 +193,16 @@ def build(out: Path) -> Path:
     pages += _unsimulated_pages(site, env, {p["id"].split(".")[0] for p in pages}, common)
     order = {tid: i for i, tid in enumerate(registered_ids())}
     pages.sort(key=lambda p: order.get(p["id"], len(order)))  # the registry's order is each paper's
-    totals = {"theorems": sum(1 for p in pages if p["rec"].get("verdicts")),
-              "claims": sum(len(p["rec"].get("verdicts") or []) for p in pages),
-              "failed": sum(1 for p in pages if p["rec"].get("status") == "failed"),
-              "unsimulated": sum(1 for p in pages if p["rec"].get("status") in ("bound-only", "summary")),
+    from privbounds.registry import papers as known
+
+    # the totals are the papers' theorems: measured learners (their comparisons) are not counted
+    own = [p for p in pages if getattr(known().get(p["id"].split(".")[0]), "kind", "paper") == "paper"]
+    totals = {"theorems": sum(1 for p in own if p["rec"].get("verdicts")),
+              "claims": sum(len(p["rec"].get("verdicts") or []) for p in own),
+              "failed": sum(1 for p in own if p["rec"].get("status") == "failed"),
+              "unsimulated": sum(1 for p in own if p["rec"].get("status") in ("bound-only", "summary")),
               "verdicts": {v: n for v in VERDICTS
-                           if (n := sum(1 for p in pages for x in p["rec"].get("verdicts") or [] if x["verdict"] == v))}}
+                           if (n := sum(1 for p in own for x in p["rec"].get("verdicts") or [] if x["verdict"] == v))}}
     papers = []
     for prefix in sorted({p["id"].split(".")[0] for p in pages}):
         members = [p for p in pages if p["id"].split(".")[0] == prefix]
@@ -214,8 +218,6 @@ def build(out: Path) -> Path:
             figs.append({"png": f"figures/{src.name}", "svg": f"figures/{svg.name}" if svg.is_file() else None,
                          "name": src.stem})
         page = f"paper-{prefix}.html"
-        from privbounds.registry import papers as known
-
         kind = getattr(known().get(prefix), "kind", "paper")
         papers.append({"prefix": prefix, "page": page, "title": members[0]["rec"]["paper"], "n": len(members),
                        "kind": kind})

@@ -32,6 +32,7 @@ from privbounds.params import ParameterError
 SIMULATED, BOUND_ONLY, SUMMARY = "simulated", "bound-only", "summary"
 PLUGIN_GROUP = "privbounds.plugins"
 NO_PLUGINS = "PRIVBOUNDS_NO_PLUGINS"
+KINDS = ("paper", "learners")
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,10 @@ class Paper:
     # "paper": a source paper; "learners": learners that are not a theorem's algorithm (other
     # libraries' in the gallery, a user's measured ones), listed under their own heading
     kind: str = "paper"
+
+    def __post_init__(self):
+        if self.kind not in KINDS:  # another word would leave the paper off the report's index
+            raise ValueError(f"Paper kind must be one of {', '.join(KINDS)}, got {self.kind!r} ({self.title})")
 
 
 @dataclass

@@ -121,7 +121,7 @@ def simulator_digest(sim) -> str:
 
 
 def _main_code(cls) -> str:
-    """A class from ``__main__``: its methods' bytecode and constants, and joblib's hash of
+    """A class (or function) from ``__main__``: its methods' bytecode and constants, and joblib's hash of
     every global they name (a setting kept outside the object: ``RATE = 0.9``); a global
     that is a module, class or function counts by its name and, for one from ``__main__``,
     its own code. Deterministic across processes (pickling a class by value is not: it
@@ -148,6 +148,9 @@ def _main_code(cls) -> str:
                 elif not (inspect.ismodule(v) or inspect.isclass(v) or callable(v)):
                     h.update(joblib_hash(v).encode())
 
+    if inspect.isfunction(cls):  # a factory function from __main__
+        code(cls.__code__, cls.__globals__)
+        return h.hexdigest()
     for name, attr in sorted(vars(cls).items()):
         fn = getattr(attr, "__func__", attr)  # staticmethod, classmethod
         fn = getattr(fn, "fget", fn)  # property

@@ -44,6 +44,36 @@ TINY = {
                 claims=[UpperBound("upper", "n_hat <= 3 s ln(1/beta)", lambda p: True, ("scale",),
                                    bound=use(bounds.n_coin))])
     ''',
+    "tinyplug/learners.py": '''
+        """The tiny plugin's learner: registered through the same entry point, under a paper
+        of kind "learners", measured on the public thresholds instance beside siv.thm3_3."""
+
+        import numpy as np
+
+        from privbounds.learners import learner_entry
+        from privbounds.registry import Paper, add_paper
+
+
+        class FirstPositive:
+            """Threshold at the smallest positive example (non-private, declares nothing
+            more than it is: a huge epsilon)."""
+
+            sample_form = "counts"
+
+            def __init__(self, epsilon=1.0):
+                self.epsilon, self.delta = epsilon, 0.0
+
+            def fit(self, sample, rng):
+                pos = sample.features[sample.labels == 1, 0]
+                t = pos.min() if pos.size else np.inf
+                return lambda X: (X[:, 0] >= t).astype(int)
+
+
+        def register():
+            add_paper(Paper("tinyl", "The tiny plugin's learners (tests)", kind="learners"))
+            learner_entry("tinyl.firstpos", FirstPositive, instance="thresholds", grid={"d": [4, 6]},
+                          max_n=1 << 10, label="first positive (tiny plugin)")
+    ''',
     "tinyplug/bounds.py": '''
         """The tiny plugin's bounds, tagged as privbounds.bounds tags its own."""
 
@@ -181,7 +211,7 @@ def _cli(root: Path, *args) -> subprocess.CompletedProcess:
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
     root = tmp_path_factory.mktemp("tinyplugin")
-    _install(root, TINY, {"tinyplug": ["tiny = tinyplug"]})
+    _install(root, TINY, {"tinyplug": ["tiny = tinyplug", "tinyl = tinyplug.learners:register"]})
     return root
 
 
@@ -204,6 +234,21 @@ def test_plugin_theorem_through_every_command(tiny):
     paper = (site / "paper-tiny.html").read_text()
     assert "tiny.headline.png" in paper and "n_hat of the tiny coin against its scale." in paper
     assert "tiny.thm1" in (site / "index.html").read_text()
+
+
+def test_plugin_learner_through_run_report_and_check(tiny):
+    out, base = tiny / "lout", tiny / "lb.json"
+    assert "tinyl.firstpos" in _cli(tiny, "list").stdout
+    _cli(tiny, "run", "tinyl.firstpos", "--fidelity", "quick", "--out", str(out), "--quiet")
+    rec = json.loads((out / "results" / "tinyl.firstpos.json").read_text())
+    assert {p["point"]["learner"] for p in rec["points"]} == {"firstpos", "expmech", "erm"}
+    assert "firstpos-vs-upper-expmech-thresh" in {v["claim"] for v in rec["verdicts"]}
+    _cli(tiny, "figures", "--out", str(out))
+    _cli(tiny, "report", "--out", str(out))
+    index = (out / "report" / "index.html").read_text()
+    assert "Learners from other libraries and your own" in index and "paper-tinyl.html" in index
+    _cli(tiny, "check", "--update", "--baseline", str(base), "--out", str(out))
+    assert "check ok: 1 theorems" in _cli(tiny, "check", "--baseline", str(base), "--out", str(out)).stdout
 
 
 def test_plugin_baselines(tiny):

@@ -46,6 +46,13 @@ def test_the_readme_example_is_at_most_40_lines_and_runs_with_two_jobs(tmp_path)
     assert "dplogreg 4" in r.stdout and "expmech 4" in r.stdout
 
 
+def test_audit_of_the_example_learner_does_not_refute_it(tmp_path):
+    (tmp_path / "dplr_example.py").write_text(_example())
+    r = _run([sys.executable, "-m", "privbounds", "audit", "dplr_example.py:DPLogReg", "--instance", "thresholds",
+              "--n", "100", "--epsilon", "1", "--trials", "300", "--pilot", "200"], tmp_path)
+    assert r.returncode == 0 and not r.stdout.startswith("refuted"), r.stdout + r.stderr
+
+
 def test_audit_catches_a_planted_non_private_variant_of_the_example(tmp_path):
     (tmp_path / "dplr_example.py").write_text(_example())
     (tmp_path / "planted.py").write_text(
@@ -54,7 +61,8 @@ def test_audit_catches_a_planted_non_private_variant_of_the_example(tmp_path):
         "from dplr_example import DPLogReg\n\n\n"
         "class Leaky(DPLogReg):  # the private fit replaced by a non-private one; it still declares epsilon\n"
         "    def fit(self, sample, rng):\n"
-        "        return LogisticRegression().fit(sample.X, sample.y)\n")
+        "        X, y = np.vstack([sample.X, [[0.0], [1.0]]]), np.append(sample.y, [0, 1])\n"
+        "        return LogisticRegression().fit(X, y)\n")
     r = _run([sys.executable, "-m", "privbounds", "audit", "planted.py:Leaky", "--instance", "thresholds",
               "--n", "100", "--epsilon", "1", "--trials", "200", "--pilot", "100"], tmp_path)
     assert r.returncode == 1 and r.stdout.startswith("refuted"), r.stdout + r.stderr
