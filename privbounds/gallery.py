@@ -56,7 +56,13 @@ def register() -> None:
     add_paper(PAPER)
 
     from privbounds.learners import learner_entry
-    from privbounds.simulators.gallery.diffprivlib_lr import ACCOUNTING, CONVERGED, DEFAULTS, converged, defaults
+    from privbounds.simulators.gallery.diffprivlib_lr import (
+        ACCOUNTING,
+        CONVERGED,
+        DEFAULTS,
+        converged,
+        defaults,
+    )
 
     for name, factory, what, cfg in (("diffprivlib_lr", converged, "optimiser run to convergence", CONVERGED),
                                      ("diffprivlib_lr_defaults", defaults, "the library's default optimiser "

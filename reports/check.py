@@ -54,8 +54,8 @@ import numpy as np
 from scipy import stats
 
 from privbounds.claims import ORDER, REFUTED
-from privbounds.registry import papers as known_papers
 from privbounds.params import ParameterError
+from privbounds.registry import papers as known_papers
 from privbounds.results import ResultError, available, load, overrides_text, write_atomic
 from privbounds.simulators.engine.simulator import point_key
 
