@@ -207,6 +207,7 @@ INTERVALS = {
     "rates": "bands: 95% Clopper-Pearson intervals of each rate",
     "ceilings": "bands: simultaneous 95% Clopper-Pearson intervals",
     "means": "bands: simultaneous 95% Student-t intervals of each mean; worst cases drawn as the largest value",
+    "pointwise means": "bands: 95% Student-t intervals of each mean",
     "mixed": "bands: simultaneous 95% intervals of what each panel measures (n_hat, a probability or a mean)",
 }
 

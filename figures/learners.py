@@ -19,6 +19,8 @@ from privbounds.figures.common import (
 
 
 def plot(theorem, record, out):
+    from matplotlib.ticker import MaxNLocator
+
     spec = theorem.simulator.spec
     mine = spec["name"]
     pts = [p for p in record["points"] if "n_hat" in p]
@@ -27,66 +29,84 @@ def plot(theorem, record, out):
     other = [k for k in axes if k != x_key]
     panels = sorted({tuple(p["point"].get(k) for k in other) for p in pts}, key=str) or [()]
     fig, axs = new_figure(len(panels), width=8.5, height=5.4)
-    learners = [mine, *spec["beside"]]
+    # the theorem's learners first, the measured one last, so that it is drawn on top
+    learners = [*spec["beside"], mine]
     colors = {name: (PALETTE[0] if name == mine else
                      NONPRIVATE if name not in spec["private_beside"] else PALETTE[1 + i % (len(PALETTE) - 1)])
               for i, name in enumerate(learners)}
-    bounds = [v for v in record["verdicts"] if v["claim"].startswith(f"{mine}-vs-")]
+    markers = dict(zip(learners, "sD^v<>o"))
+    held = [v for v in record["verdicts"] if v["claim"].startswith(f"{mine}-vs-")]
+    held_values = {round(d["bound"], 9) for v in held for d in v["details"]}
+    # the theorem's own bound claims, in their learner's colour, unless the same bound is drawn as held to ours
+    own = [v for v in record["verdicts"] if v["kind"] in ("upper bound", "lower bound") and v not in held
+           and v["details"] and {round(d["bound"], 9) for d in v["details"]} - held_values]
     for ax, panel in zip(axs, panels):
         here = {k: v for k, v in zip(other, panel)}
-        for name, marker in zip(learners, "osD^v<>"):
-            ds = [p for p in pts if p["point"]["learner"] == name
-                  and all(p["point"].get(k) == v for k, v in here.items())]
-            if ds:
-                tag = " (measured)" if name == mine else " (the theorem's learner)"
-                band(ax, [p["point"][x_key] for p in ds], ds, colors[name], f"{name}{tag}", marker)
-        for v in bounds:
-            ds = [d for d in v["details"] if all(d["point"].get(k) == val for k, val in here.items())]
+
+        def at(items, here=here):  # the items of this panel
+            return [d for d in items if all(d["point"].get(k) == v for k, v in here.items())]
+        for name in learners:
+            ds = at([p for p in pts if p["point"]["learner"] == name])
+            if not ds:
+                continue
+            tag = " (measured)" if name == mine else " (the theorem's learner)"
+            xs = [p["point"][x_key] for p in ds]
+            band(ax, xs, ds, colors[name], f"{name}{tag}", markers[name])
+            if len(ds) == 1 and ds[0]["n_hat"] is not None:  # one point: its interval as an error bar
+                lo, hi, nh = ds[0]["n_low"], ds[0]["n_high"], ds[0]["n_hat"]
+                ax.errorbar(xs, [nh], yerr=[[nh - (lo or nh)], [(hi or nh) - nh]], color=colors[name], capsize=4)
+        for v in held:
+            ds = at(v["details"])
             if ds:
                 c = next(c for c in theorem.claims if c.id == v["claim"])
-                other_learner = getattr(c.bound, "learner", "")
                 text = fn_label(getattr(c.bound, "fn", None),
-                                f"{v['kind']} of {spec['compare_to']} for {other_learner} (#{v['claim'][len(mine) + 4:]})")
+                                f"{v['kind']} of {spec['compare_to']} for {getattr(c.bound, 'learner', '')}, "
+                                f"held to {mine} (#{v['claim'][len(mine) + 4:]})")
                 bound_line(ax, [d["point"][x_key] for d in ds], [d["bound"] for d in ds], "gray", text)
+                ax.plot([d["point"][x_key] for d in ds], [d["bound"] for d in ds], "_", color="gray", markersize=16)
+        for v in own:
+            ds = at(v["details"])
+            if ds:
+                who = ds[0]["point"].get("learner")
+                color = colors.get(who, "gray")
+                bound_line(ax, [d["point"][x_key] for d in ds], [d["bound"] for d in ds], color,
+                           f"{v['kind']} of {spec['compare_to']} for {who} (#{v['claim']})", style=":")
+                ax.plot([d["point"][x_key] for d in ds], [d["bound"] for d in ds], "_", color=color, markersize=16)
         ax.set_yscale("log")
         ax.set_xlabel(x_key)
+        if x_key in ("d", "k"):
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel("n_hat (simultaneous 95% band)")
         if here:
             ax.set_title(", ".join(f"{k} = {v}" for k, v in here.items()), fontsize=10)
         legend(ax)
-    return save(fig, record, out, what=f"{spec['label']}, beside {spec['compare_to']}")
+    return save(fig, record, out)
 
 
 def plot_fits(theorem, record, out):
-    """diffprivlib's fits (gallery.diffprivlib_lr_fits): the fraction of fits whose
-    intercept blew up (Clopper-Pearson 95% band) and the optimiser's mean iteration count
-    (Student-t 95% band), against n, for the library's defaults and the converged
-    setting."""
+    """A gallery diagnostic without a claim (gallery.diffprivlib_lr_blowups, _iterations):
+    per panel (the blow-up threshold, if any) the measured rate or mean against n with its
+    95% band (Clopper-Pearson for a rate, Student-t for a mean), one line per setting."""
     import numpy as np
 
-    from privbounds.simulators.engine.stats import clopper_pearson
-
-    fig, axs = new_figure(3, width=6.0, height=5.0)
-    rows = [r for r in record["rows"] if r.get("experiment") == "mean"]
-    for ax, quantity, ylabel in zip(axs, ("blowup6", "blowup17", "iterations"),
-                                    ("fraction of fits with |intercept| > 1e6",
-                                     "fraction of fits with |intercept| > 1e17", "optimiser iterations (mean)")):
+    rows = [r for r in record["rows"] if r.get("experiment") in ("curve", "mean")]
+    panels = sorted({r.get("threshold") for r in rows}, key=lambda t: (t is None, t))
+    fig, axs = new_figure(len(panels), width=6.0, height=5.0)
+    for ax, thr in zip(axs, panels):
         for i, settings in enumerate(("defaults", "converged")):
-            rs = sorted((r for r in rows if r["quantity"] == quantity and r["settings"] == settings),
+            rs = sorted((r for r in rows if r.get("threshold") == thr and r["settings"] == settings),
                         key=lambda r: r["n"])
             if not rs:
                 continue
             x = np.array([r["n"] for r in rs], float)
-            y = np.array([r["mean"] for r in rs])
-            if quantity != "iterations":
-                k = np.round(y * np.array([r["trials"] for r in rs])).astype(int)
-                lo, hi = clopper_pearson(k, np.array([r["trials"] for r in rs]), 0.95)
-            else:
-                lo, hi = np.array([r["ci_low"] for r in rs]), np.array([r["ci_high"] for r in rs])
-            ax.fill_between(x, lo, hi, color=PALETTE[i], alpha=0.22, linewidth=0)
+            y = np.array([r.get("p_hat", r.get("mean")) for r in rs])
+            ax.fill_between(x, [r["ci_low"] for r in rs], [r["ci_high"] for r in rs], color=PALETTE[i], alpha=0.22,
+                            linewidth=0)
             ax.plot(x, y, "o-", color=PALETTE[i], label=settings)
         ax.set_xscale("log")
         ax.set_xlabel("n")
-        ax.set_ylabel(ylabel)
+        ax.set_ylabel(f"fraction of fits with |intercept| > {thr:g}" if thr is not None
+                      else "optimiser iterations (mean)")
         legend(ax)
-    return save(fig, record, out, intervals="means", what="fits of diffprivlib's LogisticRegression")
+    return save(fig, record, out, intervals="rates" if panels != [None] else "pointwise means",
+                what="fits of diffprivlib's LogisticRegression")

@@ -178,9 +178,10 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
         load_saved(out)  # learners measured into this folder are entries too (to say how to rerun them)
     named = {ids} if isinstance(ids, str) else set(ids or ())
     ids = resolve_ids(ids, paper)
-    # a learner read back from this folder (no learner object here) runs only through
-    # measure: named, that is an error; selected by a pattern or by default, it is left out
-    ids = [tid for tid in ids if tid in named or not getattr(get(tid).simulator, "not_runnable", "")]
+    # a learner measured with privbounds.measure runs only when named (a default or
+    # pattern selection is the registered theorems'); one read back from a folder, without
+    # its learner object, cannot run at all (named, that is the error below)
+    ids = [tid for tid in ids if tid in named or not getattr(get(tid).simulator, "measured", False)]
     if not ids:
         raise ParameterError("no theorem selected")
     for tid in ids:

@@ -59,7 +59,10 @@ class AuditResult:
 
     def summary(self) -> str:
         def f(x):
-            return "none (the event never separated D from D')" if x is None else f"{x:.4f}"
+            if x is None:
+                return "none (the event never separated D from D')"
+            # a lower bound below 0 is valid but shows no privacy loss at all
+            return f"{x:.4f}" if x >= 0 else f"{x:.4f} (below 0: no loss shown)"
         power = ("no doubled run (the mechanism does not take epsilon)" if self.powered is None else
                  f"with the budget doubled {f(self.eps_hat_doubled)} ({'has power' if self.powered else 'no power'})")
         return (f"{self.verdict}: declared ({self.epsilon:g}, {self.delta:g}); eps_hat {f(self.eps_hat)} at joint "

@@ -238,7 +238,9 @@ def _audit(args) -> int:
         raise ParameterError(f"--neighbours {args.neighbours} must name a pair (D, D'), got {type(pair).__name__}")
     stat = load(args.statistic, "--statistic") if args.statistic else None
     takes = not args.fixed_epsilon
-    if is_learner(mechanism):  # a learner object or class (a class's fit is an attribute too)
+    # a learner object or class (a class's fit is an attribute too); with --instance, also a
+    # factory function that makes one
+    if is_learner(mechanism) or (args.instance is not None and callable(mechanism)):
         mechanism, takes_eps = learner_mechanism(mechanism)
         takes = takes and takes_eps
         stat = stat or predictor_statistic(*pair)
@@ -254,11 +256,18 @@ def _measure(args, argv) -> int:
 
     learner = load(args.learner, "learner")
     grid = dict(args.set) or None
+    from privbounds.api import TheoremsFailed
+
     t0 = time.perf_counter()
-    rec = measure(learner, instance=args.instance, grid=grid, fidelity=args.fidelity, jobs=args.jobs,
-                  seed=args.seed, out=args.out, compare_to=args.compare_to, name=args.name, max_n=args.max_n,
-                  label=args.label, progress=not args.quiet, use_cache=not args.no_cache,
-                  command=" ".join(["privbounds", *(argv if argv is not None else sys.argv[1:])]))
+    try:
+        rec = measure(learner, instance=args.instance, grid=grid, fidelity=args.fidelity, jobs=args.jobs,
+                      seed=args.seed, out=args.out, compare_to=args.compare_to, name=args.name, max_n=args.max_n,
+                      label=args.label, progress=not args.quiet, use_cache=not args.no_cache,
+                      command=" ".join(["privbounds", *(argv if argv is not None else sys.argv[1:])]))
+    except TheoremsFailed as e:  # the learner raised while it ran: its message and its log
+        for tid, (message, log) in e.failures.items():
+            print(f"privbounds: error: {tid} failed: {message} (traceback in {log})", file=sys.stderr)
+        return 1
     name = rec["id"].split(".", 1)[1]
     for p in rec["points"]:
         pt = p["point"]
@@ -335,6 +344,10 @@ def _list(args) -> int:
 
 
 def _show(args) -> int:
+    if (Path(args.out) / "learners").is_dir():
+        from privbounds.learners import load_saved
+
+        load_saved(args.out)  # a learner measured into --out is an id here too
     from privbounds.api import show
 
     info = show(args.id, args.out)

@@ -130,9 +130,11 @@ class Instance:
         """err_D(h) for one trial's distribution (support, probs) and target labels, with
         h given as ``predict(features) -> labels`` or an object with ``.predict``."""
         f = getattr(predict, "predict", predict)
-        got = np.asarray(f(self.features(support))).reshape(-1)
-        if got.shape != np.shape(labels):
-            raise ParameterError(f"the predictor returned {got.shape[0]} labels for {len(labels)} points")
+        raw = np.asarray(f(self.features(support)))
+        if raw.shape not in ((len(labels),), (len(labels), 1)):
+            raise ParameterError(f"the predictor must return one label per point, shape ({len(labels)},); it "
+                                 f"returned shape {raw.shape} for {len(labels)} points")
+        got = raw.reshape(-1)
         return float(np.sum(np.asarray(probs) * (got.astype(np.int64) != np.asarray(labels))))
 
 

@@ -172,6 +172,12 @@ class LearnerSimulator(Simulator):
             self.compare.check_point({**self._theirs(point), "learner": learner})
 
     @property
+    def measured(self) -> bool:
+        """A user's measurement (``learner.<name>``), as opposed to a registered entry of the
+        gallery or a plugin: run only when named."""
+        return self.spec["id"].startswith("learner.")
+
+    @property
     def not_runnable(self) -> str:
         """Why this entry cannot run here ('' if it can)."""
         if self.learner is not None:
@@ -215,6 +221,16 @@ class LearnerSimulator(Simulator):
 
     def _theirs(self, point):
         return {k: v for k, v in point.items() if k in self.compare.params}
+
+    def digest_state(self):
+        """What the cache key hashes of this object: the description, the compared
+        simulator, and the learner's settings when it is an object (a class or factory, a
+        lambda included, counts through ``code_identity``: pickling a lambda by reference
+        would fail)."""
+        learner = self.learner
+        if learner is None or inspect.isclass(learner) or inspect.isfunction(learner):
+            learner = describe(learner) if learner is not None else None
+        return {"spec": self.spec, "compare": self.compare, "learner": learner}
 
     def provenance(self) -> dict:
         """What a result record's provenance adds for a measured learner."""
@@ -339,9 +355,12 @@ def make_spec(learner, *, name: str, instance: str, compare_to: str, grid: dict,
 
     grid = normalise_overrides(grid)
     allowed = {**fam.params, "epsilon": EPSILON, "alpha": ALPHA, "beta": BETA, "delta": DELTA}
+    where = "--set" if flag("grid").startswith("--") else "grid key"  # the command line's option is --set
+    if "delta" not in fam.defaults:  # a pure-DP instance: its theorem has no delta to sweep
+        allowed.pop("delta")
     for k, vals in grid.items():
         if k not in allowed:
-            raise ParameterError(f"{flag('grid')} key {k!r} is not a parameter of the instance; "
+            raise ParameterError(f"{where} {k!r} is not a parameter of the instance {instance}; "
                                  f"allowed: {', '.join(allowed)}")
         for v in vals:
             allowed[k].validate(v)

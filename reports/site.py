@@ -81,6 +81,17 @@ def ceiling_summary(v: dict) -> list[dict]:
     return rows
 
 
+ROW_COLUMNS = {"theorem", "n", "trials", "successes", "p_hat", "mean", "sd", "ci_low", "ci_high", "min", "max", "conf",
+               "experiment", "seed", "code_version"}
+
+
+def varying_keys(rows) -> list[str]:
+    """The parameters that tell a record's rows apart (the columns of its table of
+    measured values), in the rows' order."""
+    keys = [k for k in (rows[0] if rows else {}) if k not in ROW_COLUMNS]
+    return [k for k in keys if len({str(r.get(k)) for r in rows}) > 1]
+
+
 def natural_key(theorem_id: str) -> tuple:
     """Sort key that puts bns.thm2_7 before bns.thm2_11 (numbers compared as numbers)."""
     return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", theorem_id))
@@ -140,6 +151,7 @@ def environment() -> Environment:
     env.filters["fmt"] = _fmt
     env.filters["vclass"] = vclass
     env.globals["interval"] = _interval
+    env.globals["varying_keys"] = varying_keys
     env.filters["overrides"] = overrides_text
     env.filters["why"] = verdict_reason
     env.filters["origin"] = origin

@@ -110,7 +110,8 @@ def simulator_digest(sim) -> str:
     file ``store.code_hash`` may not see) its code and the values of the globals its
     methods read (``_main_code``); for a simulator with a ``code_identity()`` (a measured
     learner, privbounds/learners.py), what that returns."""
-    parts = [joblib_hash(sim)]
+    state = getattr(sim, "digest_state", None)  # a simulator may say what of it to hash
+    parts = [joblib_hash(state() if state is not None else sim)]
     identity = getattr(sim, "code_identity", None)
     if identity is not None:  # a measured learner: its own module's source, its library's version
         parts.append(identity())

@@ -70,7 +70,7 @@ def test_audit_catches_a_planted_non_private_variant_of_the_example(tmp_path):
 
 def test_gallery_entries_register_and_run(tmp_path):
     r = _run([sys.executable, "-m", "privbounds", "list"], tmp_path)
-    assert r.returncode == 0 and "gallery.diffprivlib_lr " in r.stdout and "gallery.diffprivlib_lr_fits" in r.stdout
+    assert r.returncode == 0 and "gallery.diffprivlib_lr " in r.stdout and "gallery.diffprivlib_lr_blowups" in r.stdout
     r = _run([sys.executable, "-m", "privbounds", "run", "gallery.diffprivlib_lr", "--set", "d=4", "--fidelity",
               "smoke", "--jobs", "2", "--quiet", "--out", "o"], tmp_path)
     assert r.returncode == 0, r.stderr
