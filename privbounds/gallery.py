@@ -10,6 +10,8 @@ heading of learners from other libraries; they are no theorem's algorithm.
   convergence, on the threshold instance of siv.thm3_3 (d = 4, 8, 12; eps = 1);
 - ``gallery.diffprivlib_lr_defaults``: the same with the library's default optimiser
   settings;
+- ``gallery.diffprivlib_lr_kgon``: the same (converged) on the halfplane instance of
+  kmms.thm4_7, convex k-gons under the band distribution;
 - ``gallery.diffprivlib_lr_blowups`` and ``gallery.diffprivlib_lr_iterations``: what its
   fits look like (intercepts that blow up, iteration counts), numbers without a verdict.
 """
@@ -76,6 +78,21 @@ def register() -> None:
         learner_entry(f"gallery.{name}", factory, instance="thresholds", compare_to="siv.thm3_3", grid=GRID,
                       max_n=MAX_N, label=f"diffprivlib LogisticRegression ({what})", settings=_settings(cfg),
                       notes=NOTES, accounting=ACCOUNTING, unaudited=UNAUDITED)
+
+    from privbounds.simulators.gallery.diffprivlib_lr import halfplane
+
+    learner_entry("gallery.diffprivlib_lr_kgon", halfplane, instance="kgon", compare_to="kmms.thm4_7",
+                  grid={"d": [8], "k": [3, 4]}, max_n=1 << 16,
+                  label="diffprivlib LogisticRegression on convex k-gons (optimiser run to convergence)",
+                  settings=_settings(CONVERGED).replace(
+                      "data_norm = 1 (the feature lies in [0, 1])", "data_norm = sqrt 2 (the features lie in [0, 1]^2)")
+                  .replace("(0, label 0) and (1, label 1)", "((1/2, 1/2), label 1) and ((0, 0), label 0)"),
+                  notes=("A learner from another library on the halfplane instance of Kaplan, Mansour, Matias and "
+                         "Stemmer's Theorem 4.7: one halfplane (a linear classifier) against a convex k-gon target "
+                         "under the band distribution, where the theorem's learner intersects k halfplanes. The "
+                         "bounds drawn beside it are the theorem's, for its own learner. Two public rows, one per "
+                         "label, agree with every target (the grid's centre is inside, its corner outside)."),
+                  accounting=ACCOUNTING, unaudited=UNAUDITED)
 
     @entry("gallery.diffprivlib_lr_blowups")
     def _blowups() -> Theorem:

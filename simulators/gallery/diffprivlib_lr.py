@@ -48,18 +48,20 @@ ACCOUNTING = ("declared by diffprivlib (objective perturbation; its proof assume
 PUBLIC_X, PUBLIC_Y = np.array([[0.0], [1.0]]), np.array([0, 1])  # one public row per label
 
 
-def fit_lr(X, y, epsilon, rng, tol, max_iter):
-    """One diffprivlib fit on the sample and the two public rows."""
+def fit_lr(X, y, epsilon, rng, tol, max_iter, public=None, data_norm=1.0):
+    """One diffprivlib fit on the sample and the public rows (one per label; default
+    those of the threshold instance)."""
+    px, py = public if public is not None else (PUBLIC_X, PUBLIC_Y)
     try:
         from diffprivlib.models import LogisticRegression
     except Exception as e:  # e.g. diffprivlib 0.6.6 with scikit-learn 1.9: one line, with the fix
         raise ImportError(f"diffprivlib does not import ({type(e).__name__}: {e}); install the gallery's pins: "
                           "pip install 'privbounds[gallery]'") from None
-    model = LogisticRegression(epsilon=epsilon, data_norm=1.0, tol=tol, max_iter=max_iter,
+    model = LogisticRegression(epsilon=epsilon, data_norm=data_norm, tol=tol, max_iter=max_iter,
                                random_state=int(rng.integers(2**31 - 1)))
-    with warnings.catch_warnings():  # convergence warnings are what FitDiagnostics measures
+    with warnings.catch_warnings():  # convergence warnings are what the diagnostics measure
         warnings.simplefilter("ignore")
-        return model.fit(np.vstack([X, PUBLIC_X]), np.append(y, PUBLIC_Y))
+        return model.fit(np.vstack([X, px]), np.append(y, py))
 
 
 class DiffprivlibLR:
@@ -67,15 +69,28 @@ class DiffprivlibLR:
 
     sample_form = "rows"
 
-    def __init__(self, epsilon=1.0, tol=CONVERGED["tol"], max_iter=CONVERGED["max_iter"]):
+    def __init__(self, epsilon=1.0, tol=CONVERGED["tol"], max_iter=CONVERGED["max_iter"], public=None,
+                 data_norm=1.0):
         self.epsilon, self.delta, self.tol, self.max_iter = epsilon, 0.0, tol, max_iter
+        self.public, self.data_norm = public, data_norm
 
     def fit(self, sample, rng):
-        return fit_lr(sample.X, sample.y, self.epsilon, rng, self.tol, self.max_iter)
+        return fit_lr(sample.X, sample.y, self.epsilon, rng, self.tol, self.max_iter, self.public, self.data_norm)
 
 
 def converged(epsilon=1.0):
     return DiffprivlibLR(epsilon, **CONVERGED)
+
+
+# The k-gon instance (features (x/d, y/d), norm at most sqrt 2): the grid's centre lies
+# inside every target (radius 0.38 d, centre shifted by at most 0.5) and its corner (0, 0)
+# outside every one, so these public rows agree with every target.
+PUBLIC_KGON = (np.array([[0.5, 0.5], [0.0, 0.0]]), np.array([1, 0]))
+
+
+def halfplane(epsilon=0.99):
+    """On the k-gon instance: a halfplane classifier, the optimiser run to convergence."""
+    return DiffprivlibLR(epsilon, **CONVERGED, public=PUBLIC_KGON, data_norm=float(np.sqrt(2)))
 
 
 def defaults(epsilon=1.0):
