@@ -172,7 +172,7 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
     theorem's ``results/<id>.json`` and ``.csv`` as soon as it finishes. Returns {id:
     result record}; raises ``TheoremsFailed`` (after writing the others) when some
     theorems raised, each recorded as failed with the path of its traceback."""
-    if str(out).strip() and (Path(out) / "learners").is_dir():
+    if str(out).strip():
         from privbounds.learners import load_saved
 
         load_saved(out)  # learners measured into this folder are entries too (to say how to rerun them)

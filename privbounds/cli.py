@@ -344,10 +344,6 @@ def _list(args) -> int:
 
 
 def _show(args) -> int:
-    if (Path(args.out) / "learners").is_dir():
-        from privbounds.learners import load_saved
-
-        load_saved(args.out)  # a learner measured into --out is an id here too
     from privbounds.api import show
 
     info = show(args.id, args.out)
@@ -443,6 +439,11 @@ def _main(args, argv) -> int:
 def _dispatch(args, argv) -> int:
     from privbounds import api
 
+    if getattr(args, "out", None):  # learners measured into --out are ids of every command here
+        from privbounds.learners import load_saved
+
+        load_saved(args.out)
+
     if args.command == "list":
         return _list(args)
     if args.command == "show":
@@ -466,10 +467,6 @@ def _dispatch(args, argv) -> int:
         if args.command == "reproduce" and args.fidelity == "smoke":
             print("privbounds: smoke fidelity has no committed baseline: reproduce will run, draw and "
                   "report, and skip the check", file=sys.stderr)
-        if (Path(args.out) / "learners").is_dir():
-            from privbounds.learners import load_saved
-
-            load_saved(args.out)  # measured learners are ids here too
         _note_partial_overrides(args.ids, args.paper, overrides)
         t0 = time.perf_counter()
         try:

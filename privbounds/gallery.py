@@ -42,12 +42,12 @@ def installed() -> bool:
     return find_spec("diffprivlib") is not None and find_spec("sklearn") is not None
 
 
-def _settings(cfg: dict) -> str:
+def _settings(cfg: dict, norm: str = "data_norm = 1 (the feature lies in [0, 1])",
+              public: str = "(0, label 0) and (1, label 1)") -> str:
     from privbounds.simulators.gallery.diffprivlib_lr import versions
 
-    return (f"epsilon per point, data_norm = 1 (the feature lies in [0, 1]), tol = {cfg['tol']:g}, "
-            f"max_iter = {cfg['max_iter']}, random_state from the trial's generator, two public rows "
-            f"(0, label 0) and (1, label 1) added to every sample; {versions()}")
+    return (f"epsilon per point, {norm}, tol = {cfg['tol']:g}, max_iter = {cfg['max_iter']}, random_state from "
+            f"the trial's generator, two public rows {public} added to every sample; {versions()}")
 
 
 NOTES = ("A learner from another library, not a theorem's algorithm. The upper bound drawn beside it is "
@@ -84,9 +84,8 @@ def register() -> None:
     learner_entry("gallery.diffprivlib_lr_kgon", halfplane, instance="kgon", compare_to="kmms.thm4_7",
                   grid={"d": [8], "k": [3, 4]}, max_n=1 << 16,
                   label="diffprivlib LogisticRegression on convex k-gons (optimiser run to convergence)",
-                  settings=_settings(CONVERGED).replace(
-                      "data_norm = 1 (the feature lies in [0, 1])", "data_norm = sqrt 2 (the features lie in [0, 1]^2)")
-                  .replace("(0, label 0) and (1, label 1)", "((1/2, 1/2), label 1) and ((0, 0), label 0)"),
+                  settings=_settings(CONVERGED, "data_norm = sqrt 2 (the features lie in [0, 1]^2)",
+                                     "((1/2, 1/2), label 1) and ((0, 0), label 0)"),
                   notes=("A learner from another library on the halfplane instance of Kaplan, Mansour, Matias and "
                          "Stemmer's Theorem 4.7: one halfplane (a linear classifier) against a convex k-gon target "
                          "under the band distribution, where the theorem's learner intersects k halfplanes. The "

@@ -194,15 +194,13 @@ class LearnerSimulator(Simulator):
     def privacy(self, point):
         if point["learner"] != self.spec["name"]:
             return self.compare.privacy(self._theirs(point))
-        p = self.spec["privacy"]
-        eps = point["epsilon"] if p["epsilon"] == "per point" else p["epsilon"]
         if self.learner is not None:  # what the object made for this point declares
             eps, delta = self._declared(point)
-            return {"epsilon": eps, "delta": delta, "accounting": self._accounting()}
-        return {"epsilon": eps, "delta": p["delta"], "accounting": self._accounting()}
-
-    def _accounting(self) -> str:
-        return self.spec.get("accounting") or f"declared by {self.spec['label']}"
+        else:  # read back without its learner: what the description recorded
+            p = self.spec["privacy"]
+            eps, delta = (point["epsilon"] if p["epsilon"] == "per point" else p["epsilon"]), p["delta"]
+        return {"epsilon": eps, "delta": delta,
+                "accounting": self.spec.get("accounting") or f"declared by {self.spec['label']}"}
 
     def _declared(self, point) -> tuple[float, float]:
         """The learner made for ``point`` and its declaration, which must be the point's epsilon

@@ -45,6 +45,7 @@ def test_same_seed_same_tables_for_any_jobs_and_backend(tmp_path, jobs, backend)
     assert not _table(tmp_path / "c", "bns.obs3_2")["successes"].equals(a["successes"])
 
 
+@pytest.mark.slow  # a Dask cluster's start-up is 10 s; loky and threading are compared in the default suite
 def test_dask_backend_gives_the_same_tables(tmp_path):
     pytest.importorskip("dask.distributed")
     privbounds.run(["bns.thm5_1"], fidelity="smoke", jobs=1, seed=3, out=tmp_path / "a", progress=False)
@@ -121,6 +122,7 @@ def coverage(tmp_path, reps):
     return covered, hats, true_n
 
 
+@pytest.mark.slow  # 120 searches, 13 s; the slow session also runs the 1000-search version below
 def test_nhat_interval_covers_the_true_crossing(tmp_path):
     reps = 120
     covered, hats, true_n = coverage(tmp_path, reps)

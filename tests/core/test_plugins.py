@@ -239,7 +239,7 @@ def test_plugin_theorem_through_every_command(tiny):
 def test_plugin_learner_through_run_report_and_check(tiny):
     out, base = tiny / "lout", tiny / "lb.json"
     assert "tinyl.firstpos" in _cli(tiny, "list").stdout
-    _cli(tiny, "run", "tinyl.firstpos", "--fidelity", "quick", "--out", str(out), "--quiet")
+    _cli(tiny, "run", "tinyl.firstpos", "--fidelity", "smoke", "--out", str(out), "--quiet")
     rec = json.loads((out / "results" / "tinyl.firstpos.json").read_text())
     assert {p["point"]["learner"] for p in rec["points"]} == {"firstpos", "expmech", "erm"}
     assert "firstpos-vs-upper-expmech-thresh" in {v["claim"] for v in rec["verdicts"]}
@@ -309,6 +309,7 @@ def test_callable_plotter_via_draw(tmp_path, monkeypatch):
 
     # the theorem's files name the callable's module; a paper's callable headline figure
     # says what it draws through its attributes
+    registry.ids()  # discover first: a copy made before discovery would lose every built-in entry on undo
     monkeypatch.setattr(registry, "_ENTRIES", {**registry._ENTRIES, "tiny.unit": (__name__, lambda: thm)})
     monkeypatch.setattr(registry, "_PAPERS", dict(registry.papers()))
     assert any(f.endswith("test_plugins.py") for f in thm.files())
@@ -322,6 +323,7 @@ def test_callable_plotter_via_draw(tmp_path, monkeypatch):
 def test_add_paper_and_baseline_path(monkeypatch, tmp_path):
     from privbounds.reports.check import BASELINE_DIR, baseline_path
 
+    registry.ids()  # discover first (see above)
     monkeypatch.setattr(registry, "_PAPERS", dict(registry.papers()))
     siv = registry.papers()["siv"]
     add_paper(siv)  # the same paper again: nothing happens

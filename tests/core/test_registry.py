@@ -65,7 +65,23 @@ def fig_out(smoke_out, tmp_path_factory):
     return out
 
 
-@pytest.mark.parametrize("thm", RUNNABLE, ids=lambda t: t.id)
+def _plotter_kind(t) -> tuple:
+    """A theorem's figure code: its plotter module, and for the generic plotter the claim
+    kinds it draws panels for."""
+    if t.plotter:
+        return (t.plotter.split(":")[0],) if isinstance(t.plotter, str) else (t.plotter.__module__,)
+    return ("generic", *sorted({c.kind for c in t.claims if c.kind != "privacy audit"}))
+
+
+# The default suite draws one theorem of each plotter module (of each panel mix for the
+# generic plotter); the slow session draws every theorem.
+DRAWN = {}
+for _t in RUNNABLE:
+    DRAWN.setdefault(_plotter_kind(_t), _t.id)
+
+
+@pytest.mark.parametrize("thm", [pytest.param(t, marks=() if t.id in DRAWN.values() else pytest.mark.slow)
+                                 for t in RUNNABLE], ids=lambda t: t.id)
 def test_every_theorem_draws_its_measurement_and_its_bound(thm, fig_out, monkeypatch):
     """The figure shows what was measured (an n_hat, interval end or success rate of the
     record) and what the theorem says (a bound or ceiling of one of its claims)."""
