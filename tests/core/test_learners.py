@@ -200,7 +200,7 @@ def test_a_learner_defined_in_a_script_runs_with_two_jobs(tmp_path):
             def __init__(self, epsilon=1.0):
                 self.epsilon, self.delta = epsilon, 0.0
             def fit(self, sample, rng):
-                # randomised response on the sample's mean position of the positive rows
+                # the smallest positive example (a toy, not private; the test is about running it)
                 pos = sample.X[sample.y == 1, 0]
                 t = (pos.min() if pos.size else 1.0) + SHIFT + rng.laplace(0, 1e-9)
                 return lambda X: (X[:, 0] >= t).astype(int)
