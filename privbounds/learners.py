@@ -257,7 +257,7 @@ class LearnerSimulator(Simulator):
         # engine runs the blocks of trials in parallel
         for i in range(trials):
             h = obj.fit(draws.sample(i, form, rng), rng)
-            ok[i] = inst.error(h, draws.support[i], draws.probs[i], draws.labels[i]) <= point["alpha"] + 1e-12
+            ok[i] = draws.error(i, h) <= point["alpha"] + 1e-12  # every one of its k hypotheses
         return ok
 
 
@@ -291,8 +291,23 @@ def _claims(spec: dict):
                                 bound=MappedBound(c.bound, other)))
                 break
         if any(c.select({**p, "learner": o}) for p in pts for o in spec["beside"]):
-            theirs.append(c)
+            theirs.append(_only_theirs(c, tuple(spec["beside"])))
     return [*mine, *theirs]
+
+
+def theirs_name(theorem_id: str) -> str:
+    """How a theorem that runs one learner names it beside a measured one: its number
+    (bns.ex3_5 -> "ex3_5")."""
+    return theorem_id.split(".", 1)[1]
+
+
+def _only_theirs(claim, beside):
+    """The theorem's own claim restricted to the points of its learners (when the theorem
+    has no "learner" parameter its selectors would match the measured learner's points too)."""
+    from dataclasses import replace
+
+    select = claim.select
+    return replace(claim, select=lambda p: p.get("learner") in beside and select(p))
 
 
 def _held_to(name: str, select, other: str):
@@ -373,10 +388,14 @@ def make_spec(learner, *, name: str, instance: str, compare_to: str, grid: dict,
         grid["epsilon"] = [eps]
     for k, v in fam.defaults.items():  # what the theorem runs at, unless the grid says otherwise
         grid.setdefault(k, [v])
-    # the compared theorem's learners, and which of them are private (their bounds apply)
-    opts = getattr(thm.simulator.params.get("learner"), "allowed", ())
+    # the compared theorem's learners, and which of them are private (their bounds apply);
+    # a theorem that runs one learner (no "learner" parameter) shows it under its own id
+    opts = (getattr(thm.simulator.params.get("learner"), "allowed", ()) if fam.axis
+            else (theirs_name(compare_to),))
     base = {**fam.theorem_point, **{k: v[0] for k, v in grid.items()}}
     private = [o for o in opts if thm.simulator.privacy({**base, "learner": o}).get("epsilon") is not None]
+    if name in opts:
+        raise ParameterError(f"{flag('name')} {name!r} is the name of one of {compare_to}'s learners; choose another")
     return {"id": f"{prefix}.{name}", "name": name, "label": label or name, "learner": describe(learner),
             "instance": instance, "theorem_point": dict(fam.theorem_point), "compare_to": compare_to,
             "beside": list(opts), "private_beside": private, "grid": grid, "max_n": int(max_n),

@@ -47,6 +47,21 @@ class NoPrivacy:
         return lambda X: np.zeros(len(X), dtype=int)
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _registry_restored():
+    """The entries this module measures leave the registry with it (a later module's
+    ``list`` would otherwise show them, never run, in this process)."""
+    from privbounds import learners, registry
+
+    registry.ids()  # discover first: a copy made before discovery would lose every built-in entry
+    with pytest.MonkeyPatch.context() as mp:
+        for name in ("_ENTRIES", "_BUILT", "_PAPERS"):
+            mp.setattr(registry, name, dict(getattr(registry, name)))
+        mp.setattr(learners, "_LIVE", set(learners._LIVE))
+        mp.setattr(learners, "_READ", dict(learners._READ))
+        yield
+
+
 # --- instances ----------------------------------------------------------------------
 
 def test_thresholds_instance_scores_exactly():
@@ -82,6 +97,33 @@ def test_kgon_instance_scores_exactly():
         assert inst.error(lambda X: np.ones(len(X), int), sup, pr, lab) == pytest.approx(0.5)
     with pytest.raises(ParameterError, match="d must be at least 10 for a 8-gon"):
         family("kgon").make(d=4, k=8)
+
+
+def test_parities_instance_has_k_labels_and_scores_each_hypothesis():
+    inst = family("parities").make(d=5, k=3)
+    assert inst.k == 3 and inst.n_features == 5
+    rng = np.random.default_rng(4)
+    draws = inst.draw(64, 4, rng)
+    for i in range(4):
+        rows, counts = draws.sample(i, "rows", rng), draws.sample(i, "counts")
+        assert rows.X.shape == (64, 5) and rows.y.shape == (64, 3) and counts.labels.shape[1] == 3
+        # recover each trial's targets from the full truth table: a = the labels of the unit vectors
+        table = draws.labels[i]  # (32, 3)
+        a = (table[1 << np.arange(5)] << np.arange(5)[:, None]).sum(axis=0)
+
+        def truth(X, a=a, flip=None):
+            p = X.astype(np.int64) @ (1 << np.arange(5))
+            out = np.bitwise_count(a[None, :] & p[:, None]) & 1
+            if flip is not None:
+                out[:, flip] ^= 1
+            return out
+        assert np.all(truth(rows.X) == rows.y)
+        assert draws.column_errors(i, truth).tolist() == [0, 0, 0] and draws.error(i, truth) == 0
+        # one hypothesis complemented: that column errs everywhere, the worst error is 1
+        assert draws.column_errors(i, lambda X: truth(X, flip=1)).tolist() == [0, 1, 0]
+        assert draws.error(i, lambda X: truth(X, flip=1)) == 1.0
+    with pytest.raises(ParameterError, match=r"3 labels per point, shape \(32, 3\)"):
+        draws.error(0, lambda X: np.zeros(len(X), int))
 
 
 def test_rows_and_counts_are_the_same_sample():
@@ -145,6 +187,41 @@ def test_measure_writes_a_result_beside_the_theorems_learners(measured):
     assert (out / "figures" / "learner.noisy.png").is_file()
     assert json.loads((out / "learners" / "learner.noisy.json").read_text())["compare_to"] == "siv.thm3_3"
     assert rec["points"][0]["privacy"]["accounting"].startswith("declared by")
+
+
+class ParityExpMech:
+    """The exponential mechanism over the 2^d parities on each of the k columns at eps/k
+    (Example 3.5's learner, written as a user would: a counts learner)."""
+
+    sample_form = "counts"
+
+    def __init__(self, epsilon=1.0, d=4, k=1):
+        self.epsilon, self.delta, self.d, self.k = epsilon, 0.0, d, k
+
+    def fit(self, sample, rng):
+        weights = 1 << np.arange(self.d)
+        pts = sample.features.astype(np.int64) @ weights
+        table = np.bitwise_count(np.arange(2 ** self.d)[:, None] & pts[None, :]) & 1  # (2^d, m)
+        errs = ((table[:, :, None] != sample.labels[None]) * sample.counts[None, :, None]).sum(axis=1)
+        chosen = np.argmax(-self.epsilon / self.k * errs / 2 + rng.gumbel(size=errs.shape), axis=0)
+        return lambda X: np.bitwise_count(chosen[None, :] & (X.astype(np.int64) @ weights)[:, None]) & 1
+
+
+def test_a_theorem_with_one_learner_is_measured_beside_it(tmp_path):
+    """bns.ex3_5 has no "learner" parameter: its learner shows under its number, its claims
+    stay on its own points, and Theorem 5.4's packing bound is held to the measured one."""
+    rec = privbounds.measure(ParityExpMech, instance="parities", grid={"d": [4], "k": [1, 2]}, fidelity="smoke",
+                             out=tmp_path, name="par", progress=False)
+    assert {p["point"]["learner"] for p in rec["points"]} == {"par", "ex3_5"}
+    claims = {v["claim"]: v for v in rec["verdicts"]}
+    assert {"par-vs-upper", "par-vs-lower-thm5_4", "upper", "lower-thm5_4"} <= set(claims)
+    for cid, who in (("par-vs-lower-thm5_4", "par"), ("lower-thm5_4", "ex3_5")):
+        assert {d["point"]["learner"] for d in claims[cid]["details"]} == {who}
+    from privbounds.bounds.bns import parity_packing_lower_bound
+    for d in claims["par-vs-lower-thm5_4"]["details"]:
+        assert d["bound"] == pytest.approx(parity_packing_lower_bound(k=d["point"]["k"], d=4, epsilon=1.0, beta=0.1))
+    with pytest.raises(ParameterError, match="name 'ex3_5' is the name of one of bns.ex3_5's learners"):
+        privbounds.measure(ParityExpMech, instance="parities", grid={"d": [4]}, out=tmp_path, name="ex3_5")
 
 
 def _cli(*args, cwd=None, env_extra=None):

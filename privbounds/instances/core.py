@@ -1,0 +1,209 @@
+"""Instances as a public API (the shared part): what a family, an instance, a batch of
+trials and a learner's sample are. The families themselves live beside this module, one
+file per paper (``siv``, ``bns``, ``kmms``, ``wlf``); ``privbounds.instances`` lists them.
+
+A *family* (``get("thresholds")``) at fixed parameters (``family.make(d=8)``) is an
+``Instance``. It draws a batch of independent trials (``draw``: each a random instance of
+the family and an i.i.d. sample from it), maps domain points to the feature vectors a
+learner sees (``features``), and scores a learner's predictor exactly over the
+distribution (``Draws.error``: err_D(h) in closed form or summed over the support, never
+on a test sample). One trial of a batch is handed to a learner as a ``Sample``, either as
+rows (X, y in a random order, what most libraries take) or as counts of the distinct
+points drawn (a sufficient statistic, for learners that prefer it).
+
+An instance with k > 1 target concepts (``Instance.k``: the k-learning of Bun, Nissim and
+Stemmer) labels every point with k labels: ``y`` is (n, k), a predictor returns (m, k)
+labels, ``Draws.column_errors`` gives the k errors, and ``Draws.error`` the largest (a
+k-learner succeeds when every one of its k hypotheses is alpha-good).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from privbounds.params import ParameterError
+
+
+@dataclass
+class Sample:
+    """One trial's sample. ``form`` "rows": X (n, f) features and y (n,) 0/1 labels ((n, k)
+    for k concepts) in a uniformly random order, and ``points`` (n,) the domain points.
+    ``form`` "counts": the distinct points drawn, ``support`` (m,) domain points,
+    ``features`` (m, f), ``labels`` (m,) or (m, k), and ``counts`` (m,) >= 1, how often
+    each was drawn (sum n). ``points`` and ``support`` are None where a domain point is its
+    feature vector (the Boolean cube of conjunctions), and under ``privbounds audit``."""
+
+    form: str
+    n: int
+    X: np.ndarray | None = None
+    y: np.ndarray | None = None
+    points: np.ndarray | None = None
+    support: np.ndarray | None = None
+    features: np.ndarray | None = None
+    labels: np.ndarray | None = None
+    counts: np.ndarray | None = None
+
+
+def predictions(predict, X, k: int) -> np.ndarray:
+    """A predictor's labels on the feature rows X, as an (m, k) int array; a one-line
+    error naming the shape it returned otherwise."""
+    f = getattr(predict, "predict", predict)
+    raw = np.asarray(f(X))
+    m = len(X)
+    want = ((m,), (m, 1)) if k == 1 else ((m, k),)
+    if raw.shape not in want:
+        raise ParameterError(f"the predictor must return {'one label' if k == 1 else f'{k} labels'} per point, "
+                             f"shape {want[0]}; it returned shape {raw.shape} for {m} points")
+    return raw.reshape(m, k).astype(np.int64)
+
+
+def check_form(form: str, rng) -> None:
+    if form not in ("rows", "counts"):
+        raise ParameterError(f"form must be 'rows' or 'counts', got {form!r}")
+    if form == "rows" and rng is None:
+        raise ParameterError("rows need a random generator (rng) to shuffle their order")
+
+
+class Draws:
+    """``trials`` independent trials of an instance on a finite support: ``support`` (B, m)
+    domain points, ``probs`` (B, m) their probabilities, ``labels`` (B, m) the target's
+    labels there ((B, m, k) for k concepts), ``counts`` (B, m) the sample. A family whose
+    labels are cheaper computed per trial passes ``labels_of`` (i -> (m,) or (m, k))."""
+
+    def __init__(self, instance: Instance, support, probs, labels, counts, labels_of=None):
+        self.instance, self.support, self.probs, self.counts = instance, support, probs, counts
+        self._labels, self._labels_of = labels, labels_of
+
+    @property
+    def labels(self) -> np.ndarray:
+        if self._labels is None:
+            self._labels = np.stack([self._labels_of(i) for i in range(len(self))])
+        return self._labels
+
+    def labels_at(self, i: int) -> np.ndarray:
+        return self._labels_of(i) if self._labels is None else self._labels[i]
+
+    def __len__(self) -> int:
+        return self.support.shape[0]
+
+    def sample(self, i: int, form: str = "rows", rng: np.random.Generator | None = None) -> Sample:
+        """Trial i's sample as rows (shuffled with ``rng``, required for rows) or counts."""
+        check_form(form, rng)
+        feats = self.instance.features(self.support[i])
+        labels = np.asarray(self.labels_at(i)).astype(np.int64)
+        if form == "counts":
+            # the points drawn at least once: a point never drawn, and its label, are not data
+            seen = self.counts[i] > 0
+            return Sample("counts", int(self.counts[i].sum()), support=self.support[i][seen], features=feats[seen],
+                          labels=labels[seen], counts=self.counts[i][seen])
+        idx = rng.permutation(np.repeat(np.arange(self.support.shape[1]), self.counts[i]))
+        return Sample("rows", int(idx.size), X=feats[idx], y=labels[idx], points=self.support[i][idx])
+
+    def column_errors(self, i: int, predict) -> np.ndarray:
+        """err_D of each of the k hypotheses of trial i's predictor, exactly: the mass of
+        the support points it labels differently from the target."""
+        return self.instance.column_errors(predict, self.support[i], self.probs[i], self.labels_at(i))
+
+    def error(self, i: int, predict) -> float:
+        """err_D of trial i's predictor (for k concepts, of its worst hypothesis)."""
+        return float(np.max(self.column_errors(i, predict)))
+
+    def errors(self, predictors) -> np.ndarray:
+        """err_D of one predictor per trial (the worst of its k hypotheses)."""
+        return np.array([self.error(i, p) for i, p in enumerate(predictors)])
+
+
+@dataclass
+class Instance:
+    """A family at fixed parameters; see the module docstring. Domain points are integers:
+    the points of X_d, the indices of the grid points of X_d^2 (row-major in x), or the
+    points of {0,1}^d read as binary numbers (bit j is feature j)."""
+
+    family: str
+    params: dict
+    domain_size: int
+    _draw: object = field(repr=False)
+    # domain point index -> feature vector, for domains that are not a line (the k-gon's grid)
+    _coords: np.ndarray | None = field(default=None, repr=False)
+    k: int = 1  # target concepts per trial
+    bits: int = 0  # > 0: the domain is {0,1}^bits and a point's features are its bits
+    draws: type = field(default=Draws, repr=False)
+
+    @property
+    def n_features(self) -> int:
+        if self.bits:
+            return self.bits
+        return 1 if self._coords is None else self._coords.shape[1]
+
+    def features(self, points) -> np.ndarray:
+        """Domain points (any shape) to features (..., f): x / (|X| - 1) in [0, 1] on a line,
+        (x / d, y / d) on the grid X_d^2 (points are then indices of the grid's points), the
+        d bits (0/1) of a point of {0,1}^d."""
+        if self.bits:
+            p = np.asarray(points, dtype=np.int64)
+            return ((p[..., None] >> np.arange(self.bits)) & 1).astype(np.uint8)
+        if self._coords is not None:
+            return self._coords[np.asarray(points, dtype=np.int64)]
+        x = np.asarray(points, dtype=float)
+        return (x / max(self.domain_size - 1, 1))[..., None]
+
+    def draw(self, n: int, trials: int, rng: np.random.Generator):
+        """``trials`` random instances and an i.i.d. sample of size ``n`` from each."""
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+            raise ParameterError(f"n must be an integer >= 1, got {n!r}")
+        if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)) or trials < 1:
+            raise ParameterError(f"trials must be an integer >= 1, got {trials!r}")
+        out = self._draw(int(n), int(trials), rng)
+        if not isinstance(out, tuple):  # a family with its own kind of draws
+            return out
+        support, probs, labels, *lazy = out
+        counts = rng.multinomial(int(n), probs)
+        return self.draws(self, support, probs, labels, counts, *lazy)
+
+    def column_errors(self, predict, support, probs, labels) -> np.ndarray:
+        """err_D of each of the k hypotheses of a predictor (``predict(features) -> labels``
+        or an object with ``.predict``) on one trial's distribution (support, probs) and
+        target labels ((m,) or (m, k))."""
+        got = predictions(predict, self.features(support), self.k)
+        want = np.asarray(labels).reshape(len(got), self.k)
+        return np.asarray(probs, dtype=float) @ (got != want)
+
+    def error(self, predict, support, probs, labels) -> float:
+        """err_D(h) for one trial (see ``column_errors``); the worst hypothesis for k > 1."""
+        return float(np.max(self.column_errors(predict, support, probs, labels)))
+
+
+@dataclass(frozen=True)
+class Family:
+    """A registered instance family: its parameters, the theorem whose instance it is and
+    that theorem's parameter values that select it.
+
+    ``axis`` names the theorem's parameter that chooses among its learners ("learner"), or
+    is None when the theorem runs one learner and has no such parameter; ``measurable`` is
+    '' when ``privbounds measure`` can compare a learner with the theorem, else why not."""
+
+    name: str
+    description: str
+    params: dict
+    theorem: str
+    theorem_point: dict
+    build: object = field(repr=False)
+    # the theorem's values of the parameters a measurement does not sweep (alpha, beta, and
+    # epsilon and delta for the theorem's own learners)
+    defaults: dict = field(default_factory=lambda: {"alpha": 0.25, "beta": 0.25, "epsilon": 1.0})
+    axis: str | None = "learner"
+    measurable: str = ""
+
+    def make(self, **params) -> Instance:
+        unknown = sorted(set(params) - set(self.params))
+        if unknown:
+            raise ParameterError(f"unknown parameter {unknown[0]!r} of instance {self.name}; "
+                                 f"allowed: {', '.join(self.params)}")
+        missing = [k for k in self.params if k not in params]
+        if missing:
+            raise ParameterError(f"instance {self.name} needs {missing[0]}")
+        for k, v in params.items():
+            self.params[k].validate(v)
+        return self.build(**params)
