@@ -85,32 +85,45 @@ def is_learner(obj) -> bool:
     return callable(getattr(obj, "fit", None))
 
 
-def learner_mechanism(learner):
+def learner_mechanism(learner, k: int = 1, agnostic: bool = False):
     """A learner (privbounds.learners: an object, or a class or factory called with
-    ``epsilon``) as a mechanism on a dataset of rows (n, f + 1), the features then the 0/1
-    label; its output is the fitted predictor. Returns (mechanism, takes_epsilon)."""
+    ``epsilon``) as a mechanism on a dataset of rows (n, f + k), the features then the k 0/1
+    labels; its output is the fitted predictor. A counts learner gets the distinct rows
+    with their counts (for an ``agnostic`` instance: the distinct points, with how many of
+    their rows carry label 1 in each column, and no labels). Returns (mechanism,
+    takes_epsilon)."""
     from privbounds.instances import Sample
     from privbounds.learners import _construct, _takes
 
+    def shaped(a):  # (m, k) -> (m,) for one concept, as the instances hand labels over
+        return a[:, 0] if k == 1 else a
+
     def mechanism(data, epsilon, rng):
         data = np.asarray(data, dtype=float)
-        X, y = data[:, :-1], data[:, -1].astype(np.int64)
+        X, y = data[:, :-k], data[:, -k:].astype(np.int64)
         obj = _construct(learner, {"epsilon": epsilon})
         if getattr(obj, "sample_form", "rows") == "counts":
-            rows, counts = np.unique(data, axis=0, return_counts=True)
-            sample = Sample("counts", len(y), features=rows[:, :-1], labels=rows[:, -1].astype(np.int64),
-                            counts=counts)
+            if agnostic:
+                feats, inv, counts = np.unique(X, axis=0, return_inverse=True, return_counts=True)
+                pos = np.zeros((len(feats), k), dtype=np.int64)
+                np.add.at(pos, inv.ravel(), y)
+                sample = Sample("counts", len(y), features=feats, counts=counts, positives=shaped(pos))
+            else:
+                rows, counts = np.unique(data, axis=0, return_counts=True)
+                lab = rows[:, -k:].astype(np.int64)
+                sample = Sample("counts", len(y), features=rows[:, :-k], labels=shaped(lab), counts=counts,
+                                positives=shaped(lab * counts[:, None]))
         else:
-            sample = Sample("rows", len(y), X=X, y=y)
+            sample = Sample("rows", len(y), X=X, y=shaped(y))
         return obj.fit(sample, rng)
     return mechanism, _takes(learner, "epsilon")
 
 
-def predictor_statistic(d, d_prime):
+def predictor_statistic(d, d_prime, k: int = 1):
     """The default statistic of a learner's output: its first coefficient when it has one
     (``coef_``: a real number that moves with the noise), else its labels on the distinct
-    feature rows of D and D', read as a binary number."""
-    feats = np.unique(np.concatenate([np.asarray(d, float), np.asarray(d_prime, float)])[:, :-1], axis=0)
+    feature rows of D and D' (rows of features then k labels), read as a binary number."""
+    feats = np.unique(np.concatenate([np.asarray(d, float), np.asarray(d_prime, float)])[:, :-k], axis=0)
 
     def statistic(h):
         coef = getattr(h, "coef_", None)
@@ -124,17 +137,18 @@ def predictor_statistic(d, d_prime):
 
 def instance_neighbours(instance: str, n: int, seed: int = 0, **params):
     """Replace-one neighbours for a learner from a registered instance family: D is a
-    sample of n rows (features, then the label) drawn from it; D' flips the label of
-    the row of largest feature norm (for a margin-based learner, the row that moves it
-    most)."""
+    sample of n rows (features, then the label, or the k labels) drawn from it; D' flips
+    the labels of the row of largest feature norm (for a margin-based learner, the row
+    that moves it most)."""
     from privbounds.instances import get
 
     inst = get(instance).make(**params)
     rng = np.random.default_rng(seed)
     s = inst.draw(n, 1, rng).sample(0, "rows", rng)
-    d = np.column_stack([s.X, s.y]).astype(float)
-    i = int(np.argmax(np.linalg.norm(s.X, axis=1)))
-    return d, replace_one(d, i, np.append(s.X[i], 1 - s.y[i]))
+    y = s.y.reshape(len(s.y), -1)
+    d = np.column_stack([s.X, y]).astype(float)
+    i = int(np.argmax(np.linalg.norm(s.X.astype(float), axis=1)))
+    return d, replace_one(d, i, np.append(s.X[i], 1 - y[i]))
 
 
 def _sampler(mechanism):

@@ -197,7 +197,8 @@ def build_parser() -> argparse.ArgumentParser:
                                        "norm")
     sp.add_argument("--n", type=int, default=10, help="rows of D with --instance (default: %(default)s)")
     sp.add_argument("--d", type=int, default=4, help="the instance's d with --instance (default: %(default)s)")
-    sp.add_argument("--k", type=int, default=4, help="the instance's k with --instance kgon (default: %(default)s)")
+    sp.add_argument("--k", type=int, default=4, help="the instance's k with --instance (kgon: its sides; parities, noisy_points: "
+                                                       "the concepts, one label column each) (default: %(default)s)")
     sp.add_argument("--epsilon", type=float, required=True, help="the declared epsilon")
     sp.add_argument("--delta", type=float, default=0.0, help="the declared delta (default: %(default)s)")
     sp.add_argument("--trials", type=int, default=100_000, help="runs per side for the estimate (default: %(default)s)")
@@ -241,9 +242,13 @@ def _audit(args) -> int:
     # a learner object or class (a class's fit is an attribute too); with --instance, also a
     # factory function that makes one
     if is_learner(mechanism) or (args.instance is not None and callable(mechanism)):
-        mechanism, takes_eps = learner_mechanism(mechanism)
+        k, agnostic = 1, False  # the labels per row, and whether rows at one point may disagree
+        if args.instance is not None:
+            inst = family(args.instance).make(**params)
+            k, agnostic = inst.k, inst.noise > 0
+        mechanism, takes_eps = learner_mechanism(mechanism, k, agnostic)
         takes = takes and takes_eps
-        stat = stat or predictor_statistic(*pair)
+        stat = stat or predictor_statistic(*pair, k=k)
     res = audit(mechanism, pair[0], pair[1], args.epsilon, args.delta, args.trials, args.pilot, args.seed, stat,
                 takes_epsilon=takes)
     print(json.dumps(res.as_dict(), indent=1) if args.json else res.summary())

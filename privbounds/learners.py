@@ -126,11 +126,11 @@ class MappedBound:
     would see it (the same parameters, that learner's name): the theorem's bound set
     beside another learner's n_hat."""
 
-    def __init__(self, ref, learner: str):
-        self.ref, self.learner, self.fn, self.args = ref, learner, ref.fn, ref.args
+    def __init__(self, ref, learner: str, key: str = "learner"):
+        self.ref, self.learner, self.key, self.fn, self.args = ref, learner, key, ref.fn, ref.args
 
     def __call__(self, point: dict) -> float:
-        return self.ref({**point, "learner": self.learner})
+        return self.ref({**point, self.key: self.learner})
 
     @property
     def name(self) -> str:
@@ -157,8 +157,14 @@ class LearnerSimulator(Simulator):
         self.compare = get(spec["compare_to"]).simulator
         name, beside = spec["name"], tuple(spec["beside"])
         fixed = {k: Options(k, (v,)) for k, v in self.family.theorem_point.items()}
+        # the compared theorem's parameter that names its learners ("learner", or "rule" for a
+        # theorem whose variants are accountings): every point carries it as well, so that the
+        # theorem's claims select their own points
+        self.key = axis_key(spec)
         self.params = {**fixed, **self.family.params, "epsilon": EPSILON, "alpha": ALPHA, "beta": BETA,
                        "delta": DELTA, "learner": Options("learner", (name, *beside))}
+        if self.key != "learner":
+            self.params[self.key] = Options(self.key, (name, *beside))
         self.unaudited = {name: spec.get("unaudited") or (
             "no audit ran with this measurement; audit it with 'privbounds audit' (see the README)")}
         self.fidelities = {k: v for k, v in self.compare.fidelities.items()}
@@ -169,7 +175,7 @@ class LearnerSimulator(Simulator):
         # hold at every point, the measured learner's included
         if self.spec["beside"]:
             learner = point["learner"] if point["learner"] in self.spec["beside"] else self.spec["beside"][0]
-            self.compare.check_point({**self._theirs(point), "learner": learner})
+            self.compare.check_point({**self._theirs(point), self.key: learner})
 
     @property
     def measured(self) -> bool:
@@ -189,6 +195,8 @@ class LearnerSimulator(Simulator):
         axes = {**{k: [v] for k, v in self.family.theorem_point.items()}, **self.spec["grid"]}
         pts = expand({**axes, "learner": [self.spec["name"]]}, overrides)
         pts += expand({**axes, "learner": list(self.spec["beside"])}, overrides)
+        if self.key != "learner":
+            pts = [{**p, self.key: p["learner"]} for p in pts]
         return pts
 
     def privacy(self, point):
@@ -270,15 +278,15 @@ def _claims(spec: dict):
     from privbounds.registry import get
 
     thm = get(spec["compare_to"])
-    name, label = spec["name"], spec["label"]
+    name, label, key = spec["name"], spec["label"], axis_key(spec)
     pts = _grid_points(spec)
     mine, theirs = [], []
     for c in thm.claims:
         if c.kind == "privacy audit":
             continue
         for other in spec["private_beside"]:
-            if isinstance(c, BoundClaim) and any(c.select({**p, "learner": other}) for p in pts):
-                sel = _held_to(name, c.select, other)
+            if isinstance(c, BoundClaim) and any(c.select({**p, key: other}) for p in pts):
+                sel = _held_to(name, c.select, other, key)
                 cls = UpperBound if c.kind == "upper bound" else LowerBound
                 side = ("needs no more examples than the bound" if c.kind == "upper bound"
                         else "needs at least the examples of the lower bound")
@@ -288,11 +296,17 @@ def _claims(spec: dict):
                        "conditions (its privacy notion, the learners it covers) do")
                 mine.append(cls(f"{name}-vs-{c.id}", f"{label} {side} of {spec['compare_to']} #{c.id} "
                                 f"({why}). That claim: {c.description}", sel, c.label_keys,
-                                bound=MappedBound(c.bound, other)))
+                                bound=MappedBound(c.bound, other, key)))
                 break
-        if any(c.select({**p, "learner": o}) for p in pts for o in spec["beside"]):
+        if any(c.select({**p, key: o}) for p in pts for o in spec["beside"]):
             theirs.append(_only_theirs(c, tuple(spec["beside"])))
     return [*mine, *theirs]
+
+
+def axis_key(spec: dict) -> str:
+    """The compared theorem's parameter that names its learners in a description (older
+    descriptions have none: "learner"; a theorem without one: "learner", which it ignores)."""
+    return spec.get("axis") or "learner"
 
 
 def theirs_name(theorem_id: str) -> str:
@@ -310,10 +324,11 @@ def _only_theirs(claim, beside):
     return replace(claim, select=lambda p: p.get("learner") in beside and select(p))
 
 
-def _held_to(name: str, select, other: str):
+def _held_to(name: str, select, other: str, key: str = "learner"):
     """A claim's point selector moved to learner ``name``: its points with ``other`` (the
-    theorem's learner the claim is about) replaced by ``name``."""
-    return lambda p: p.get("learner") == name and select({**p, "learner": other})
+    theorem's learner the claim is about, under the theorem's parameter ``key``) replaced
+    by ``name``."""
+    return lambda p: p.get("learner") == name and select({**p, key: other})
 
 
 def _grid_points(spec: dict) -> list[dict]:
@@ -357,9 +372,11 @@ def make_spec(learner, *, name: str, instance: str, compare_to: str, grid: dict,
     thm = get(compare_to)
     if thm.simulator is None:
         raise ParameterError(f"{flag('compare_to')} {compare_to} has no simulator to compare with")
-    if fam.theorem != compare_to:
+    if fam.measurable:
+        raise ParameterError(f"the instance {instance} cannot be measured against {fam.theorem}: {fam.measurable}")
+    if compare_to not in (fam.theorem, *fam.also):
         raise ParameterError(f"{flag('compare_to')} {compare_to} does not use the instance {instance!r} "
-                             f"(it is the instance of {fam.theorem})")
+                             f"(it is the instance of {', '.join((fam.theorem, *fam.also))})")
     if isinstance(max_n, bool) or not isinstance(max_n, int) or not 2 <= max_n <= 1 << 24:
         raise ParameterError(f"{flag('max_n')} must be an integer in [2, 2^24], got {max_n!r}")
     if not isinstance(grid, dict) or not grid:
@@ -390,18 +407,35 @@ def make_spec(learner, *, name: str, instance: str, compare_to: str, grid: dict,
         grid.setdefault(k, [v])
     # the compared theorem's learners, and which of them are private (their bounds apply);
     # a theorem that runs one learner (no "learner" parameter) shows it under its own id
-    opts = (getattr(thm.simulator.params.get("learner"), "allowed", ()) if fam.axis
+    opts = (getattr(thm.simulator.params.get(fam.axis), "allowed", ()) if fam.axis
             else (theirs_name(compare_to),))
     base = {**fam.theorem_point, **{k: v[0] for k, v in grid.items()}}
-    private = [o for o in opts if thm.simulator.privacy({**base, "learner": o}).get("epsilon") is not None]
+    key = fam.axis or "learner"
+    opts = [o for o in opts if _runs_at(thm.simulator, key, o, fam.theorem_point, grid)]
+    private = [o for o in opts if thm.simulator.privacy({**base, key: o}).get("epsilon") is not None]
     if name in opts:
         raise ParameterError(f"{flag('name')} {name!r} is the name of one of {compare_to}'s learners; choose another")
     return {"id": f"{prefix}.{name}", "name": name, "label": label or name, "learner": describe(learner),
             "instance": instance, "theorem_point": dict(fam.theorem_point), "compare_to": compare_to,
             "beside": list(opts), "private_beside": private, "grid": grid, "max_n": int(max_n),
+            # the theorem's learner parameter, when it is not "learner" (kept out otherwise, so
+            # that the descriptions, and cache keys, of earlier measurements stay as they were)
+            **({} if fam.axis == "learner" else {"axis": fam.axis}),
             "privacy": {"epsilon": "per point" if per_point else eps, "delta": delta},
             "settings": settings, "notes": notes, "code": code_identity(learner), "accounting": accounting,
             "unaudited": unaudited}
+
+
+def _runs_at(sim, key: str, learner: str, fixed: dict, grid: dict) -> bool:
+    """Whether the theorem's learner ``learner`` may run at every point of the grid (a
+    theorem may allow a value of its parameter only for some of its claims: bns.cor3_3
+    lists the advanced rule but is a pure-DP statement)."""
+    try:
+        for p in expand({**{k: [v] for k, v in fixed.items()}, **grid, key: [learner]}, {}):
+            sim.check_point(p)
+    except ParameterError:
+        return False
+    return True
 
 
 def learner_entry(theorem_id: str, learner, *, instance: str, grid: dict, compare_to: str | None = None,

@@ -8,6 +8,13 @@ labels per point; it succeeds when every one of its k hypotheses is alpha-good.
   c_a(x) = <a, x> mod 2, noiseless labels. A point's features are its d bits. Two distinct
   parities disagree on half the cube, so for alpha < 1/2 success is exact recovery of all
   k targets (the event Theorem 5.4's packing bound is about).
+- ``noisy_points`` (Corollary 3.9; Corollaries 3.3 and 3.4 run on the same instance):
+  agnostic POINT_d. D puts mass 0.15 on 4 points, 0.025 on 8 and 0.01 on 20, placed at a
+  random start with a random odd step in X_d = {0, ..., 2^d - 1}; each of the k targets is
+  one of the 4 heavy points with probability 1/2, another support point with probability
+  1/4, else a uniform point of X_d; every label of every column is flipped with
+  probability 0.1. ``error`` is the excess error (1 - 2 x 0.1) P(h != c_t). A point x
+  becomes the feature x / (2^d - 1).
 """
 
 from __future__ import annotations
@@ -41,3 +48,28 @@ FAMILIES = [
            {"d": Interval("d", 2, 12, "both", integer=True), "k": Interval("k", 1, 1024, "both", integer=True)},
            "bns.ex3_5", {}, _parities, {"alpha": 0.1, "beta": 0.1, "epsilon": 1.0}, axis=None),
 ]
+
+
+def _noisy_points(d: int, k: int) -> Instance:
+    from privbounds.instances.core import Draws
+    from privbounds.simulators.bns.cor3_9 import MASSES, NOISE, point_instance
+
+    def draw(n, trials, rng):
+        # the simulators' own instance (support, multinomial counts, binomial positives)
+        support, counts, targets, positives = point_instance(d, n, k, trials, rng)
+
+        def labels_of(i):  # the noiseless targets' labels on the support: (m, k)
+            lab = (support[i][:, None] == targets[i][None, :]).astype(np.int64)
+            return lab if k > 1 else lab[:, 0]
+        probs = np.broadcast_to(MASSES, support.shape)
+        return Draws(inst, support, probs, None, counts, labels_of, positives=positives.transpose(0, 2, 1))
+    inst = Instance("noisy_points", {"d": d, "k": k}, 2 ** d, draw, k=k, noise=NOISE)
+    return inst
+
+
+FAMILIES.append(
+    Family("noisy_points", "POINT_d, agnostic: 32 weighted support points, k targets, labels flipped with "
+           "probability 0.1", {"d": Interval("d", 6, 30, "both", integer=True),
+                               "k": Interval("k", 1, 1024, "both", integer=True)},
+           "bns.cor3_9", {}, _noisy_points, {"alpha": 0.1, "beta": 0.1, "epsilon": 1.0, "delta": 1e-8},
+           axis="rule", also=("bns.cor3_4", "bns.cor3_3")))

@@ -11,6 +11,12 @@ on a test sample). One trial of a batch is handed to a learner as a ``Sample``, 
 rows (X, y in a random order, what most libraries take) or as counts of the distinct
 points drawn (a sufficient statistic, for learners that prefer it).
 
+An *agnostic* family (``Instance.noise`` = eta > 0) flips every label independently with
+probability eta: a point's rows may disagree, so a counts sample gives ``positives`` (how
+many of a point's rows carry label 1, per concept) and no ``labels``; and ``error`` is the
+excess error err_D(h) - min_c err_D(c) = (1 - 2 eta) P_D(h != c*), exactly, the quantity
+an agnostic learner's alpha bounds (c*, the noiseless target, is the best concept).
+
 An instance with k > 1 target concepts (``Instance.k``: the k-learning of Bun, Nissim and
 Stemmer) labels every point with k labels: ``y`` is (n, k), a predictor returns (m, k)
 labels, ``Draws.column_errors`` gives the k errors, and ``Draws.error`` the largest (a
@@ -31,8 +37,9 @@ class Sample:
     """One trial's sample. ``form`` "rows": X (n, f) features and y (n,) 0/1 labels ((n, k)
     for k concepts) in a uniformly random order, and ``points`` (n,) the domain points.
     ``form`` "counts": the distinct points drawn, ``support`` (m,) domain points,
-    ``features`` (m, f), ``labels`` (m,) or (m, k), and ``counts`` (m,) >= 1, how often
-    each was drawn (sum n). ``points`` and ``support`` are None where a domain point is its
+    ``features`` (m, f), ``labels`` (m,) or (m, k) (None for an agnostic family, whose
+    rows at one point may disagree), ``counts`` (m,) >= 1, how often each was drawn (sum
+    n), and ``positives`` (m,) or (m, k), how many of those rows carry label 1. ``points`` and ``support`` are None where a domain point is its
     feature vector (the Boolean cube of conjunctions), and under ``privbounds audit``."""
 
     form: str
@@ -44,6 +51,7 @@ class Sample:
     features: np.ndarray | None = None
     labels: np.ndarray | None = None
     counts: np.ndarray | None = None
+    positives: np.ndarray | None = None
 
 
 def predictions(predict, X, k: int) -> np.ndarray:
@@ -69,12 +77,14 @@ def check_form(form: str, rng) -> None:
 class Draws:
     """``trials`` independent trials of an instance on a finite support: ``support`` (B, m)
     domain points, ``probs`` (B, m) their probabilities, ``labels`` (B, m) the target's
-    labels there ((B, m, k) for k concepts), ``counts`` (B, m) the sample. A family whose
-    labels are cheaper computed per trial passes ``labels_of`` (i -> (m,) or (m, k))."""
+    labels there ((B, m, k) for k concepts; the noiseless target's for an agnostic family),
+    ``counts`` (B, m) the sample, and for an agnostic family ``positives`` (B, m, k), how
+    many of a point's rows carry label 1 in each column. A family whose labels are cheaper
+    computed per trial passes ``labels_of`` (i -> (m,) or (m, k))."""
 
-    def __init__(self, instance: Instance, support, probs, labels, counts, labels_of=None):
+    def __init__(self, instance: Instance, support, probs, labels, counts, labels_of=None, positives=None):
         self.instance, self.support, self.probs, self.counts = instance, support, probs, counts
-        self._labels, self._labels_of = labels, labels_of
+        self._labels, self._labels_of, self.positives = labels, labels_of, positives
 
     @property
     def labels(self) -> np.ndarray:
@@ -92,18 +102,40 @@ class Draws:
         """Trial i's sample as rows (shuffled with ``rng``, required for rows) or counts."""
         check_form(form, rng)
         feats = self.instance.features(self.support[i])
-        labels = np.asarray(self.labels_at(i)).astype(np.int64)
+        counts, k = self.counts[i], self.instance.k
+        if self.positives is None:
+            labels = np.asarray(self.labels_at(i)).astype(np.int64)
+            positives = counts.reshape(-1, *([1] * (labels.ndim - 1))) * labels
+        else:
+            labels, positives = None, self.positives[i].reshape(len(counts), -1)[:, :k].reshape(
+                (len(counts), k) if k > 1 else (len(counts),))
         if form == "counts":
             # the points drawn at least once: a point never drawn, and its label, are not data
-            seen = self.counts[i] > 0
-            return Sample("counts", int(self.counts[i].sum()), support=self.support[i][seen], features=feats[seen],
-                          labels=labels[seen], counts=self.counts[i][seen])
-        idx = rng.permutation(np.repeat(np.arange(self.support.shape[1]), self.counts[i]))
-        return Sample("rows", int(idx.size), X=feats[idx], y=labels[idx], points=self.support[i][idx])
+            seen = counts > 0
+            return Sample("counts", int(counts.sum()), support=self.support[i][seen], features=feats[seen],
+                          labels=None if labels is None else labels[seen], counts=counts[seen],
+                          positives=positives[seen])
+        by_point = np.repeat(np.arange(self.support.shape[1]), counts)  # rows grouped by point
+        if labels is not None:
+            y = labels[by_point]
+        else:
+            # each column's positives at a point go to a uniformly random subset of its rows:
+            # rank the rows of every point by a random key, label 1 the first positives of them
+            pos = positives.reshape(len(counts), -1)
+            order = np.argsort(by_point[:, None] + rng.random((by_point.size, pos.shape[1])), axis=0)
+            start = np.concatenate([[0], np.cumsum(counts)[:-1]])
+            rank = np.empty_like(order)
+            np.put_along_axis(rank, order, np.arange(by_point.size)[:, None], axis=0)
+            y = (rank - start[by_point][:, None] < pos[by_point]).astype(np.int64).reshape(
+                (by_point.size, k) if k > 1 else (by_point.size,))
+        shuffle = rng.permutation(by_point.size)
+        return Sample("rows", int(by_point.size), X=feats[by_point[shuffle]], y=y[shuffle],
+                      points=self.support[i][by_point[shuffle]])
 
     def column_errors(self, i: int, predict) -> np.ndarray:
         """err_D of each of the k hypotheses of trial i's predictor, exactly: the mass of
-        the support points it labels differently from the target."""
+        the support points it labels differently from the target (times 1 - 2 eta, the
+        excess error, for an agnostic family)."""
         return self.instance.column_errors(predict, self.support[i], self.probs[i], self.labels_at(i))
 
     def error(self, i: int, predict) -> float:
@@ -128,6 +160,7 @@ class Instance:
     # domain point index -> feature vector, for domains that are not a line (the k-gon's grid)
     _coords: np.ndarray | None = field(default=None, repr=False)
     k: int = 1  # target concepts per trial
+    noise: float = 0.0  # eta > 0: an agnostic family, every label flipped with probability eta
     bits: int = 0  # > 0: the domain is {0,1}^bits and a point's features are its bits
     draws: type = field(default=Draws, repr=False)
 
@@ -160,7 +193,12 @@ class Instance:
             return out
         support, probs, labels, *lazy = out
         counts = rng.multinomial(int(n), probs)
-        return self.draws(self, support, probs, labels, counts, *lazy)
+        positives = None
+        if self.noise:  # every row's label flipped with probability eta, column by column
+            truth = np.asarray(labels).reshape(counts.shape[0], counts.shape[1], -1)
+            positives = rng.binomial(np.broadcast_to(counts[:, :, None], truth.shape),
+                                     np.where(truth == 1, 1 - self.noise, self.noise))
+        return self.draws(self, support, probs, labels, counts, *lazy, positives=positives)
 
     def column_errors(self, predict, support, probs, labels) -> np.ndarray:
         """err_D of each of the k hypotheses of a predictor (``predict(features) -> labels``
@@ -168,7 +206,7 @@ class Instance:
         target labels ((m,) or (m, k))."""
         got = predictions(predict, self.features(support), self.k)
         want = np.asarray(labels).reshape(len(got), self.k)
-        return np.asarray(probs, dtype=float) @ (got != want)
+        return (1 - 2 * self.noise) * (np.asarray(probs, dtype=float) @ (got != want))
 
     def error(self, predict, support, probs, labels) -> float:
         """err_D(h) for one trial (see ``column_errors``); the worst hypothesis for k > 1."""
@@ -182,7 +220,8 @@ class Family:
 
     ``axis`` names the theorem's parameter that chooses among its learners ("learner"), or
     is None when the theorem runs one learner and has no such parameter; ``measurable`` is
-    '' when ``privbounds measure`` can compare a learner with the theorem, else why not."""
+    '' when ``privbounds measure`` can compare a learner with the theorem, else why not.
+    A measurement may compare with ``theorem`` or any of ``also`` (the same parameters)."""
 
     name: str
     description: str
@@ -195,6 +234,7 @@ class Family:
     defaults: dict = field(default_factory=lambda: {"alpha": 0.25, "beta": 0.25, "epsilon": 1.0})
     axis: str | None = "learner"
     measurable: str = ""
+    also: tuple = ()  # other theorems whose simulators run this instance (``compare_to``)
 
     def make(self, **params) -> Instance:
         unknown = sorted(set(params) - set(self.params))

@@ -126,6 +126,32 @@ def test_parities_instance_has_k_labels_and_scores_each_hypothesis():
         draws.error(0, lambda X: np.zeros(len(X), int))
 
 
+def test_noisy_points_counts_positives_and_scores_the_excess_error():
+    inst = family("noisy_points").make(d=8, k=3)
+    assert inst.noise == pytest.approx(0.1) and inst.k == 3
+    rng = np.random.default_rng(6)
+    draws = inst.draw(300, 5, rng)
+    for i in range(5):
+        rows, counts = draws.sample(i, "rows", rng), draws.sample(i, "counts")
+        assert counts.labels is None and counts.positives.shape == (len(counts.counts), 3)
+        for j, p in enumerate(counts.support):  # the rows at a point carry its positives, column by column
+            at = rows.points == p
+            assert at.sum() == counts.counts[j] and rows.y[at].sum(axis=0).tolist() == counts.positives[j].tolist()
+        truth = draws.labels_at(i)  # (32, 3): the noiseless targets on the support
+        feats = inst.features(draws.support[i])
+
+        def target(X, truth=truth, feats=feats):  # the noiseless targets, 0 off the support
+            hit = X[:, None, 0] == feats[None, :, 0]
+            return (hit[:, :, None] & (truth[None] == 1)).any(axis=1).astype(int)
+        assert draws.error(i, target) == 0.0
+        # the all-zero predictor's excess error is (1 - 2 eta) times each target's mass
+        mass = draws.probs[i] @ truth
+        assert draws.column_errors(i, lambda X: np.zeros((len(X), 3), int)) == pytest.approx(0.8 * mass)
+    # the labels are noisy: about 10% of the rows at a target point are 0
+    c = inst.draw(20000, 1, rng).sample(0, "counts")
+    assert c.positives.sum() < 0.5 * c.counts.sum() * 3
+
+
 def test_rows_and_counts_are_the_same_sample():
     inst = family("points").make(d=5)
     rng = np.random.default_rng(2)
@@ -222,6 +248,41 @@ def test_a_theorem_with_one_learner_is_measured_beside_it(tmp_path):
         assert d["bound"] == pytest.approx(parity_packing_lower_bound(k=d["point"]["k"], d=4, epsilon=1.0, beta=0.1))
     with pytest.raises(ParameterError, match="name 'ex3_5' is the name of one of bns.ex3_5's learners"):
         privbounds.measure(ParityExpMech, instance="parities", grid={"d": [4]}, out=tmp_path, name="ex3_5")
+
+
+class PointDirectSum:
+    """Per column, the exponential mechanism (eps/k) over the point concepts of the support
+    points drawn and the all-zero concept, scored from a counts sample's positives."""
+
+    sample_form = "counts"
+
+    def __init__(self, epsilon=1.0, k=1):
+        self.epsilon, self.delta, self.k = epsilon, 0.0, k
+
+    def fit(self, sample, rng):
+        pos = sample.positives.reshape(len(sample.counts), -1)
+        errs = np.vstack([pos.sum(axis=0) - 2 * pos + sample.counts[:, None], pos.sum(axis=0)])
+        pick = np.argmax(-self.epsilon / self.k * errs / 2 + rng.gumbel(size=errs.shape), axis=0)
+        pts = np.append(sample.features[:, 0], np.nan)[pick]  # nan: the all-zero concept
+        return lambda X: (X[:, :1] == pts[None, :]).astype(int).reshape(len(X), self.k)
+
+
+def test_a_theorem_whose_learners_are_accountings_is_measured_beside_them(tmp_path):
+    """bns.cor3_9 names its variants by "rule"; bns.cor3_3 runs on the same instance, with
+    Theorem 5.1's packing bound, and refuses the advanced rule, which is then not run."""
+    rec = privbounds.measure(PointDirectSum, instance="noisy_points", grid={"d": [10], "k": [1, 4]},
+                             fidelity="smoke", out=tmp_path, name="pds", progress=False)
+    assert {(p["point"]["learner"], p["point"]["rule"]) for p in rec["points"]} == {
+        ("pds", "pds"), ("basic", "basic"), ("advanced", "advanced")}
+    claims = {v["claim"]: v for v in rec["verdicts"]}
+    assert {d["point"]["learner"] for d in claims["pds-vs-upper"]["details"]} == {"pds"}
+    assert {d["point"]["learner"] for d in claims["upper"]["details"]} <= {"basic", "advanced"}
+    rec = privbounds.measure(PointDirectSum, instance="noisy_points", grid={"d": [10], "k": [1, 4]},
+                             fidelity="smoke", out=tmp_path, name="pds3", compare_to="bns.cor3_3", progress=False)
+    assert {p["point"]["learner"] for p in rec["points"]} == {"pds3", "basic"}
+    from privbounds.bounds.bns import packing_lower_bound
+    for d in {v["claim"]: v for v in rec["verdicts"]}["pds3-vs-lower-thm5_1"]["details"]:
+        assert d["bound"] == pytest.approx(packing_lower_bound(k=d["point"]["k"], epsilon=1.0, beta=0.1))
 
 
 def _cli(*args, cwd=None, env_extra=None):
