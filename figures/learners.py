@@ -49,9 +49,8 @@ def plot(theorem, record, out):
             ds = at([p for p in pts if p["point"]["learner"] == name])
             if not ds:
                 continue
-            tag = " (measured)" if name == mine else " (the theorem's learner)"
             xs = [p["point"][x_key] for p in ds]
-            band(ax, xs, ds, colors[name], f"{name}{tag}", markers[name])
+            band(ax, xs, ds, colors[name], _label(spec, name), markers[name])
             if len(ds) == 1 and ds[0]["n_hat"] is not None:  # one point: its interval as an error bar
                 lo, hi, nh = ds[0]["n_low"], ds[0]["n_high"], ds[0]["n_hat"]
                 ax.errorbar(xs, [nh], yerr=[[nh - (lo or nh)], [(hi or nh) - nh]], color=colors[name], capsize=4)
@@ -60,7 +59,7 @@ def plot(theorem, record, out):
             if ds:
                 c = next(c for c in theorem.claims if c.id == v["claim"])
                 text = fn_label(getattr(c.bound, "fn", None),
-                                f"{v['kind']} of {spec['compare_to']} for {getattr(c.bound, 'learner', '')}, "
+                                f"{v['kind']} of {spec['compare_to']} for {_whose(c.bound)}, "
                                 f"held to {mine} (#{v['claim'][len(mine) + 4:]})")
                 bound_line(ax, [d["point"][x_key] for d in ds], [d["bound"] for d in ds], "gray", text)
                 ax.plot([d["point"][x_key] for d in ds], [d["bound"] for d in ds], "_", color="gray", markersize=16)
@@ -81,6 +80,23 @@ def plot(theorem, record, out):
             ax.set_title(", ".join(f"{k} = {v}" for k, v in here.items()), fontsize=10)
         legend(ax)
     return save(fig, record, out)
+
+
+def _whose(bound) -> str:
+    """The theorem's learner a held bound is proved for ("expmech", "rule = basic")."""
+    key, who = getattr(bound, "key", "learner"), getattr(bound, "learner", "")
+    return who if key == "learner" else f"{key} = {who}"
+
+
+def _label(spec, name: str) -> str:
+    """A line's legend: the measured learner, or the theorem's, named by its parameter when
+    that is not "learner" (bns.cor3_9's variants are accountings: "rule = basic")."""
+    if name == spec["name"]:
+        return f"{name} (measured)"
+    axis = spec.get("axis")
+    if axis and axis != "learner":
+        return f"{spec['compare_to']}'s learner, {axis} = {name}"
+    return f"{name} (the theorem's learner)"
 
 
 def plot_fits(theorem, record, out):

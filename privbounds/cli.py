@@ -180,7 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--jobs", type=_jobs, default=1, metavar="N", help="worker processes (default: 1)")
     sp.add_argument("--seed", type=_seed, default=0, metavar="S", help="root seed (default: 0)")
     sp.add_argument("--set", type=_override, action="append", default=[], metavar="NAME=V1,V2",
-                    help="a grid axis of the instance, epsilon, alpha or beta (default: --set d=4,8,12)")
+                    help="a grid axis of the instance, epsilon, alpha or beta (default: the instance's grid, "
+                         "'privbounds list --instances')")
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
     sp.add_argument("--no-cache", action="store_true", help="neither reuse nor store finished blocks")
     out_opt(sp)
@@ -296,16 +297,21 @@ def _list(args) -> int:
     if args.instances:
         from privbounds.instances import families
 
-        rows = [{"name": f.name, "description": f.description, "theorem": f.theorem,
-                 "parameters": {k: spec.describe() for k, spec in f.params.items()}, "defaults": f.defaults}
+        rows = [{"name": f.name, "description": f.description, "theorem": f.theorem, "also": list(f.also),
+                 "parameters": {k: spec.describe() for k, spec in f.params.items()}, "defaults": f.defaults,
+                 "grid": f.grid, "measurable": f.measurable or True}
                 for f in families().values()]
         if args.json:
             print(json.dumps(rows, indent=1))
             return 0
         for r in rows:
-            print(f"{r['name']:<12} {r['description']} (the instance of {r['theorem']})")
+            also = f"; also run by {', '.join(r['also'])}" if r["also"] else ""
+            print(f"{r['name']:<12} {r['description']} (the instance of {r['theorem']}{also})")
             print("    parameters: " + "; ".join(f"{k}: {v}" for k, v in r["parameters"].items())
-                  + "; defaults: " + ", ".join(f"{k} = {v:g}" for k, v in r["defaults"].items()))
+                  + "; defaults: " + ", ".join(f"{k} = {v:g}" for k, v in r["defaults"].items())
+                  + "; measure's default grid: " + ", ".join(f"{k} = {v}" for k, v in r["grid"].items()))
+            if r["measurable"] is not True:
+                print(f"    not measurable against its theorem: {r['measurable']}")
         return 0
 
     have = set(results.available(args.out))

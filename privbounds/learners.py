@@ -520,7 +520,7 @@ def measure(learner, instance: str = "thresholds", grid: dict | None = None, fid
             name: str | None = None, max_n: int = 1 << 20, label: str | None = None, settings: str = "",
             progress: bool = True, backend: str = "loky", use_cache: bool = True, command: str | None = None):
     """Measure ``learner`` (see the module docstring) on ``instance`` over ``grid``
-    (default d = 4, 8, 12) and compare it with ``compare_to`` (default: the theorem whose
+    (default: the family's, ``privbounds list --instances``) and compare it with ``compare_to`` (default: the theorem whose
     instance it is). Writes ``<out>/results/learner.<name>.json`` and ``.csv``, its
     figure, and the description that lets ``report`` and ``check`` read it later.
     Returns the result record."""
@@ -533,7 +533,7 @@ def measure(learner, instance: str = "thresholds", grid: dict | None = None, fid
     compare_to = compare_to or fam.theorem
     name = name or re.sub(r"[^a-z0-9_-]+", "-", describe(learner).split(":")[-1].lower()).strip("-")[:48] or "mine"
     spec = make_spec(learner, name=name, instance=instance, compare_to=compare_to,
-                     grid=grid if grid is not None else {"d": [4, 8, 12]}, max_n=max_n, label=label,
+                     grid=grid if grid is not None else dict(fam.grid), max_n=max_n, label=label,
                      settings=settings)
     out = check_writable(out, "learners")
     register(spec, learner, out)

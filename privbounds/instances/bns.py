@@ -46,7 +46,8 @@ def _parities(d: int, k: int) -> Instance:
 FAMILIES = [
     Family("parities", "PAR_d: k uniform target parities under the uniform distribution on {0,1}^d",
            {"d": Interval("d", 2, 12, "both", integer=True), "k": Interval("k", 1, 1024, "both", integer=True)},
-           "bns.ex3_5", {}, _parities, {"alpha": 0.1, "beta": 0.1, "epsilon": 1.0}, axis=None),
+           "bns.ex3_5", {}, _parities, {"alpha": 0.1, "beta": 0.1, "epsilon": 1.0}, axis=None,
+           grid={"d": [4, 6, 8], "k": [1, 4]}),
 ]
 
 
@@ -72,4 +73,4 @@ FAMILIES.append(
            "probability 0.1", {"d": Interval("d", 6, 30, "both", integer=True),
                                "k": Interval("k", 1, 1024, "both", integer=True)},
            "bns.cor3_9", {}, _noisy_points, {"alpha": 0.1, "beta": 0.1, "epsilon": 1.0, "delta": 1e-8},
-           axis="rule", also=("bns.cor3_4", "bns.cor3_3")))
+           axis="rule", also=("bns.cor3_4", "bns.cor3_3"), grid={"d": [10], "k": [1, 4, 16]}))

@@ -235,6 +235,7 @@ class Family:
     axis: str | None = "learner"
     measurable: str = ""
     also: tuple = ()  # other theorems whose simulators run this instance (``compare_to``)
+    grid: dict = field(default_factory=lambda: {"d": [4, 8, 12]})  # what ``measure`` sweeps by default
 
     def make(self, **params) -> Instance:
         unknown = sorted(set(params) - set(self.params))

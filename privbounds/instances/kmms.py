@@ -39,5 +39,6 @@ GRID_D = Interval("d", 1, 32, "both", integer=True)  # kmms.thm4_7's domain mode
 K = Interval("k", 3, None, "left", integer=True)
 FAMILIES = [
     Family("kgon", "a convex k-gon on X_d^2 under the band distribution", {"d": GRID_D, "k": K},
-           "kmms.thm4_7", {}, _kgon, {"alpha": 0.2, "beta": 0.1, "epsilon": 0.99, "delta": 1e-6}),
+           "kmms.thm4_7", {}, _kgon, {"alpha": 0.2, "beta": 0.1, "epsilon": 0.99, "delta": 1e-6},
+           grid={"d": [8], "k": [3, 4]}),
 ]

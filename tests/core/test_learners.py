@@ -1,4 +1,4 @@
-"""Bring your own learner (privbounds/learners.py, privbounds/instances.py): the public
+"""Bring your own learner (privbounds/learners.py, privbounds/instances/): the public
 instances score exactly, ``measure`` writes a normal result beside the theorem's own
 learners and bounds, the result is read back by a fresh process for figures, report and
 check, a script's learner runs with jobs=2, the cache sees a learner's settings, and bad
@@ -150,6 +150,38 @@ def test_noisy_points_counts_positives_and_scores_the_excess_error():
     # the labels are noisy: about 10% of the rows at a target point are 0
     c = inst.draw(20000, 1, rng).sample(0, "counts")
     assert c.positives.sum() < 0.5 * c.counts.sum() * 3
+
+
+class Constant:
+    """A learner of any family: predicts 0 everywhere, in the shape the family asks for."""
+
+    def __init__(self, epsilon=1.0, k=1):
+        self.epsilon, self.delta, self.k = epsilon, 0.0, k
+
+    def fit(self, sample, rng):
+        return lambda X: np.zeros((len(X), self.k) if self.k > 1 else len(X), dtype=int)
+
+
+@pytest.mark.parametrize("name", sorted(privbounds.instances.families()))
+def test_every_family_draws_samples_and_scores_at_its_default_grid(name, tmp_path):
+    """Each public family: its default grid is valid for measure against its theorem (or it
+    says why it cannot be measured), each grid point makes an instance whose samples have
+    the promised shapes, and a constant predictor's error is a probability."""
+    from privbounds.learners import make_spec
+    from privbounds.simulators.engine.simulator import expand
+
+    fam = family(name)
+    if not fam.measurable:
+        spec = make_spec(Constant, name="c", instance=name, compare_to=fam.theorem, grid=dict(fam.grid), max_n=64)
+        assert spec["beside"], f"{name}: no learner of {fam.theorem} runs at its default grid"
+    rng = np.random.default_rng(0)
+    for point in expand(fam.grid, {}):
+        inst = fam.make(**{k: v for k, v in point.items() if k in fam.params})
+        draws = inst.draw(20, 2, rng)
+        rows, counts = draws.sample(0, "rows", rng), draws.sample(1, "counts")
+        assert rows.X.shape == (20, inst.n_features) and rows.y.shape[0] == 20 and counts.counts.sum() == 20
+        err = draws.column_errors(0, Constant(k=inst.k).fit(rows, rng))
+        assert err.shape == (inst.k,) and np.all((0 <= err) & (err <= 1))
 
 
 def test_rows_and_counts_are_the_same_sample():
