@@ -299,7 +299,8 @@ def _list(args) -> int:
 
         rows = [{"name": f.name, "description": f.description, "theorem": f.theorem, "also": list(f.also),
                  "parameters": {k: spec.describe() for k, spec in f.params.items()}, "defaults": f.defaults,
-                 "grid": f.grid, "measurable": f.measurable or True}
+                 "grid": {} if f.measurable else f.grid, "measurable": not f.measurable,
+                 **({"not_measurable": f.measurable} if f.measurable else {})}
                 for f in families().values()]
         if args.json:
             print(json.dumps(rows, indent=1))
@@ -308,10 +309,12 @@ def _list(args) -> int:
             also = f"; also run by {', '.join(r['also'])}" if r["also"] else ""
             print(f"{r['name']:<12} {r['description']} (the instance of {r['theorem']}{also})")
             print("    parameters: " + "; ".join(f"{k}: {v}" for k, v in r["parameters"].items())
-                  + "; defaults: " + ", ".join(f"{k} = {v:g}" for k, v in r["defaults"].items())
-                  + "; measure's default grid: " + ", ".join(f"{k} = {v}" for k, v in r["grid"].items()))
-            if r["measurable"] is not True:
-                print(f"    not measurable against its theorem: {r['measurable']}")
+                  + ("; defaults: " + ", ".join(f"{k} = {v:g}" for k, v in r["defaults"].items())
+                     if r["defaults"] else "")
+                  + ("; measure's default grid: " + ", ".join(f"{k} = {v}" for k, v in r["grid"].items())
+                     if r["grid"] else ""))
+            if not r["measurable"]:  # its theorem has no n_hat to set a learner's beside
+                print(f"    not for privbounds measure: {r['not_measurable']}")
         return 0
 
     have = set(results.available(args.out))

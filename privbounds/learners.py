@@ -79,6 +79,14 @@ def declared(obj) -> tuple[float, float]:
     return float(eps), float(delta)
 
 
+def check_measurable(fam) -> None:
+    """A family whose theorem bounds something other than a sample size (a mean excess
+    risk at each n, say) gives ``measure`` nothing to compare with: one line naming the
+    instance and the family's reason."""
+    if fam.measurable:
+        raise ParameterError(f"the instance {fam.name} cannot be measured: {fam.measurable}")
+
+
 def _takes(learner, name: str) -> bool:
     if hasattr(learner, "fit") and not inspect.isclass(learner):
         return False
@@ -154,6 +162,7 @@ class LearnerSimulator(Simulator):
         self.theorem_id = spec["id"]
         self.learner = learner
         self.family = family(spec["instance"])
+        check_measurable(self.family)  # a description read back from a folder, say
         self.compare = get(spec["compare_to"]).simulator
         name, beside = spec["name"], tuple(spec["beside"])
         fixed = {k: Options(k, (v,)) for k, v in self.family.theorem_point.items()}
@@ -369,11 +378,10 @@ def make_spec(learner, *, name: str, instance: str, compare_to: str, grid: dict,
     if not isinstance(name, str) or not NAME.match(name):
         raise ParameterError(f"{flag('name')} must be 1-48 lower-case letters, digits, '-' or '_', got {name!r}")
     fam = family(instance)
+    check_measurable(fam)  # before the grid, whose parameters a refused family may not have
     thm = get(compare_to)
     if thm.simulator is None:
         raise ParameterError(f"{flag('compare_to')} {compare_to} has no simulator to compare with")
-    if fam.measurable:
-        raise ParameterError(f"the instance {instance} cannot be measured against {fam.theorem}: {fam.measurable}")
     if compare_to not in (fam.theorem, *fam.also):
         raise ParameterError(f"{flag('compare_to')} {compare_to} does not use the instance {instance!r} "
                              f"(it is the instance of {', '.join((fam.theorem, *fam.also))})")
