@@ -200,6 +200,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--d", type=int, default=4, help="the instance's d with --instance (default: %(default)s)")
     sp.add_argument("--k", type=int, default=4, help="the instance's k with --instance (kgon: its sides; parities, noisy_points: "
                                                        "the concepts, one label column each) (default: %(default)s)")
+    sp.add_argument("--set", type=_override, action="append", default=[], metavar="NAME=VALUE", dest="inst_set",
+                    help="another parameter of the instance with --instance, e.g. --set dist=cluster "
+                         "('privbounds list --instances' lists them)")
     sp.add_argument("--epsilon", type=float, required=True, help="the declared epsilon")
     sp.add_argument("--delta", type=float, default=0.0, help="the declared delta (default: %(default)s)")
     sp.add_argument("--trials", type=int, default=100_000, help="runs per side for the estimate (default: %(default)s)")
@@ -231,6 +234,10 @@ def _audit(args) -> int:
         from privbounds.instances import get as family
 
         params = {k: v for k, v in (("d", args.d), ("k", args.k)) if k in family(args.instance).params}
+        for name, values in args.inst_set:
+            if len(values) != 1:
+                raise ParameterError(f"--set {name} takes one value for an audit, got {len(values)}")
+            params[name] = values[0]
         if args.n < 1:
             raise ParameterError(f"--n must be an integer >= 1, got {args.n}")
         pair = instance_neighbours(args.instance, args.n, args.seed, **params)

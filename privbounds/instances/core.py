@@ -98,8 +98,14 @@ class Draws:
     def __len__(self) -> int:
         return self.support.shape[0]
 
+    def _trial(self, i) -> int:
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < len(self):
+            raise ParameterError(f"trial must be in [0, {len(self) - 1}], got {i!r}")
+        return int(i)
+
     def sample(self, i: int, form: str = "rows", rng: np.random.Generator | None = None) -> Sample:
         """Trial i's sample as rows (shuffled with ``rng``, required for rows) or counts."""
+        i = self._trial(i)
         check_form(form, rng)
         feats = self.instance.features(self.support[i])
         counts, k = self.counts[i], self.instance.k
@@ -136,6 +142,7 @@ class Draws:
         """err_D of each of the k hypotheses of trial i's predictor, exactly: the mass of
         the support points it labels differently from the target (times 1 - 2 eta, the
         excess error, for an agnostic family)."""
+        i = self._trial(i)
         return self.instance.column_errors(predict, self.support[i], self.probs[i], self.labels_at(i))
 
     def error(self, i: int, predict) -> float:
@@ -145,6 +152,12 @@ class Draws:
     def errors(self, predictors) -> np.ndarray:
         """err_D of one predictor per trial (the worst of its k hypotheses)."""
         return np.array([self.error(i, p) for i, p in enumerate(predictors)])
+
+    def risk(self, i: int, predict) -> float:
+        """The 0-1 risk P_(x, y)~D[h(x) != y] of trial i's predictor (its worst hypothesis):
+        ``error`` for a noiseless family; eta + ``error`` for an agnostic one, since
+        err_D(h) = eta + (1 - 2 eta) P(h != c) when every label flips with probability eta."""
+        return self.instance.noise + self.error(i, predict)
 
 
 @dataclass

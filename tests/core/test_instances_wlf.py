@@ -1,8 +1,8 @@
 """The public instance of Wang, Lei and Fienberg's learning experiments
 (privbounds/instances/wlf.py): P-fin, the finite thresholds of Example 20 and Theorem 19,
-with noisy labels. Its error is the exact 0-1 risk (the best threshold scores the noise,
+with noisy labels. Its risk is the exact 0-1 risk (the best threshold scores the noise,
 a constant predictor the mass of the other label) and agrees with the simulator's own
-risks; rows and counts are the same sample, the experiments' own; bad input is one line
+risks, and its error the excess over the best threshold; rows and counts are the same sample, the experiments' own; bad input is one line
 naming the parameter; and ``measure`` refuses the family, since its theorems bound a mean
 excess risk at each n, not a sample size."""
 
@@ -34,7 +34,7 @@ class Majority:
         self.epsilon, self.delta = epsilon, 0.0
 
     def fit(self, sample, rng):
-        label = int(np.sum(sample.counts * sample.labels) * 2 >= sample.n)
+        label = int(np.sum(sample.positives) * 2 >= sample.n)
         return lambda X: np.full(len(X), label)
 
 
@@ -54,19 +54,19 @@ def test_every_threshold_scores_the_simulators_risk(bits, dist):
     g = 1 << bits
     draws = inst.draw(40, 2, np.random.default_rng(0))
     risks = problem_of({"bits": bits, "dist": dist}).risks()  # R(h_t), as the experiments compute it
-    got = np.array([draws.error(1, threshold(t, g)) for t in range(g + 1)])
+    got = np.array([draws.risk(1, threshold(t, g)) for t in range(g + 1)])
     assert got == pytest.approx(risks, abs=1e-12)
     # the best threshold is the target, at the middle: it errs exactly on the flipped labels
-    assert int(np.argmin(got)) == g // 2 and draws.best == pytest.approx(0.1, abs=1e-12)
-    assert draws.error(0, threshold(g // 2, g)) == pytest.approx(0.1, abs=1e-12)
-    assert draws.excess(0, threshold(g // 2, g)) == pytest.approx(0.0, abs=1e-12)
-    assert draws.excesses([threshold(0, g), threshold(g, g)]) == pytest.approx(
+    assert int(np.argmin(got)) == g // 2 and inst.noise == pytest.approx(0.1, abs=1e-12)
+    assert draws.risk(0, threshold(g // 2, g)) == pytest.approx(0.1, abs=1e-12)
+    assert draws.error(0, threshold(g // 2, g)) == pytest.approx(0.0, abs=1e-12)
+    assert draws.errors([threshold(0, g), threshold(g, g)]) == pytest.approx(
         [risks[0] - 0.1, risks[g] - 0.1], abs=1e-12)
     # a constant predictor errs on the mass of the other label: P(y = 1) = P(y = 0) = 1/2,
     # half of D's points being labelled 1 w.p. 0.9 and half w.p. 0.1
     for c in (0, 1):
-        assert draws.error(0, lambda X, c=c: np.full(len(X), c)) == pytest.approx(0.5, abs=1e-12)
-        assert draws.excess(0, lambda X, c=c: np.full(len(X), c)) == pytest.approx(0.4, abs=1e-12)
+        assert draws.risk(0, lambda X, c=c: np.full(len(X), c)) == pytest.approx(0.5, abs=1e-12)
+        assert draws.error(0, lambda X, c=c: np.full(len(X), c)) == pytest.approx(0.4, abs=1e-12)
 
 
 def test_a_predictor_outside_the_class_is_scored_exactly():
@@ -81,14 +81,14 @@ def test_a_predictor_outside_the_class_is_scored_exactly():
         def predict(self, X):
             return (np.abs(X[:, 0] - (g // 2 + 0.5) / g) < 1e-9).astype(int)
     want = ((g // 2) * 0.1 + 0.1 + (g // 2 - 1) * 0.9) / g
-    assert draws.error(0, Spike()) == pytest.approx(want, abs=1e-12)
-    assert draws.column_errors(0, Spike()) == pytest.approx([want], abs=1e-12)
+    assert draws.risk(0, Spike()) == pytest.approx(want, abs=1e-12)
+    assert draws.column_errors(0, Spike()) == pytest.approx([want - 0.1], abs=1e-12)
     # the cluster D has no mass outside its 4 points: what a predictor does there is free
     cl = family("pfin").make(bits=6, dist="cluster").draw(10, 1, np.random.default_rng(1))
-    assert cl.points.tolist() == [30, 31, 32, 33]
+    assert cl.support[0].tolist() == [30, 31, 32, 33]
     inside = lambda X: (X[:, 0] >= 0.5).astype(int)  # noqa: E731
     wild = lambda X: np.where((X[:, 0] > 30 / 64) & (X[:, 0] < 34 / 64), inside(X), 1 - inside(X))  # noqa: E731
-    assert cl.error(0, wild) == pytest.approx(0.1, abs=1e-12)
+    assert cl.risk(0, wild) == pytest.approx(0.1, abs=1e-12) and cl.error(0, wild) == pytest.approx(0, abs=1e-12)
 
 
 def test_features_are_the_papers_grid():
@@ -106,25 +106,25 @@ def test_rows_and_counts_are_the_same_sample_and_the_experiments_own():
     draws = inst.draw(200, 3, np.random.default_rng(7))
     # the same seed through the simulator's sampler gives the same label histograms
     pos, neg = problem_of({"bits": 2, "dist": "uniform"}).sample(200, 3, np.random.default_rng(7))
-    assert np.array_equal(draws.counts, np.concatenate([pos, neg], axis=1))
+    assert np.array_equal(draws.counts, pos + neg)
     rng = np.random.default_rng(8)
     for i in range(3):
         rows, counts = draws.sample(i, "rows", rng), draws.sample(i, "counts")
         assert rows.X.shape == (200, 1) and rows.y.shape == (200,) and counts.n == rows.n == 200
-        assert np.all(counts.counts >= 1) and counts.counts.sum() == 200
-        for p, lab, c in zip(counts.support, counts.labels, counts.counts):
-            assert np.sum((rows.points == p) & (rows.y == lab)) == c
+        assert np.all(counts.counts >= 1) and counts.counts.sum() == 200 and counts.labels is None
+        assert counts.positives.tolist() == pos[i][counts.support].tolist()
+        for p, ones, c in zip(counts.support, counts.positives, counts.counts):
+            assert np.sum(rows.points == p) == c and np.sum(rows.y[rows.points == p]) == ones
         assert np.array_equal(rows.X[:, 0], inst.features(rows.points)[:, 0])
-        # noisy labels: at 200 draws on 4 points, some point was drawn with both labels,
-        # and is then two entries of the counts sample
-        assert len(counts.support) > len(set(counts.support.tolist()))
+        # noisy labels: at 200 draws on 4 points, some point was drawn with both labels
+        assert np.any((counts.positives > 0) & (counts.positives < counts.counts))
 
 
 def test_a_wide_grid_draws_without_copying_d():
     draws = family("pfin").make(bits=16, dist="uniform").draw(100, 2, np.random.default_rng(2))
-    assert draws.support.shape == (2, 2 << 16) and draws.support.strides[0] == 0  # one D, broadcast
+    assert draws.support.shape == (2, 1 << 16) and draws.support.strides[0] == 0  # one D, broadcast
     assert draws.counts.sum(axis=1).tolist() == [100, 100]
-    assert draws.error(0, threshold(1 << 15, 1 << 16)) == pytest.approx(0.1, abs=1e-9)
+    assert draws.risk(0, threshold(1 << 15, 1 << 16)) == pytest.approx(0.1, abs=1e-9)
 
 
 # --- bad input ----------------------------------------------------------------------------
@@ -156,7 +156,7 @@ def test_bad_draws_and_predictors_are_one_line():
         draws.error(0, lambda X: np.zeros((len(X), 2), int))
     one_line(e)
     with pytest.raises(ParameterError, match=r"trial must be in \[0, 1\], got 2") as e:
-        draws.excess(2, threshold(4, 8))
+        draws.error(2, threshold(4, 8))
     one_line(e)
     with pytest.raises(ParameterError, match="form must be 'rows' or 'counts'") as e:
         draws.sample(0, "table", rng)
