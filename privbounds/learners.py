@@ -394,7 +394,8 @@ def make_spec(learner, *, name: str, instance: str, compare_to: str, grid: dict,
     grid = normalise_overrides(grid)
     allowed = {**fam.params, "epsilon": EPSILON, "alpha": ALPHA, "beta": BETA, "delta": DELTA}
     where = "--set" if flag("grid").startswith("--") else "grid key"  # the command line's option is --set
-    if "delta" not in fam.defaults:  # a pure-DP instance: its theorem has no delta to sweep
+    defaults = fam.defaults_for(compare_to)
+    if "delta" not in defaults:  # a pure-DP theorem: it has no delta to sweep
         allowed.pop("delta")
     for k, vals in grid.items():
         if k not in allowed:
@@ -411,7 +412,7 @@ def make_spec(learner, *, name: str, instance: str, compare_to: str, grid: dict,
             raise ParameterError(f"{flag('grid')} sets epsilon {grid['epsilon']}, but the learner does not take "
                                  f"epsilon (it declares {eps:g}); pass a class or factory with an epsilon argument")
         grid["epsilon"] = [eps]
-    for k, v in fam.defaults.items():  # what the theorem runs at, unless the grid says otherwise
+    for k, v in defaults.items():  # what the theorem runs at, unless the grid says otherwise
         grid.setdefault(k, [v])
     # the compared theorem's learners, and which of them are private (their bounds apply);
     # a theorem that runs one learner (no "learner" parameter) shows it under its own id

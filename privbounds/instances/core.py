@@ -248,7 +248,12 @@ class Family:
     axis: str | None = "learner"
     measurable: str = ""
     also: tuple = ()  # other theorems whose simulators run this instance (``compare_to``)
+    also_defaults: dict = field(default_factory=dict)  # {theorem of ``also``: its values unlike ``defaults``}
     grid: dict = field(default_factory=lambda: {"d": [4, 8, 12]})  # what ``measure`` sweeps by default
+
+    def defaults_for(self, theorem: str) -> dict:
+        """The values ``theorem`` (this family's, or one of ``also``) runs at."""
+        return {**self.defaults, **self.also_defaults.get(theorem, {})}
 
     def make(self, **params) -> Instance:
         unknown = sorted(set(params) - set(self.params))

@@ -278,6 +278,11 @@ def test_a_theorem_with_one_learner_is_measured_beside_it(tmp_path):
     from privbounds.bounds.bns import parity_packing_lower_bound
     for d in claims["par-vs-lower-thm5_4"]["details"]:
         assert d["bound"] == pytest.approx(parity_packing_lower_bound(k=d["point"]["k"], d=4, epsilon=1.0, beta=0.1))
+    # Theorem 3.12 runs the same instance, as an (eps, delta) statement: its delta is the point's
+    from privbounds.learners import make_spec
+    spec = make_spec(ParityExpMech, name="par", instance="parities", compare_to="bns.thm3_12",
+                     grid={"d": [4], "k": [1, 4]}, max_n=1024)
+    assert spec["beside"] == ["thm3_12"] and spec["grid"]["delta"] == [1e-6] and spec["grid"]["alpha"] == [0.1]
     with pytest.raises(ParameterError, match="name 'ex3_5' is the name of one of bns.ex3_5's learners"):
         privbounds.measure(ParityExpMech, instance="parities", grid={"d": [4]}, out=tmp_path, name="ex3_5")
 
