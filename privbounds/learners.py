@@ -232,7 +232,9 @@ class LearnerSimulator(Simulator):
     def n_range(self, point):
         if point["learner"] != self.spec["name"]:
             return self.compare.n_range(self._theirs(point))
-        return 1, int(self.spec["max_n"])
+        # an instance whose samples are held as rows caps n (the search is then censored there)
+        cap = self.family.make(**{k: point[k] for k in self.family.params}).n_max
+        return 1, int(self.spec["max_n"]) if cap is None else min(int(self.spec["max_n"]), cap)
 
     def _theirs(self, point):
         return {k: v for k, v in point.items() if k in self.compare.params}
@@ -414,6 +416,10 @@ def make_spec(learner, *, name: str, instance: str, compare_to: str, grid: dict,
         grid["epsilon"] = [eps]
     for k, v in defaults.items():  # what the theorem runs at, unless the grid says otherwise
         grid.setdefault(k, [v])
+    for k in fam.params:
+        if k not in grid:
+            raise ParameterError(f"{'--set' if where == '--set' else 'grid'} must give {k}, a parameter of the "
+                                 f"instance {instance} (its parameters: {', '.join(fam.params)})")
     # the compared theorem's learners, and which of them are private (their bounds apply);
     # a theorem that runs one learner (no "learner" parameter) shows it under its own id
     opts = (getattr(thm.simulator.params.get(fam.axis), "allowed", ()) if fam.axis

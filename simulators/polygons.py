@@ -430,18 +430,22 @@ def _polygon_triangles(r: int, m: int, d: int, rng) -> list[tuple[int, int, int]
     raise ParameterError(f"found no polygon with {r + 2} vertices on G_{m} that ear-clips into {r} triangles")
 
 
-def band_probs(dom: Domain, tri_ids, band: float = BAND) -> tuple[np.ndarray, np.ndarray]:
-    """(labels, probs) on the atoms for the target OR of candidates ``tri_ids``: 1/2 uniform
-    on the target's grid points, 1/2 uniform on the other grid points within band d."""
+def band_points(dom: Domain, tri_ids, band: float = BAND) -> tuple[np.ndarray, np.ndarray]:
+    """(inside, p) on the grid points of X_d^2 (index x (d + 1) + y) for the target OR of
+    candidates ``tri_ids``: its labels, and the band distribution, 1/2 uniform on the
+    target's grid points and 1/2 uniform on the other grid points within band d."""
     px, py = grid_xy(dom.d)
     inside = in_closed_triangles(dom.tris[list(tri_ids)], px, py).any(axis=0)
     near = ~inside & (point_triangle_distance(dom.tris[list(tri_ids)], px, py) <= band * dom.d + 1e-9)
     if not inside.any() or not near.any():
         raise ParameterError("the target must have grid points inside it and a non-empty band around it")
-    p = np.where(inside, 0.5 / inside.sum(), 0.0) + np.where(near, 0.5 / near.sum(), 0.0)
-    labels = dom.member[list(tri_ids)].any(axis=0)
-    probs = dom.to_atoms(p)
-    return labels, probs
+    return inside, np.where(inside, 0.5 / inside.sum(), 0.0) + np.where(near, 0.5 / near.sum(), 0.0)
+
+
+def band_probs(dom: Domain, tri_ids, band: float = BAND) -> tuple[np.ndarray, np.ndarray]:
+    """(labels, probs) of ``band_points`` on the atoms (what the learner and the pool hold)."""
+    _, p = band_points(dom, tri_ids, band)
+    return dom.member[list(tri_ids)].any(axis=0), dom.to_atoms(p)
 
 
 @lru_cache(maxsize=64)

@@ -74,7 +74,33 @@ def check_form(form: str, rng) -> None:
         raise ParameterError("rows need a random generator (rng) to shuffle their order")
 
 
-class Draws:
+class TrialsBase:
+    """What every batch of trials offers beyond ``__len__``, ``sample(i, form, rng)`` and
+    ``column_errors(i, predict)`` (which a family's own kind of draws defines)."""
+
+    instance: Instance
+
+    def _trial(self, i) -> int:
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < len(self):
+            raise ParameterError(f"trial must be in [0, {len(self) - 1}], got {i!r}")
+        return int(i)
+
+    def error(self, i: int, predict) -> float:
+        """err_D of trial i's predictor (for k concepts, of its worst hypothesis)."""
+        return float(np.max(self.column_errors(i, predict)))
+
+    def errors(self, predictors) -> np.ndarray:
+        """err_D of one predictor per trial (the worst of its k hypotheses)."""
+        return np.array([self.error(i, p) for i, p in enumerate(predictors)])
+
+    def risk(self, i: int, predict) -> float:
+        """The 0-1 risk P_(x, y)~D[h(x) != y] of trial i's predictor (its worst hypothesis):
+        ``error`` for a noiseless family; eta + ``error`` for an agnostic one, since
+        err_D(h) = eta + (1 - 2 eta) P(h != c) when every label flips with probability eta."""
+        return self.instance.noise + self.error(i, predict)
+
+
+class Draws(TrialsBase):
     """``trials`` independent trials of an instance on a finite support: ``support`` (B, m)
     domain points, ``probs`` (B, m) their probabilities, ``labels`` (B, m) the target's
     labels there ((B, m, k) for k concepts; the noiseless target's for an agnostic family),
@@ -97,11 +123,6 @@ class Draws:
 
     def __len__(self) -> int:
         return self.support.shape[0]
-
-    def _trial(self, i) -> int:
-        if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or not 0 <= i < len(self):
-            raise ParameterError(f"trial must be in [0, {len(self) - 1}], got {i!r}")
-        return int(i)
 
     def sample(self, i: int, form: str = "rows", rng: np.random.Generator | None = None) -> Sample:
         """Trial i's sample as rows (shuffled with ``rng``, required for rows) or counts."""
@@ -145,20 +166,6 @@ class Draws:
         i = self._trial(i)
         return self.instance.column_errors(predict, self.support[i], self.probs[i], self.labels_at(i))
 
-    def error(self, i: int, predict) -> float:
-        """err_D of trial i's predictor (for k concepts, of its worst hypothesis)."""
-        return float(np.max(self.column_errors(i, predict)))
-
-    def errors(self, predictors) -> np.ndarray:
-        """err_D of one predictor per trial (the worst of its k hypotheses)."""
-        return np.array([self.error(i, p) for i, p in enumerate(predictors)])
-
-    def risk(self, i: int, predict) -> float:
-        """The 0-1 risk P_(x, y)~D[h(x) != y] of trial i's predictor (its worst hypothesis):
-        ``error`` for a noiseless family; eta + ``error`` for an agnostic one, since
-        err_D(h) = eta + (1 - 2 eta) P(h != c) when every label flips with probability eta."""
-        return self.instance.noise + self.error(i, predict)
-
 
 @dataclass
 class Instance:
@@ -176,6 +183,9 @@ class Instance:
     noise: float = 0.0  # eta > 0: an agnostic family, every label flipped with probability eta
     bits: int = 0  # > 0: the domain is {0,1}^bits and a point's features are its bits
     draws: type = field(default=Draws, repr=False)
+    # the largest n a trial's sample may have (None: any), where a sample is held as rows
+    # (conjunctions: n d bytes); a measurement's search stops there
+    n_max: int | None = None
 
     @property
     def n_features(self) -> int:
@@ -232,9 +242,10 @@ class Family:
     that theorem's parameter values that select it.
 
     ``axis`` names the theorem's parameter that chooses among its learners ("learner"), or
-    is None when the theorem runs one learner and has no such parameter; ``measurable`` is
-    '' when ``privbounds measure`` can compare a learner with the theorem, else why not.
-    A measurement may compare with ``theorem`` or any of ``also`` (the same parameters)."""
+    is None when the theorem runs one learner and has no such parameter (the theorem's
+    learners that its conditions refuse at a measurement's grid are not run beside it);
+    ``measurable`` is '' when ``privbounds measure`` can compare a learner with the
+    theorem, else why not. A measurement may compare with ``theorem`` or any of ``also``."""
 
     name: str
     description: str
@@ -243,7 +254,8 @@ class Family:
     theorem_point: dict
     build: object = field(repr=False)
     # the theorem's values of the parameters a measurement does not sweep (alpha, beta, and
-    # epsilon and delta for the theorem's own learners)
+    # epsilon and delta for the theorem's own learners); ``make`` takes them for a parameter
+    # of the family left out (the decoys of ``conjunctions`` are tuned to alpha)
     defaults: dict = field(default_factory=lambda: {"alpha": 0.25, "beta": 0.25, "epsilon": 1.0})
     axis: str | None = "learner"
     measurable: str = ""
@@ -260,6 +272,7 @@ class Family:
         if unknown:
             raise ParameterError(f"unknown parameter {unknown[0]!r} of instance {self.name}; "
                                  f"allowed: {', '.join(self.params)}")
+        params = {**{k: v for k, v in self.defaults.items() if k in self.params}, **params}
         missing = [k for k in self.params if k not in params]
         if missing:
             raise ParameterError(f"instance {self.name} needs {missing[0]}")

@@ -284,7 +284,7 @@ def test_a_theorem_with_one_learner_is_measured_beside_it(tmp_path):
                      grid={"d": [4], "k": [1, 4]}, max_n=1024)
     assert spec["beside"] == ["thm3_12"] and spec["grid"]["delta"] == [1e-6] and spec["grid"]["alpha"] == [0.1]
     with pytest.raises(ParameterError, match="name 'ex3_5' is the name of one of bns.ex3_5's learners"):
-        privbounds.measure(ParityExpMech, instance="parities", grid={"d": [4]}, out=tmp_path, name="ex3_5")
+        privbounds.measure(ParityExpMech, instance="parities", grid={"d": [4], "k": [1]}, out=tmp_path, name="ex3_5")
 
 
 class PointDirectSum:
