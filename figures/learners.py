@@ -1,8 +1,8 @@
 """The figure of a learner measured with ``privbounds.measure`` (privbounds/learners.py):
 n_hat of the measured learner and of the compared theorem's own learners against the
-instance's parameter (d), each with its simultaneous 95% band, and the theorem's bounds
-that the measured learner is held to, dashed. One panel per value of the other swept
-parameters (epsilon, alpha, beta) when the grid sweeps them."""
+first swept parameter of the instance (d, k, r, ...), each with its simultaneous 95% band,
+and the theorem's bounds that the measured learner is held to, dashed. One panel per
+value of the other swept parameters when the grid sweeps more than one."""
 
 from __future__ import annotations
 

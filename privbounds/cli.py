@@ -194,12 +194,14 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--neighbours", metavar="MODULE:NAME",
                     help="a pair (D, D') of neighbouring datasets in that module")
     sp.add_argument("--instance", help="instead of --neighbours, for a learner: D is a sample of --n rows "
-                                       "from this instance family, D' flips the label of its row of largest "
+                                       "from this instance family, D' flips the labels of its row of largest "
                                        "norm")
     sp.add_argument("--n", type=int, default=10, help="rows of D with --instance (default: %(default)s)")
-    sp.add_argument("--d", type=int, default=4, help="the instance's d with --instance (default: %(default)s)")
-    sp.add_argument("--k", type=int, default=4, help="the instance's k with --instance (kgon: its sides; parities, noisy_points: "
-                                                       "the concepts, one label column each) (default: %(default)s)")
+    sp.add_argument("--d", type=int, default=4, help="the instance's d with --instance, for a family that has one "
+                                                   "(default: %(default)s)")
+    sp.add_argument("--k", type=int, default=4, help="the instance's k with --instance, for a family that has one (kgon: its sides; "
+                         "conjunctions: the relevant variables; parities, noisy_points: the concepts, one label "
+                         "column each) (default: %(default)s)")
     sp.add_argument("--set", type=_override, action="append", default=[], metavar="NAME=VALUE", dest="inst_set",
                     help="another parameter of the instance with --instance, e.g. --set dist=cluster "
                          "('privbounds list --instances' lists them)")
@@ -240,8 +242,15 @@ def _audit(args) -> int:
             params[name] = values[0]
         if args.n < 1:
             raise ParameterError(f"--n must be an integer >= 1, got {args.n}")
+        try:
+            inst = family(args.instance).make(**params)
+        except ParameterError as e:  # name the options that set an instance's parameters
+            raise ParameterError(f"--instance {args.instance}: {e} (its parameters are set with --d, --k and "
+                                 f"--set NAME=VALUE)") from None
         pair = instance_neighbours(args.instance, args.n, args.seed, **params)
     else:
+        if args.inst_set:
+            raise ParameterError("--set sets an instance's parameters: it needs --instance")
         pair = load(args.neighbours, "--neighbours")
     if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
         raise ParameterError(f"--neighbours {args.neighbours} must name a pair (D, D'), got {type(pair).__name__}")
@@ -252,7 +261,6 @@ def _audit(args) -> int:
     if is_learner(mechanism) or (args.instance is not None and callable(mechanism)):
         k, agnostic = 1, False  # the labels per row, and whether rows at one point may disagree
         if args.instance is not None:
-            inst = family(args.instance).make(**params)
             k, agnostic = inst.k, inst.noise > 0
         mechanism, takes_eps = learner_mechanism(mechanism, k, agnostic)
         takes = takes and takes_eps

@@ -9,12 +9,14 @@ The learner protocol (duck-typed; nothing to subclass)::
             self.epsilon, self.delta = epsilon, 0.0     # the privacy it declares
         def fit(self, sample, rng):     # a privbounds.instances.Sample; rng: numpy Generator
             ...
-            return predict              # predict(features) -> 0/1 labels, or an object with .predict
+            return predict              # predict(features) -> 0/1 labels ((m, k) for k concepts), or .predict
 
 ``measure`` takes the class (or any factory: it is called per parameter point with the
 point's values that its signature names, such as ``epsilon`` or ``d``) or a ready
 instance (then its ``epsilon`` is the only one measured). Success at a trial means
-err_D(h) <= alpha, computed exactly over the instance's distribution.
+err_D(h) <= alpha, computed exactly over the instance's distribution: for k concepts,
+every one of the k hypotheses; for an agnostic family, the excess error (see
+``privbounds.instances``).
 
 A measured learner becomes an entry of the registry, ``learner.<name>`` (``gallery.<name>``
 for the committed learners of other libraries), whose points also run the registered
@@ -297,6 +299,8 @@ def _claims(spec: dict):
             continue
         for other in spec["private_beside"]:
             if isinstance(c, BoundClaim) and any(c.select({**p, key: other}) for p in pts):
+                if c.kind == "lower bound" and not _as_strict(spec, thm.simulator, key, other, pts):
+                    continue  # proved for a stricter privacy than this learner declares: it does not apply
                 sel = _held_to(name, c.select, other, key)
                 cls = UpperBound if c.kind == "upper bound" else LowerBound
                 side = ("needs no more examples than the bound" if c.kind == "upper bound"
@@ -305,8 +309,10 @@ def _claims(spec: dict):
                        if c.kind == "upper bound" else
                        "a lower bound of the theorem, which applies to this learner where the theorem's "
                        "conditions (its privacy notion, the learners it covers) do")
-                mine.append(cls(f"{name}-vs-{c.id}", f"{label} {side} of {spec['compare_to']} #{c.id} "
-                                f"({why}). That claim: {c.description}", sel, c.label_keys,
+                whose = other if key == "learner" else f"{key} = {other}"
+                mine.append(cls(f"{name}-vs-{c.id}", f"{label} {side} of {spec['compare_to']} #{c.id}, "
+                                f"evaluated as for its learner {whose} ({why}). That claim: {c.description}", sel,
+                                c.label_keys,
                                 bound=MappedBound(c.bound, other, key)))
                 break
         if any(c.select({**p, key: o}) for p in pts for o in spec["beside"]):
@@ -333,6 +339,15 @@ def _only_theirs(claim, beside):
 
     select = claim.select
     return replace(claim, select=lambda p: p.get("learner") in beside and select(p))
+
+
+def _as_strict(spec: dict, sim, key: str, other: str, pts: list) -> bool:
+    """Whether the measured learner's declared delta is at most the delta of the theorem's
+    learner ``other`` at every point: a lower bound proved for pure eps-DP learners says
+    nothing of one that declares delta > 0 (an (eps, delta') learner with delta' <= delta
+    is (eps, delta)-DP, so the bound holds for it)."""
+    mine = spec["privacy"]["delta"]
+    return all(mine <= (sim.privacy({**p, key: other}).get("delta") or 0.0) for p in pts)
 
 
 def _held_to(name: str, select, other: str, key: str = "learner"):
@@ -426,31 +441,36 @@ def make_spec(learner, *, name: str, instance: str, compare_to: str, grid: dict,
             else (theirs_name(compare_to),))
     base = {**fam.theorem_point, **{k: v[0] for k, v in grid.items()}}
     key = fam.axis or "learner"
-    opts = [o for o in opts if _runs_at(thm.simulator, key, o, fam.theorem_point, grid)]
+    refused = {o: _refusal(thm.simulator, key, o, fam.theorem_point, grid) for o in opts}
+    opts = [o for o in opts if not refused[o]]
+    if not opts:  # nothing to compare with: say why rather than measure alone
+        first = next(iter(refused.values()))
+        raise ParameterError(f"{compare_to} runs none of its learners at this grid ({first}); "
+                             f"change {flag('grid')}")
     private = [o for o in opts if thm.simulator.privacy({**base, key: o}).get("epsilon") is not None]
     if name in opts:
         raise ParameterError(f"{flag('name')} {name!r} is the name of one of {compare_to}'s learners; choose another")
     return {"id": f"{prefix}.{name}", "name": name, "label": label or name, "learner": describe(learner),
             "instance": instance, "theorem_point": dict(fam.theorem_point), "compare_to": compare_to,
             "beside": list(opts), "private_beside": private, "grid": grid, "max_n": int(max_n),
-            # the theorem's learner parameter, when it is not "learner" (kept out otherwise, so
-            # that the descriptions, and cache keys, of earlier measurements stay as they were)
+            # the theorem's learner parameter ("rule"; None: it has none), kept out when it is
+            # "learner", so that the descriptions, and cache keys, of earlier measurements stay
             **({} if fam.axis == "learner" else {"axis": fam.axis}),
             "privacy": {"epsilon": "per point" if per_point else eps, "delta": delta},
             "settings": settings, "notes": notes, "code": code_identity(learner), "accounting": accounting,
             "unaudited": unaudited}
 
 
-def _runs_at(sim, key: str, learner: str, fixed: dict, grid: dict) -> bool:
-    """Whether the theorem's learner ``learner`` may run at every point of the grid (a
-    theorem may allow a value of its parameter only for some of its claims: bns.cor3_3
-    lists the advanced rule but is a pure-DP statement)."""
+def _refusal(sim, key: str, learner: str, fixed: dict, grid: dict) -> str:
+    """Why the theorem refuses to run its learner ``learner`` at some point of the grid ('' if
+    it runs at every point: a theorem may allow a value of its parameter only for some of
+    its claims, as bns.cor3_3 lists the advanced rule but is a pure-DP statement)."""
     try:
         for p in expand({**{k: [v] for k, v in fixed.items()}, **grid, key: [learner]}, {}):
             sim.check_point(p)
-    except ParameterError:
-        return False
-    return True
+    except ParameterError as e:
+        return str(e)
+    return ""
 
 
 def learner_entry(theorem_id: str, learner, *, instance: str, grid: dict, compare_to: str | None = None,

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.instances.core import Family, Instance
+from privbounds.instances.core import Draws, Family, Instance
 from privbounds.params import Interval
 
 
@@ -38,24 +38,14 @@ def _parities(d: int, k: int) -> Instance:
         probs = np.broadcast_to(np.full(X, 1.0 / X), (trials, X))
         targets = rng.integers(0, X, size=(trials, k))
 
-        def labels_of(i):  # (X, k): computed per trial, since all trials' would be B x 2^d x k
-            return cls.evaluate(targets[i][None, :], np.arange(X)[:, None]).astype(np.int64)
+        def labels_of(i):  # (X, k), (X,) for k = 1: per trial, since all trials' would be B x 2^d x k
+            lab = cls.evaluate(targets[i][None, :], np.arange(X)[:, None]).astype(np.int64)
+            return lab if k > 1 else lab[:, 0]
         return support, probs, None, labels_of
     return Instance("parities", {"d": d, "k": k}, X, draw, k=k, bits=d)
 
 
-FAMILIES = [
-    Family("parities", "PAR_d: k uniform target parities under the uniform distribution on {0,1}^d",
-           {"d": Interval("d", 2, 12, "both", integer=True), "k": Interval("k", 1, 1024, "both", integer=True)},
-           "bns.ex3_5", {}, _parities, {"alpha": 0.1, "beta": 0.1, "epsilon": 1.0}, axis=None,
-           grid={"d": [4, 6, 8], "k": [1, 4]},
-           # Theorem 3.12's Algorithm 4 is (eps, delta)-DP and exact (any alpha < 1/2 is the same event)
-           also=("bns.thm3_12",), also_defaults={"bns.thm3_12": {"delta": 1e-6}}),
-]
-
-
 def _noisy_points(d: int, k: int) -> Instance:
-    from privbounds.instances.core import Draws
     from privbounds.simulators.bns.cor3_9 import MASSES, NOISE, point_instance
 
     def draw(n, trials, rng):
@@ -71,9 +61,16 @@ def _noisy_points(d: int, k: int) -> Instance:
     return inst
 
 
-FAMILIES.append(
+FAMILIES = [
+    Family("parities", "PAR_d: k uniform target parities under the uniform distribution on {0,1}^d",
+           {"d": Interval("d", 2, 12, "both", integer=True), "k": Interval("k", 1, 1024, "both", integer=True)},
+           "bns.ex3_5", {}, _parities, {"alpha": 0.1, "beta": 0.1, "epsilon": 1.0}, axis=None,
+           grid={"d": [4, 6, 8], "k": [1, 4]},
+           # Theorem 3.12's Algorithm 4 is (eps, delta)-DP and exact (any alpha < 1/2 is the same event)
+           also=("bns.thm3_12",), also_defaults={"bns.thm3_12": {"delta": 1e-6}}),
     Family("noisy_points", "POINT_d, agnostic: 32 weighted support points, k targets, labels flipped with "
            "probability 0.1", {"d": Interval("d", 6, 30, "both", integer=True),
                                "k": Interval("k", 1, 1024, "both", integer=True)},
            "bns.cor3_9", {}, _noisy_points, {"alpha": 0.1, "beta": 0.1, "epsilon": 1.0, "delta": 1e-8},
-           axis="rule", also=("bns.cor3_4", "bns.cor3_3"), grid={"d": [10], "k": [1, 4, 16]}))
+           axis="rule", also=("bns.cor3_4", "bns.cor3_3"), grid={"d": [10], "k": [1, 4, 16]}),
+]

@@ -58,13 +58,19 @@ def predictions(predict, X, k: int) -> np.ndarray:
     """A predictor's labels on the feature rows X, as an (m, k) int array; a one-line
     error naming the shape it returned otherwise."""
     f = getattr(predict, "predict", predict)
+    if not callable(f):
+        raise ParameterError(f"a predictor must be a function of the features or have .predict, got "
+                             f"{type(predict).__name__}")
     raw = np.asarray(f(X))
     m = len(X)
     want = ((m,), (m, 1)) if k == 1 else ((m, k),)
     if raw.shape not in want:
         raise ParameterError(f"the predictor must return {'one label' if k == 1 else f'{k} labels'} per point, "
                              f"shape {want[0]}; it returned shape {raw.shape} for {m} points")
-    return raw.reshape(m, k).astype(np.int64)
+    try:
+        return raw.reshape(m, k).astype(np.int64)
+    except (TypeError, ValueError):
+        raise ParameterError(f"the predictor must return 0/1 labels, got values of type {raw.dtype}") from None
 
 
 def check_form(form: str, rng) -> None:
@@ -91,6 +97,9 @@ class TrialsBase:
 
     def errors(self, predictors) -> np.ndarray:
         """err_D of one predictor per trial (the worst of its k hypotheses)."""
+        predictors = list(predictors)
+        if len(predictors) != len(self):
+            raise ParameterError(f"errors needs one predictor per trial ({len(self)}), got {len(predictors)}")
         return np.array([self.error(i, p) for i, p in enumerate(predictors)])
 
     def risk(self, i: int, predict) -> float:
@@ -182,7 +191,6 @@ class Instance:
     k: int = 1  # target concepts per trial
     noise: float = 0.0  # eta > 0: an agnostic family, every label flipped with probability eta
     bits: int = 0  # > 0: the domain is {0,1}^bits and a point's features are its bits
-    draws: type = field(default=Draws, repr=False)
     # the largest n a trial's sample may have (None: any), where a sample is held as rows
     # (conjunctions: n d bytes); a measurement's search stops there
     n_max: int | None = None
@@ -211,17 +219,13 @@ class Instance:
             raise ParameterError(f"n must be an integer >= 1, got {n!r}")
         if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)) or trials < 1:
             raise ParameterError(f"trials must be an integer >= 1, got {trials!r}")
+        if not isinstance(rng, np.random.Generator):
+            raise ParameterError(f"rng must be a numpy Generator (np.random.default_rng(seed)), got {rng!r}")
         out = self._draw(int(n), int(trials), rng)
-        if not isinstance(out, tuple):  # a family with its own kind of draws
+        if not isinstance(out, tuple):  # a family with its own kind of draws (agnostic, rows)
             return out
         support, probs, labels, *lazy = out
-        counts = rng.multinomial(int(n), probs)
-        positives = None
-        if self.noise:  # every row's label flipped with probability eta, column by column
-            truth = np.asarray(labels).reshape(counts.shape[0], counts.shape[1], -1)
-            positives = rng.binomial(np.broadcast_to(counts[:, :, None], truth.shape),
-                                     np.where(truth == 1, 1 - self.noise, self.noise))
-        return self.draws(self, support, probs, labels, counts, *lazy, positives=positives)
+        return Draws(self, support, probs, labels, rng.multinomial(int(n), probs), *lazy)
 
     def column_errors(self, predict, support, probs, labels) -> np.ndarray:
         """err_D of each of the k hypotheses of a predictor (``predict(features) -> labels``

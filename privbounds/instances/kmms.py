@@ -156,6 +156,7 @@ class ProductDraws(TrialsBase):
 
     def permutation(self, i: int) -> np.ndarray:
         """(d,): entry j is the family's variable that is the learner's variable j."""
+        i = self._trial(i)
         return np.random.default_rng([int(self.keys[i]), 0]).permutation(self.d)
 
     def _rows(self, rng: np.random.Generator, m: int, perm: np.ndarray):
@@ -171,7 +172,8 @@ class ProductDraws(TrialsBase):
         return X, fam.labels[t].astype(np.int64)
 
     def sample(self, i: int, form: str = "rows", rng: np.random.Generator | None = None) -> Sample:
-        """Trial i's sample as rows or as counts of the distinct rows drawn (the same rows)."""
+        """Trial i's sample as rows or as counts of the distinct rows drawn (the same rows).
+        The rows are i.i.d., so their order is already uniformly random: ``rng`` is not used."""
         i = self._trial(i)
         check_form(form, rng)
         X, y = self._rows(np.random.default_rng([int(self.keys[i]), 1]), self.n, self.permutation(i))
@@ -296,7 +298,7 @@ FAMILIES = [
            "kmms.thm4_7", {}, _kgon, {"alpha": 0.2, "beta": 0.1, "epsilon": 0.99, "delta": 1e-6},
            grid={"d": [8], "k": [3, 4]}),
     # kmms.thm3_5 refuses its composition and argmax learners (they run under ex3_3 and thm3_2), and its
-    # non-private learner on DISJ: measure runs beside yours those its conditions allow (learners._runs_at).
+    # non-private learner on DISJ: measure runs beside yours those its conditions allow (learners._refusal).
     # The default grid keeps d <= 16, where a predictor without literals is scored exactly
     Family("conjunctions", "CONJ_{k,d}: the decoy mixture on {0,1}^d, target v_1 AND ... AND v_k, variables "
            "permuted per trial", {"d": CUBE_D, "k": CONJ_K, "alpha": ALPHA}, "kmms.thm3_5",

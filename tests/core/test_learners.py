@@ -124,6 +124,10 @@ def test_parities_instance_has_k_labels_and_scores_each_hypothesis():
         assert draws.error(i, lambda X: truth(X, flip=1)) == 1.0
     with pytest.raises(ParameterError, match=r"3 labels per point, shape \(32, 3\)"):
         draws.error(0, lambda X: np.zeros(len(X), int))
+    # one concept: labels (n,), as for every family
+    one = family("parities").make(d=4, k=1).draw(16, 2, rng)
+    assert one.sample(0, "rows", rng).y.shape == (16,) and one.sample(1, "counts").labels.ndim == 1
+    assert one.labels.shape == (2, 16)
 
 
 def test_noisy_points_counts_positives_and_scores_the_excess_error():
@@ -260,7 +264,8 @@ class ParityExpMech:
         weights = 1 << np.arange(self.d)
         pts = sample.features.astype(np.int64) @ weights
         table = np.bitwise_count(np.arange(2 ** self.d)[:, None] & pts[None, :]) & 1  # (2^d, m)
-        errs = ((table[:, :, None] != sample.labels[None]) * sample.counts[None, :, None]).sum(axis=1)
+        labels = sample.labels.reshape(len(sample.counts), -1)  # (m,) for one concept
+        errs = ((table[:, :, None] != labels[None]) * sample.counts[None, :, None]).sum(axis=1)
         chosen = np.argmax(-self.epsilon / self.k * errs / 2 + rng.gumbel(size=errs.shape), axis=0)
         return lambda X: np.bitwise_count(chosen[None, :] & (X.astype(np.int64) @ weights)[:, None]) & 1
 
@@ -279,10 +284,22 @@ def test_a_theorem_with_one_learner_is_measured_beside_it(tmp_path):
     for d in claims["par-vs-lower-thm5_4"]["details"]:
         assert d["bound"] == pytest.approx(parity_packing_lower_bound(k=d["point"]["k"], d=4, epsilon=1.0, beta=0.1))
     # Theorem 3.12 runs the same instance, as an (eps, delta) statement: its delta is the point's
-    from privbounds.learners import make_spec
+    from privbounds.learners import build_theorem, make_spec
     spec = make_spec(ParityExpMech, name="par", instance="parities", compare_to="bns.thm3_12",
                      grid={"d": [4], "k": [1, 4]}, max_n=1024)
     assert spec["beside"] == ["thm3_12"] and spec["grid"]["delta"] == [1e-6] and spec["grid"]["alpha"] == [0.1]
+    # a learner that declares delta > 0 is not held to the pure-DP packing bound
+    class Approx(ParityExpMech):
+        def __init__(self, epsilon=1.0, d=4, k=1):
+            super().__init__(epsilon, d, k)
+            self.delta = 1e-6
+    ids = {c.id for c in build_theorem(make_spec(Approx, name="ap", instance="parities", compare_to="bns.ex3_5",
+                                                 grid={"d": [4], "k": [1, 4]}, max_n=1024)).claims}
+    assert "ap-vs-upper" in ids and "ap-vs-lower-thm5_4" not in ids
+    # a grid at which the theorem runs none of its learners is refused, with the theorem's reason
+    with pytest.raises(ParameterError, match=r"bns.thm3_12 runs none of its learners at this grid \(epsilon"):
+        make_spec(ParityExpMech, name="par", instance="parities", compare_to="bns.thm3_12",
+                  grid={"d": [4], "k": [1], "epsilon": [2.0]}, max_n=1024)
     with pytest.raises(ParameterError, match="name 'ex3_5' is the name of one of bns.ex3_5's learners"):
         privbounds.measure(ParityExpMech, instance="parities", grid={"d": [4], "k": [1]}, out=tmp_path, name="ex3_5")
 
