@@ -295,6 +295,13 @@ def save_named(fig, name: str, title: str, out) -> list[Path]:
                  ha="center", va="bottom", fontsize=9, color="#8b0000")
         bottom = 0.035
     _fit(fig, bottom)
+    # The layout is final. tight_layout leaves a placeholder layout engine on the figure,
+    # for which savefig would draw the whole figure once more before each real draw (a
+    # layout pass with rendering switched off, which changes nothing here); without an
+    # engine each file costs one draw. The rc settings are pinned so that None means "no
+    # engine" whatever a user's matplotlibrc says.
+    with matplotlib.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
+        fig.set_layout_engine(None)
     folder = Path(out) / "figures"
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
