@@ -51,7 +51,7 @@ from pathlib import Path
 import numpy as np
 from joblib import Memory, Parallel, delayed, parallel_config
 from joblib import hash as joblib_hash
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 from privbounds.params import ParameterError
 from privbounds.simulators.engine.audit import AUDIT_BLOCK, AUDIT_CONF, BUDGETS
@@ -562,13 +562,28 @@ def _moments_ok(v, size: int) -> bool:
     return lo <= mean <= hi and 0 <= m2 <= size * (hi - lo) ** 2 / 4 * (1 + 1e-9) + 1e-12
 
 
+_THREADPOOLS: dict = {}  # this process's thread-pool controller and the module count it was made at
+
+
+def _one_thread():
+    """``threadpoolctl.threadpool_limits(limits=1)`` (restored on exit) with the controller
+    kept between blocks: making one lists the loaded libraries (threadpoolctl reads
+    /proc/self/maps, a few milliseconds, as much as a small block), and libraries arrive
+    by import, so it is made again only when ``sys.modules`` has grown since. As before,
+    a library first imported inside a block is limited from the next block on."""
+    count = len(sys.modules)
+    if _THREADPOOLS.get("modules") != count:
+        _THREADPOOLS.update(controller=ThreadpoolController(), modules=count)
+    return _THREADPOOLS["controller"].limit(limits=1)
+
+
 def _indexed(fn, i, args):
     """(index, successes, None, seconds), or (index, None, traceback, seconds) when the
     block raised: an error is returned rather than raised, so one theorem's bug does not
     stop the others (KeyboardInterrupt and SystemExit still propagate)."""
     t0 = time.perf_counter()
     try:
-        with threadpool_limits(limits=1):  # parallel over blocks: one thread per worker
+        with _one_thread():  # parallel over blocks: one thread per worker
             return i, fn(*args), None, time.perf_counter() - t0
     except Exception:
         return i, None, traceback.format_exc(), time.perf_counter() - t0
