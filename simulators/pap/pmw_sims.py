@@ -72,11 +72,15 @@ class PapLem27(Simulator):
     # the random class's answers under these distributions lie within about 0.2 of the
     # uniform start's, so above alpha = 0.2 PMW barely has to learn: its sweep starts there
     _random_alphas = {"smoke": [0.2, 0.1], "quick": [0.2, 0.1, 0.05], "full": [0.2, 0.15, 0.1, 0.075, 0.05]}
+    # THR_256's searches: smoke (a test fidelity) leaves out geometric, whose PMW runs cost
+    # most of the theorem's smoke run; the random class, the curves and pap.base_priv (PMW
+    # over [T], T = 64 and 256) still run PMW on geometric data at smoke
+    _thr_dists = {"smoke": ["uniform", "dirichlet"], "quick": list(DISTRIBUTIONS), "full": list(DISTRIBUTIONS)}
 
     def grid(self, fidelity, overrides):
         base = {"beta": [0.1], "epsilon": [1.0], "delta": [DELTA], "dist": list(DISTRIBUTIONS)}
-        pts = expand({"class": ["thr"], "T": [256], "alpha": self._alphas[fidelity], "measure": ["search"], **base},
-                     overrides)
+        pts = expand({"class": ["thr"], "T": [256], "alpha": self._alphas[fidelity], "measure": ["search"],
+                      **base, "dist": self._thr_dists[fidelity]}, overrides)
         pts += expand({"class": ["random"], "T": [64], "alpha": self._random_alphas[fidelity],
                        "measure": ["search"], **base}, overrides)
         pts += expand({"class": ["thr"], "T": [256], "alpha": [0.2], "measure": ["accuracy", "updates"], **base},
