@@ -189,12 +189,15 @@ class Browser:
         assert found is not None, f"the console probe did not run in the copy of {page}"
         return dom, json.loads(found.text(normalize=False))
 
-    def probe(self, page: Path) -> dict:
-        """What the browser loaded for ``page``: naturalWidth of each image, computed style
-        of the header (a script in a copy of the page reports them into the DOM)."""
-        found = self.dom(self.copy(page, body=PROBE)).find(id="privbounds-probe")
+    def probe(self, page: Path) -> tuple[Node, dict]:
+        """The rendered DOM of ``page`` and what the browser loaded for it: naturalWidth of
+        each image, computed style of the header (a script in a copy of the page reports
+        them into the DOM; the copy's DOM is the page's, with that script, its report and
+        a <base> added)."""
+        dom = self.dom(self.copy(page, body=PROBE))
+        found = dom.find(id="privbounds-probe")
         assert found is not None, f"the probe script did not run in the copy of {page}"
-        return json.loads(found.text(normalize=False))
+        return dom, json.loads(found.text(normalize=False))
 
 
 # --------------------------------------------------------------------------- a small DOM
@@ -408,13 +411,13 @@ def test_theorem_page_shows_statement_and_every_verdict(smoke_site, tid):
 def test_theorem_figure_is_loaded_and_painted(browser, site, tid):
     browser.require()
     page = site.page(tid)
-    dom = browser.dom(page)
+    # one browser call gives the rendered page and what it loaded (the probe's copy)
+    dom, probe = browser.probe(page)
     # one figure, or the figure and its parts (<id>-<part>.png) under "Figures"
     parts = sorted(p.stem for p in (site.dir / "figures").glob(f"{tid}-*.png"))
     imgs = section(dom, "Figures" if parts else "Figure").find_all("img")
     assert [i.attrs.get("src") for i in imgs] == [f"figures/{s}.png" for s in [tid, *parts]], \
         f"{tid}: figures on the page {[i.attrs.get('src') for i in imgs]}, parts on disk {parts}"
-    probe = browser.probe(page)
     loaded = {i["src"]: i for i in probe["images"]}
     for img in imgs:
         src = img.attrs.get("src", "")
