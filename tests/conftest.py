@@ -16,6 +16,22 @@ os.environ["PRIVBOUNDS_NO_PLUGINS"] = "1"  # before the registry is first read
 import privbounds
 
 
+@pytest.fixture(scope="module")
+def registry_restored():
+    """The registry, and the measured learners' bookkeeping, as they were before the block:
+    entries a test module measures (``learner.*``) leave with it, so that a later module's
+    ``list`` does not show them, never run, in this process."""
+    from privbounds import learners, registry
+
+    registry.ids()  # discover first: a copy made before discovery would lose every built-in entry
+    with pytest.MonkeyPatch.context() as mp:
+        for name in ("_ENTRIES", "_BUILT", "_PAPERS"):
+            mp.setattr(registry, name, dict(getattr(registry, name)))
+        mp.setattr(learners, "_LIVE", set(learners._LIVE))
+        mp.setattr(learners, "_READ", dict(learners._READ))
+        yield
+
+
 @pytest.fixture(scope="session")
 def smoke_out(tmp_path_factory):
     out = tmp_path_factory.mktemp("smoke")

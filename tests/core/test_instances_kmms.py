@@ -16,17 +16,9 @@ from privbounds.params import ParameterError
 
 
 @pytest.fixture(autouse=True, scope="module")
-def _registry_restored():
+def _registry_restored(registry_restored):  # see tests/conftest.py
     """The entries this module measures leave the registry with it (as in test_learners)."""
-    from privbounds import learners, registry
-
-    registry.ids()  # discover first: a copy made before discovery would lose every built-in entry
-    with pytest.MonkeyPatch.context() as mp:
-        for name in ("_ENTRIES", "_BUILT", "_PAPERS"):
-            mp.setattr(registry, name, dict(getattr(registry, name)))
-        mp.setattr(learners, "_LIVE", set(learners._LIVE))
-        mp.setattr(learners, "_READ", dict(learners._READ))
-        yield
+    yield
 
 
 class Literals:
