@@ -313,6 +313,8 @@ def _list(args) -> int:
         from privbounds.instances import families
 
         rows = [{"name": f.name, "description": f.description, "theorem": f.theorem, "also": list(f.also),
+                 # where another theorem runs the instance at its own values (bns.thm3_1: d = 3)
+                 "also_values": {t: {**f.also_points.get(t, {}), **f.also_defaults.get(t, {})} for t in f.also},
                  "parameters": {k: spec.describe() for k, spec in f.params.items()}, "defaults": f.defaults,
                  "grid": {} if f.measurable else f.grid, "measurable": not f.measurable,
                  **({"not_measurable": f.measurable} if f.measurable else {})}
@@ -320,9 +322,14 @@ def _list(args) -> int:
         if args.json:
             print(json.dumps(rows, indent=1))
             return 0
-        for r in rows:
-            also = f"; also run by {', '.join(r['also'])}" if r["also"] else ""
-            print(f"{r['name']:<12} {r['description']} (the instance of {r['theorem']}{also})")
+        width = max(len(r["name"]) for r in rows)
+
+        def at(theorem, values):  # a theorem with the values it runs the instance at
+            return theorem + (" [" + ", ".join(f"{k} = {v}" for k, v in values.items()) + "]" if values else "")
+        for r, f in zip(rows, families().values()):
+            also = ", ".join(at(t, r["also_values"][t]) for t in r["also"])
+            print(f"{r['name']:<{width}} {r['description']} (the instance of {at(r['theorem'], f.theorem_point)}"
+                  f"{'; also run by ' + also if also else ''})")
             print("    parameters: " + "; ".join(f"{k}: {v}" for k, v in r["parameters"].items())
                   + ("; defaults: " + ", ".join(f"{k} = {v:g}" for k, v in r["defaults"].items())
                      if r["defaults"] else "")

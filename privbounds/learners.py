@@ -39,8 +39,10 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import math
 import re
 import sys
+from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
 
@@ -167,7 +169,7 @@ class LearnerSimulator(Simulator):
         check_measurable(self.family)  # a description read back from a folder, say
         self.compare = get(spec["compare_to"]).simulator
         name, beside = spec["name"], tuple(spec["beside"])
-        fixed = {k: Options(k, (v,)) for k, v in self.family.theorem_point.items()}
+        fixed = {k: Options(k, (v,)) for k, v in spec["theorem_point"].items()}
         # the compared theorem's parameter that names its learners ("learner", or "rule" for a
         # theorem whose variants are accountings): every point carries it as well, so that the
         # theorem's claims select their own points
@@ -178,7 +180,18 @@ class LearnerSimulator(Simulator):
             self.params[self.key] = Options(self.key, (name, *beside))
         self.unaudited = {name: spec.get("unaudited") or (
             "no audit ran with this measurement; audit it with 'privbounds audit' (see the README)")}
-        self.fidelities = {k: v for k, v in self.compare.fidelities.items()}
+        # the compared theorem's trial counts, but at least enough to show success 1 - beta at
+        # all (a search that cannot stop runs the measured learner up to max_n): the engine
+        # certifies it when the lower two-sided Clopper-Pearson end of t successes in t trials,
+        # (a/2)^(1/t) at its level a = 0.05/m over the m searches, reaches 1 - beta (kmms's
+        # smoke fidelity, 20 trials, cannot at beta = 0.1)
+        from privbounds.simulators.engine.runner import FAMILY_CONF
+
+        m = len(_grid_points(spec)) * (1 + len(beside))
+        beta = min(spec["grid"].get("beta", [0.1]))
+        least = math.ceil(math.log((1 - FAMILY_CONF) / (2 * m)) / math.log(1 - beta))
+        self.fidelities = {k: v if v.trials >= least else replace(v, trials=least, block=least)
+                           for k, v in self.compare.fidelities.items()}
 
     def check_point(self, point):
         super().check_point(point)
@@ -203,7 +216,7 @@ class LearnerSimulator(Simulator):
                 f"({self.spec['learner']}); rerun privbounds.measure (or 'privbounds measure') to run it")
 
     def grid(self, fidelity, overrides):
-        axes = {**{k: [v] for k, v in self.family.theorem_point.items()}, **self.spec["grid"]}
+        axes = {**{k: [v] for k, v in self.spec["theorem_point"].items()}, **self.spec["grid"]}
         pts = expand({**axes, "learner": [self.spec["name"]]}, overrides)
         pts += expand({**axes, "learner": list(self.spec["beside"])}, overrides)
         if self.key != "learner":
@@ -234,9 +247,17 @@ class LearnerSimulator(Simulator):
     def n_range(self, point):
         if point["learner"] != self.spec["name"]:
             return self.compare.n_range(self._theirs(point))
-        # an instance whose samples are held as rows caps n (the search is then censored there)
-        cap = self.family.make(**{k: point[k] for k in self.family.params}).n_max
+        # an instance whose samples are held as rows caps n (the search is then censored there);
+        # with k concepts a rows sample, not a counts one, caps n k
+        inst = self.family.make(**{k: point[k] for k in self.family.params})
+        form = "rows" if self.learner is None else getattr(_construct(self.learner, point), "sample_form", "rows")
+        cap = inst.rows_n_max if form == "rows" else inst.n_max
         return 1, int(self.spec["max_n"]) if cap is None else min(int(self.spec["max_n"]), cap)
+
+    def delegate(self, point):
+        """The compared theorem's simulator runs its own learners' points: their blocks do
+        not depend on the measured learner, and are reused when only it changes."""
+        return None if point["learner"] == self.spec["name"] else self.compare
 
     def _theirs(self, point):
         return {k: v for k, v in point.items() if k in self.compare.params}
@@ -335,8 +356,6 @@ def theirs_name(theorem_id: str) -> str:
 def _only_theirs(claim, beside):
     """The theorem's own claim restricted to the points of its learners (when the theorem
     has no "learner" parameter its selectors would match the measured learner's points too)."""
-    from dataclasses import replace
-
     select = claim.select
     return replace(claim, select=lambda p: p.get("learner") in beside and select(p))
 
@@ -435,13 +454,18 @@ def make_spec(learner, *, name: str, instance: str, compare_to: str, grid: dict,
         if k not in grid:
             raise ParameterError(f"{'--set' if where == '--set' else 'grid'} must give {k}, a parameter of the "
                                  f"instance {instance} (its parameters: {', '.join(fam.params)})")
+        # a parameter the compared theorem does not take is fixed by it (bns.thm3_1: X = 2^3)
+        if k not in thm.simulator.params and k in defaults and grid[k] != [defaults[k]]:
+            raise ParameterError(f"{where} {k}: {compare_to} runs the instance {instance} at {k} = {defaults[k]} "
+                                 f"only, got {', '.join(map(str, grid[k]))}")
+    point = fam.point_for(compare_to)
     # the compared theorem's learners, and which of them are private (their bounds apply);
     # a theorem that runs one learner (no "learner" parameter) shows it under its own id
     opts = (getattr(thm.simulator.params.get(fam.axis), "allowed", ()) if fam.axis
             else (theirs_name(compare_to),))
-    base = {**fam.theorem_point, **{k: v[0] for k, v in grid.items()}}
+    base = {**point, **{k: v[0] for k, v in grid.items()}}
     key = fam.axis or "learner"
-    refused = {o: _refusal(thm.simulator, key, o, fam.theorem_point, grid) for o in opts}
+    refused = {o: _refusal(thm.simulator, key, o, point, grid) for o in opts}
     opts = [o for o in opts if not refused[o]]
     if not opts:  # nothing to compare with: say why rather than measure alone
         first = next(iter(refused.values()))
@@ -451,7 +475,7 @@ def make_spec(learner, *, name: str, instance: str, compare_to: str, grid: dict,
     if name in opts:
         raise ParameterError(f"{flag('name')} {name!r} is the name of one of {compare_to}'s learners; choose another")
     return {"id": f"{prefix}.{name}", "name": name, "label": label or name, "learner": describe(learner),
-            "instance": instance, "theorem_point": dict(fam.theorem_point), "compare_to": compare_to,
+            "instance": instance, "theorem_point": point, "compare_to": compare_to,
             "beside": list(opts), "private_beside": private, "grid": grid, "max_n": int(max_n),
             # the theorem's learner parameter ("rule"; None: it has none), kept out when it is
             # "learner", so that the descriptions, and cache keys, of earlier measurements stay

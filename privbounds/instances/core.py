@@ -31,6 +31,10 @@ import numpy as np
 
 from privbounds.params import ParameterError
 
+# the labels of one trial's rows sample with k concepts, n k at most (8 bytes each, and as
+# many random keys again to place an agnostic point's positives among its rows)
+ROW_LABELS_MAX = 1 << 26
+
 
 @dataclass
 class Sample:
@@ -115,11 +119,15 @@ class Draws(TrialsBase):
     labels there ((B, m, k) for k concepts; the noiseless target's for an agnostic family),
     ``counts`` (B, m) the sample, and for an agnostic family ``positives`` (B, m, k), how
     many of a point's rows carry label 1 in each column. A family whose labels are cheaper
-    computed per trial passes ``labels_of`` (i -> (m,) or (m, k))."""
+    computed per trial passes ``labels_of`` (i -> (m,) or (m, k)), and an agnostic one whose
+    positives are too large to hold for every trial ``positives_of`` (i -> (m, k), the same
+    array at every call)."""
 
-    def __init__(self, instance: Instance, support, probs, labels, counts, labels_of=None, positives=None):
+    def __init__(self, instance: Instance, support, probs, labels, counts, labels_of=None, positives=None,
+                 positives_of=None):
         self.instance, self.support, self.probs, self.counts = instance, support, probs, counts
         self._labels, self._labels_of, self.positives = labels, labels_of, positives
+        self._positives_of = positives_of
 
     @property
     def labels(self) -> np.ndarray:
@@ -137,13 +145,16 @@ class Draws(TrialsBase):
         """Trial i's sample as rows (shuffled with ``rng``, required for rows) or counts."""
         i = self._trial(i)
         check_form(form, rng)
+        if form == "rows":
+            self.instance.check_rows(int(self.counts[i].sum()))
         feats = self.instance.features(self.support[i])
         counts, k = self.counts[i], self.instance.k
-        if self.positives is None:
+        if self.positives is None and self._positives_of is None:
             labels = np.asarray(self.labels_at(i)).astype(np.int64)
             positives = counts.reshape(-1, *([1] * (labels.ndim - 1))) * labels
         else:
-            labels, positives = None, self.positives[i].reshape(len(counts), -1)[:, :k].reshape(
+            pos = self.positives[i] if self.positives is not None else self._positives_of(i)
+            labels, positives = None, pos.reshape(len(counts), -1)[:, :k].reshape(
                 (len(counts), k) if k > 1 else (len(counts),))
         if form == "counts":
             # the points drawn at least once: a point never drawn, and its label, are not data
@@ -191,9 +202,17 @@ class Instance:
     k: int = 1  # target concepts per trial
     noise: float = 0.0  # eta > 0: an agnostic family, every label flipped with probability eta
     bits: int = 0  # > 0: the domain is {0,1}^bits and a point's features are its bits
-    # the largest n a trial's sample may have (None: any), where a sample is held as rows
-    # (conjunctions: n d bytes); a measurement's search stops there
+    # the largest n a trial's sample may have, where it is held as rows in either form
+    # (conjunctions: n d bytes); a measurement's search stops there. None: any (``rows_n_max``)
     n_max: int | None = None
+
+    @property
+    def rows_n_max(self) -> int | None:
+        """The largest n of a rows sample: ``n_max``, and with k concepts n k labels at most
+        (a counts sample holds the points drawn only, and has no such cap)."""
+        if self.n_max is None and self.k > 1:
+            return ROW_LABELS_MAX // self.k
+        return self.n_max
 
     @property
     def n_features(self) -> int:
@@ -221,11 +240,24 @@ class Instance:
             raise ParameterError(f"trials must be an integer >= 1, got {trials!r}")
         if not isinstance(rng, np.random.Generator):
             raise ParameterError(f"rng must be a numpy Generator (np.random.default_rng(seed)), got {rng!r}")
+        if self.n_max is not None and n > self.n_max:
+            raise ParameterError(f"n must be at most {self.n_max} for {self.family} at {self._where()} (a sample "
+                                 f"is held whole as rows of {self.n_features} bits), got {n}")
         out = self._draw(int(n), int(trials), rng)
         if not isinstance(out, tuple):  # a family with its own kind of draws (agnostic, rows)
             return out
         support, probs, labels, *lazy = out
         return Draws(self, support, probs, labels, rng.multinomial(int(n), probs), *lazy)
+
+    def _where(self) -> str:
+        return ", ".join(f"{k} = {v}" for k, v in self.params.items())
+
+    def check_rows(self, n: int) -> None:
+        """A one-line error when a rows sample of size n would be too large to hold."""
+        cap = self.rows_n_max
+        if cap is not None and n > cap:
+            raise ParameterError(f"n must be at most {cap} for a rows sample of {self.family} at {self._where()} "
+                                 f"(it holds n x k = {self.k} labels; a counts sample has no such cap), got {n}")
 
     def column_errors(self, predict, support, probs, labels) -> np.ndarray:
         """err_D of each of the k hypotheses of a predictor (``predict(features) -> labels``
@@ -264,12 +296,21 @@ class Family:
     axis: str | None = "learner"
     measurable: str = ""
     also: tuple = ()  # other theorems whose simulators run this instance (``compare_to``)
-    also_defaults: dict = field(default_factory=dict)  # {theorem of ``also``: its values unlike ``defaults``}
+    # {theorem of ``also``: its values unlike ``defaults``}; a parameter of the family that such
+    # a theorem does not take (bns.thm3_1 runs on X = 2^3 only: d) is pinned to its value here
+    also_defaults: dict = field(default_factory=dict)
+    # {theorem of ``also``: its parameter values that select this instance, in place of
+    # ``theorem_point`` (bns.cor2_12 runs three classes: {"class": "par"} for parities)}
+    also_points: dict = field(default_factory=dict)
     grid: dict = field(default_factory=lambda: {"d": [4, 8, 12]})  # what ``measure`` sweeps by default
 
     def defaults_for(self, theorem: str) -> dict:
         """The values ``theorem`` (this family's, or one of ``also``) runs at."""
         return {**self.defaults, **self.also_defaults.get(theorem, {})}
+
+    def point_for(self, theorem: str) -> dict:
+        """``theorem``'s parameter values that select this instance among those it runs."""
+        return dict(self.theorem_point if theorem == self.theorem else self.also_points.get(theorem, {}))
 
     def make(self, **params) -> Instance:
         unknown = sorted(set(params) - set(self.params))

@@ -232,10 +232,7 @@ def _product(name: str, form: str):
         check_sizes({"d": d, "k": k})  # k <= d, and the theorem's (k + 1) d <= 2^17
         fam = make_family("decoy", d, k, alpha, form)
 
-        def draw(n, trials, rng):
-            if n * d > ROWS_MAX:
-                raise ParameterError(f"n must be at most {ROWS_MAX // d} at d = {d} (a sample of n rows of d bits is "
-                                     f"held whole, n d <= 2^28), got {n}")
+        def draw(n, trials, rng):  # n <= n_max: Instance.draw checks it
             # a trial's permutation and rows are made from its key when asked for
             return ProductDraws(inst, fam, n, rng.integers(0, 2**63, size=trials))
         inst = Instance(name, {"d": d, "k": k, "alpha": alpha}, 2**d, draw, bits=d, n_max=ROWS_MAX // d)
@@ -303,7 +300,11 @@ FAMILIES = [
     Family("conjunctions", "CONJ_{k,d}: the decoy mixture on {0,1}^d, target v_1 AND ... AND v_k, variables "
            "permuted per trial", {"d": CUBE_D, "k": CONJ_K, "alpha": ALPHA}, "kmms.thm3_5",
            {"family": "decoy", "form": "conj"}, _product("conjunctions", "conj"), CONJ_DEFAULTS,
-           grid={"d": [16], "k": [1, 2, 4]}),
+           grid={"d": [16], "k": [1, 2, 4]},
+           # Example 3.3 (the composed rounds) and Theorem 3.2 (any selection; the argmax baseline)
+           # run the Set Cover Learner's other variants on the same instance
+           also=("kmms.ex3_3", "kmms.thm3_2"),
+           also_points={t: {"family": "decoy", "form": "conj"} for t in ("kmms.ex3_3", "kmms.thm3_2")}),
     Family("disjunctions", "DISJ_{k,d}: the De Morgan image of conjunctions, target v_1 OR ... OR v_k",
            {"d": CUBE_D, "k": CONJ_K, "alpha": ALPHA}, "kmms.thm3_5", {"family": "decoy", "form": "disj"},
            _product("disjunctions", "disj"), CONJ_DEFAULTS, grid={"d": [16], "k": [1, 2, 4]}),

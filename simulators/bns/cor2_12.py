@@ -44,6 +44,18 @@ def erm_thresholds_uniform(x_sorted: np.ndarray, targets: np.ndarray, domain_siz
     return (a + 1 + b) // 2
 
 
+HEAVY = 8  # support points of the POINT instance, mass 1/8 each
+
+
+def heavy_points(domain_size: int, k: int, b: int, rng):
+    """b trials of the POINT instance: ``HEAVY`` distinct uniform points of X, each of mass
+    1/HEAVY, and k targets among them. Returns support (b, HEAVY), probs, targets (b, k)."""
+    support = np.argsort(rng.random((b, domain_size)), axis=1)[:, :HEAVY]  # distinct points
+    probs = np.full((b, HEAVY), 1.0 / HEAVY)
+    targets = np.take_along_axis(support, rng.integers(0, HEAVY, size=(b, k)), axis=1)
+    return support, probs, targets
+
+
 class BnsCor212(Simulator):
     theorem_id = "bns.cor2_12"
     params = {
@@ -64,8 +76,8 @@ class BnsCor212(Simulator):
 
     def check_point(self, point):
         super().check_point(point)
-        if point["class"] == "point" and point["alpha"] >= 1 / self.HEAVY:
-            raise ParameterError(f"alpha must be < 1/{self.HEAVY} for the POINT instance, got {point['alpha']}")
+        if point["class"] == "point" and point["alpha"] >= 1 / HEAVY:
+            raise ParameterError(f"alpha must be < 1/{HEAVY} for the POINT instance, got {point['alpha']}")
         if point["class"] == "par" and point["d"] > 20:
             raise ParameterError(f"d must be <= 20 for parities, got {point['d']}")
 
@@ -91,17 +103,13 @@ class BnsCor212(Simulator):
             ok[sl] = np.all(within(np.abs(h - targets), point["alpha"] * X), axis=-1)
         return ok
 
-    HEAVY = 8  # support points of the POINT instance, mass 1/8 each
-
     def _points(self, point, n, trials, rng):
         cls = make_class("point", point["d"])
-        k, m = point["k"], self.HEAVY
+        k, m = point["k"], HEAVY
         ok = np.empty(trials, dtype=bool)
         for sl in chunks(trials, cls.domain_size + k * m):
             b = sl.stop - sl.start
-            support = np.argsort(rng.random((b, cls.domain_size)), axis=1)[:, :m]  # distinct points
-            probs = np.full((b, m), 1.0 / m)
-            targets = np.take_along_axis(support, rng.integers(0, m, size=(b, k)), axis=1)
+            support, probs, targets = heavy_points(cls.domain_size, k, b, rng)
             counts = rng.multinomial(n, probs)
             labels = cls.evaluate(targets[:, None, :], support[:, :, None])  # (b, m, k)
             h = erm_first_consistent_grouped(cls, support, counts, labels)

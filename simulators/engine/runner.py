@@ -51,7 +51,7 @@ from pathlib import Path
 import numpy as np
 from joblib import Memory, Parallel, delayed, parallel_config
 from joblib import hash as joblib_hash
-from threadpoolctl import ThreadpoolController
+from threadpoolctl import ThreadpoolController, threadpool_limits
 
 from privbounds.params import ParameterError
 from privbounds.simulators.engine.audit import AUDIT_BLOCK, AUDIT_CONF, BUDGETS
@@ -259,6 +259,14 @@ def _backend(backend: str, jobs: int, scheduler: str | None):
             client.close()
             if cluster is not None:
                 cluster.close()
+    elif backend == "threading":
+        # The blocks run in threads of this process, whose BLAS (OpenBLAS) thread pool is one
+        # for the process: threadpoolctl lets only one thread control it, and a block that
+        # restored its limit on ending would lift it for the blocks still running. So this
+        # thread holds BLAS at one thread for the whole run; every block still limits its
+        # own thread's OpenMP (a per-thread limit) in ``_one_thread``.
+        with parallel_config(backend=backend, n_jobs=jobs), threadpool_limits(limits=1):
+            yield
     else:
         with parallel_config(backend=backend, n_jobs=jobs):
             yield
@@ -339,6 +347,20 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
         except Exception:  # an unhashable simulator ends its theorem, not the run
             errors[tid] = f"hashing its simulator for the cache:\n{traceback.format_exc()}"
             code[tid] = "?"
+    delegated: dict = {}
+
+    def point_code(sim, point, own: str) -> str:
+        """The code part of a point's block keys: the simulator's, or for a point it hands
+        to another simulator (``Simulator.delegate``) its own module's and that one's."""
+        other = getattr(sim, "delegate", lambda p: None)(point)
+        if other is None:
+            return own
+        key = (type(sim).__module__, id(other))
+        if key not in delegated:  # the object is kept with its code, so its id is not reused
+            delegated[key] = (other, f"{code_hash(type(sim).__module__, memo)}>"
+                                     f"{code_hash(type(other).__module__, memo)}-{simulator_digest(other)}")
+        return delegated[key][1]
+
     for tid, (sim, points) in work.items():
         fid = fidelity[tid]
         runs[tid], cases[tid], audits[tid] = [], [], {}
@@ -407,11 +429,12 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
                             # A point that needs more trials gets bigger blocks, not more of them.
                             factor = sim.trials_factor(r.point)
                             trials, block = fid.trials * factor, fid.block * factor
+                            pcode = point_code(sim, r.point, code[tid])
                             for n in r.requests(conf[tid]):
                                 for b in range(-(-trials // block)):
                                     size = min(block, trials - b * block)
                                     mine.append(((run_block, (sim, tid, r.key, int(n), b, size, int(seed),
-                                                              code[tid])),
+                                                              pcode)),
                                                  ("search", r, int(n), size)))
                     except Exception:
                         errors.setdefault(tid, f"planning its next sample sizes:\n{traceback.format_exc()}")
@@ -562,18 +585,21 @@ def _moments_ok(v, size: int) -> bool:
     return lo <= mean <= hi and 0 <= m2 <= size * (hi - lo) ** 2 / 4 * (1 + 1e-9) + 1e-12
 
 
-_THREADPOOLS: dict = {}  # this process's thread-pool controller and the module count it was made at
+_THREADPOOLS: dict = {}  # this process's thread-pool controller and the modules it was made with
 
 
 def _one_thread():
     """``threadpoolctl.threadpool_limits(limits=1)`` (restored on exit) with the controller
     kept between blocks: making one lists the loaded libraries (threadpoolctl reads
     /proc/self/maps, a few milliseconds, as much as a small block), and libraries arrive
-    by import, so it is made again only when ``sys.modules`` has grown since. As before,
-    a library first imported inside a block is limited from the next block on."""
-    count = len(sys.modules)
-    if _THREADPOOLS.get("modules") != count:
-        _THREADPOOLS.update(controller=ThreadpoolController(), modules=count)
+    by import, so it is made again only when ``sys.modules`` has changed since (which
+    modules, not how many: a test that removes modules and imports others leaves the count
+    unchanged). As before, a library first imported inside a block is limited from the
+    next block on. With the threading backend ``_backend`` holds BLAS's process-wide limit
+    for the whole run, and this limits each block's own thread."""
+    loaded = hash(tuple(sys.modules))
+    if _THREADPOOLS.get("modules") != loaded:
+        _THREADPOOLS.update(controller=ThreadpoolController(), modules=loaded)
     return _THREADPOOLS["controller"].limit(limits=1)
 
 

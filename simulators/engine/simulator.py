@@ -135,6 +135,14 @@ class Simulator:
         probabilities are small need more trials for a useful interval)."""
         return 1
 
+    def delegate(self, point: dict):
+        """The simulator whose ``run_trials`` alone computes this point's trials, when this
+        one hands the point over to it (a measured learner's entry runs the compared
+        theorem's learners through that theorem's simulator); None: this one. The point's
+        blocks are then cached under that simulator's code, so a change of the measured
+        learner does not rerun them."""
+        return None
+
     def run_trials(self, point: dict, n: int, trials: int, rng: np.random.Generator) -> np.ndarray:
         """Boolean success of ``trials`` independent trials at sample size n (with
         ``measure = "mean"``: the real value each trial measures)."""

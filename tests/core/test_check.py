@@ -96,3 +96,29 @@ def test_committed_baselines_cover_every_theorem(fidelity):
         data = json.loads(path.read_text())
         assert data["fidelity"] == fidelity
         assert set(data["theorems"]) == {t.id for t in theorems() if t.prefix == prefix and t.runnable}
+
+
+def test_round_off_is_not_a_change():
+    """The same trials summed in another order (another CPU) differ in their last bits: an
+    exact mean, or an interval of width zero, a few ulps away is the same number; a change
+    in the fourth digit is not."""
+    import numpy as np
+
+    from privbounds.reports.check import _overlap, _welch
+
+    m = 0.1995
+    a = [m, 4.83e-17, 400, m]
+    b = [np.nextafter(np.nextafter(m, 1), 1), 5.44e-17, 400, m]
+    assert _welch(a, b) == 1.0
+    assert _welch(a, [0.1996, 5.44e-17, 400, 0.1996]) == 0.0
+    assert _welch([m, 0.1, 400, 1.0], [m + 0.05, 0.1, 400, 1.0]) < 1e-6   # a real spread: Welch decides
+    z = np.nextafter(0.085, 0)
+    assert _overlap([0.085, 0.085], [z, z]) and not _overlap([0.085, 0.085], [0.0851, 0.0851])
+    # a small value made as a difference of numbers near 1 keeps fewer digits (wlf.cor9)
+    assert _overlap([5.315784683e-08] * 2, [5.315784644e-08] * 2)
+    # but a real spread, however small the values, is left to Welch's test
+    assert _welch([2.1e-29, 3.4e-29, 1000, 1e-27], [2e-15, 3e-15, 1000, 1e-13]) < 1e-6
+    assert _welch([0.99999994, 6.9e-7, 400, 1.0], [0.999999, 9.9e-7, 400, 1.0]) < 1e-6
+    assert _welch([3.7e-13, 0.0, 400, 3.7e-13], [7.4e-13, 0.0, 400, 7.4e-13]) == 0.0  # a doubled exact value
+    from privbounds.reports.check import _same
+    assert _same(float("inf"), float("inf")) and not _same(float("inf"), 5.0)

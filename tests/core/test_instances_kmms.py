@@ -208,7 +208,7 @@ def test_a_sample_too_large_to_hold_is_refused_and_a_measurement_stops_below_it(
 
     inst = family("conjunctions").make(d=1024, k=2)
     assert inst.n_max == 1 << 18  # n d <= 2^28 bytes of rows
-    with pytest.raises(ParameterError, match="n must be at most 262144 at d = 1024"):
+    with pytest.raises(ParameterError, match="n must be at most 262144 for conjunctions at d = 1024"):
         inst.draw(1 << 20, 1, np.random.default_rng(0))
     spec = make_spec(LiteralExpMech, name="lit", instance="conjunctions", compare_to="kmms.thm3_5",
                      grid={"d": [16, 1024], "k": [2]}, max_n=1 << 20)
