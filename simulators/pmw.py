@@ -101,7 +101,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
-from scipy.special import logsumexp
 
 from privbounds.bounds.tools import SQRT512, advanced_composition_epsilon, n_pmw
 from privbounds.params import Interval, ParameterError
@@ -298,7 +297,10 @@ def pmw_run(hist, queries, params: PMWParameters, rng: np.random.Generator) -> P
         down = np.where(minus, -e, e) < 0
         r = np.where(down[:, None], qf[i], 1.0 - qf[i])
         lw = log_w[t] - eta * r
-        log_w[t] = lw - logsumexp(lw, axis=1, keepdims=True)
+        # normalise in log space; numpy's max-shifted sum rather than scipy.special.logsumexp,
+        # whose array-API dispatch costs about 0.5 ms a call, half of a PMW run at |X| = 8
+        top = lw.max(axis=1, keepdims=True)
+        log_w[t] = lw - (top + np.log(np.exp(lw - top).sum(axis=1, keepdims=True)))
         updates[t] += 1
         dirty[t] = True
         pos[t] = 2 * (i + 1)
