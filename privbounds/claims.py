@@ -134,6 +134,10 @@ class Claim:
     description: str
     select: Callable[[dict], bool]
     label_keys: tuple = ()
+    # a claim on a printed form that contradicts the paper's own proof: what the misprint is,
+    # and the id of the corrected claim shown beside it; a measurement against it is an "erratum"
+    erratum: str = ""
+    corrected: str = ""
     kind: str = field(init=False, default="?")
 
     def summary(self) -> dict:
@@ -315,6 +319,9 @@ class Scaling(Claim):
     # parameters a theorem quantifies over with "for every" (e.g. the distribution): the
     # fit uses, at each setting of the others, the worst (largest) n_hat among them
     worst_over: tuple = ()
+    # the direction of the theorem: "upper" (it bounds the growth from above), "lower" (from
+    # below) or "tight" (the paper proves matching upper and lower bounds)
+    direction: str | None = None
     kind: str = field(init=False, default="scaling")
 
     def laws(self) -> tuple:
