@@ -254,6 +254,10 @@ class LearnerSimulator(Simulator):
         cap = inst.rows_n_max if form == "rows" else inst.n_max
         return 1, int(self.spec["max_n"]) if cap is None else min(int(self.spec["max_n"]), cap)
 
+    def n_floor(self, point):
+        # the compared theorem's learners run down to its own floor; a measured one from n = 1
+        return self.compare.n_floor(self._theirs(point)) if point["learner"] != self.spec["name"] else 1
+
     def delegate(self, point):
         """The compared theorem's simulator runs its own learners' points: their blocks do
         not depend on the measured learner, and are reused when only it changes."""

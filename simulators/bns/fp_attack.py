@@ -71,6 +71,10 @@ class FingerprintAttack(Simulator):
                                  f"({length} at eps = 1)")
         return pts
 
+    def n_floor(self, point):
+        # n counts the attack database's rows, one at least per user of the code
+        return point["users"]
+
     def privacy(self, point):
         if point["learner"] == "erm":
             return {"epsilon": None, "delta": None, "accounting": "non-private ERM (the attack's target)"}

@@ -30,10 +30,12 @@ Design (design.md, "Engine"):
 - Privacy audits (engine/audit.py) run in the first round beside the searches: each
   instance of ``Simulator.audits`` as declared and with its budget doubled, in seeded,
   cached blocks keyed like the others (plus the hash of the module of its events).
-- The n_hat search is adaptive: evaluate the geometric grid at doublings until the
-  lower Clopper-Pearson end reaches 1 - beta, then fill in every grid point between the
-  last clear failure and that point. All parameter points advance in lock-step rounds,
-  so one round's blocks keep every worker busy.
+- The n_hat search is adaptive (search.py): evaluate the geometric grid at doublings
+  until the lower Clopper-Pearson end reaches 1 - beta; when nothing below that point
+  clearly failed, halve n below the grid's start until something does or the learner's
+  smallest n is reached; then fill in every grid point between the last clear failure
+  and the success. All parameter points advance in lock-step rounds, so one round's
+  blocks keep every worker busy.
 """
 
 from __future__ import annotations
@@ -45,7 +47,6 @@ import json
 import sys
 import time
 import traceback
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -55,15 +56,9 @@ from threadpoolctl import ThreadpoolController, threadpool_limits
 
 from privbounds.params import ParameterError
 from privbounds.simulators.engine.audit import AUDIT_BLOCK, AUDIT_CONF, BUDGETS
-from privbounds.simulators.engine.simulator import point_key
-from privbounds.simulators.engine.stats import (
-    clopper_pearson,
-    combine_moments,
-    crossing,
-    geometric_grid,
-    mean_interval,
-    moments,
-)
+from privbounds.simulators.engine.search import PointRun, point_run
+from privbounds.simulators.engine.simulator import point_key  # noqa: F401  (imported from here by callers)
+from privbounds.simulators.engine.stats import clopper_pearson, combine_moments, mean_interval, moments
 from privbounds.simulators.engine.store import code_hash
 
 BACKENDS = ("loky", "threading", "sequential", "dask")
@@ -161,76 +156,6 @@ def _main_code(cls) -> str:
         elif not name.startswith("__"):
             h.update(name.encode() + joblib_hash(attr).encode())
     return h.hexdigest()
-
-
-@dataclass
-class PointRun:
-    """Evaluation state of one parameter point: a search for n_hat, or a fixed curve."""
-
-    theorem_id: str
-    point: dict
-    target: float
-    grid: np.ndarray
-    curve: list | None
-    steps: int
-    done_ns: dict = field(default_factory=dict)  # n -> (successes, trials)
-    phase: str = "bracket"
-    next_index: int = 0
-    hi_index: int | None = None
-    privacy: dict | None = None
-    measure: str = "success"  # or "mean": done_ns holds moments (mean, M2, min, max, count)
-
-    @property
-    def key(self) -> str:
-        return point_key(self.point)
-
-    def requests(self, conf: float) -> list[int]:
-        """The sample sizes to evaluate next; empty when this point is finished."""
-        if self.curve is not None:
-            return [n for n in self.curve if n not in self.done_ns]
-        if self.phase == "bracket":
-            # Look at what the last doubling told us.
-            evaluated = sorted(self.done_ns)
-            if evaluated:
-                s, t = self.done_ns[evaluated[-1]]
-                lo, _ = clopper_pearson(s, t, conf)
-                if lo >= self.target:
-                    self.hi_index = int(np.searchsorted(self.grid, evaluated[-1]))
-                    self.phase = "refine"
-                elif self.next_index >= len(self.grid):
-                    self.phase = "done"  # censored: never reached the target
-                    return []
-            if self.phase == "bracket":
-                n = int(self.grid[self.next_index])
-                last = len(self.grid) - 1
-                # Double n; make sure the grid's last point is tried before giving up.
-                self.next_index = min(self.next_index + self.steps, last) \
-                    if self.next_index < last else len(self.grid)
-                return [n]
-        if self.phase == "refine":
-            ns = np.array(sorted(self.done_ns))
-            s = np.array([self.done_ns[n][0] for n in ns])
-            t = np.array([self.done_ns[n][1] for n in ns])
-            _, up = clopper_pearson(s, t, conf)
-            hi_n = self.grid[self.hi_index]
-            fails = ns[(up < self.target) & (ns < hi_n)]
-            lo_n = fails[-1] if fails.size else -1
-            want = [int(n) for n in self.grid if lo_n < n < hi_n and n not in self.done_ns]
-            self.phase = "done"
-            return want
-        return []
-
-    def result(self, conf: float) -> dict:
-        ns = sorted(self.done_ns)
-        s = [self.done_ns[n][0] for n in ns]
-        # a mean's summary is (mean, M2, min, max, count): its trials are the count
-        t = [self.done_ns[n][4 if self.measure == "mean" else 1] for n in ns]
-        out = {"point": self.point, "conf": conf, "trials": int(sum(t)), "privacy": self.privacy}
-        if self.curve is None:
-            c = crossing(ns, s, t, self.target, conf)
-            out.update(c.as_dict())
-            out["censored"] = c.high is None
-        return out
 
 
 @contextlib.contextmanager
@@ -372,13 +297,10 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
                                              .encode()).hexdigest()[:16]
             measure = getattr(sim, "measure", "success")
             for p in points:
-                lo, hi = sim.n_range(p)
                 if measure == "mean" and sim.curve(p) is None:
                     raise ValueError(f"{tid}: a simulator that measures a mean needs fixed sample sizes "
                                      "(curve(point)), not an n_hat search")
-                runs[tid].append(PointRun(tid, p, sim.target(p) if sim.curve(p) is None else 1.0,
-                                          geometric_grid(lo, hi, fid.steps), sim.curve(p), fid.steps,
-                                          privacy=sim.privacy(p), measure=measure))
+                runs[tid].append(point_run(sim, tid, p, fid, measure))
         except Exception:
             errors[tid] = f"setting up its points:\n{traceback.format_exc()}"
         m = max(1, sum(1 for r in runs[tid] if r.curve is None))

@@ -113,6 +113,12 @@ class Simulator:
         """Smallest n to try and the largest n the search may reach."""
         return 1, 1 << 16
 
+    def n_floor(self, point: dict) -> int:
+        """The smallest n the learner runs at (at most ``n_range``'s start). When the
+        search's start already succeeds it halves n below the start, down to this floor,
+        until it sees a failure; a floor reached without one is recorded."""
+        return 1
+
     def curve(self, point: dict) -> list[int] | None:
         """Fixed sample sizes for a success curve, or None for an n_hat search."""
         return None

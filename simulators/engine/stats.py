@@ -6,8 +6,9 @@ Not tied to one paper. Methods (also printed in the report):
   ``scipy.stats.beta.ppf``;
 - n_hat (design.md, "empirical sample complexity"): the smallest grid n whose point
   estimate reaches 1 - beta; its interval runs from the first integer n above the last
-  n whose upper Clopper-Pearson end is below 1 - beta, to the first evaluated n whose
-  lower end reaches 1 - beta;
+  n whose upper Clopper-Pearson end is below 1 - beta (the smallest n the learner runs
+  at when none is, which the search (search.py) then has tried), to the first evaluated
+  n whose lower end reaches 1 - beta;
 - measured means (excess risk, stability, privacy loss per trial): Student-t intervals
   from the trials' mean and standard deviation (``scipy.stats.t``; large-sample); when
   every trial gave the same value, a distribution-free interval from the values' known
@@ -50,12 +51,14 @@ class Crossing:
                 "monotone": self.monotone}
 
 
-def crossing(ns, successes, trials, target: float, conf: float) -> Crossing:
+def crossing(ns, successes, trials, target: float, conf: float, floor: int = 1) -> Crossing:
     """Locate where the success curve reaches ``target`` = 1 - beta.
 
     ``ns`` are the evaluated sample sizes (any order). The lower end is one above the
     last evaluated n whose upper interval end is still below target, so an unevaluated
-    stretch of the grid can only widen the interval, never narrow it.
+    stretch of the grid can only widen the interval, never narrow it; with no such n it
+    is ``floor``, the smallest sample size the learner runs at (1 unless the simulator
+    says otherwise: ``Simulator.n_floor``).
 
     n_hat is the sample size from which the learner keeps succeeding: when the curve is
     not monotone (a trivial output can succeed at tiny n and fail once data arrive), a
@@ -73,7 +76,7 @@ def crossing(ns, successes, trials, target: float, conf: float) -> Crossing:
     # The crossing is the smallest integer n with p(n) >= target; every n above the last
     # clear failure is still possible, so the interval starts right after it (not at the
     # next grid point, which would make the interval look narrower than the data allow).
-    n_low = int(ns[below[-1]]) + 1 if below.size else 1
+    n_low = int(ns[below[-1]]) + 1 if below.size else int(floor)
     passing = np.nonzero(lo >= target)[0]
     after = passing[ns[passing] >= n_low]
     n_high = int(ns[after[0]]) if after.size else None
