@@ -137,11 +137,12 @@ def summarise(record: dict) -> dict:
 
 # --- exact comparisons ---------------------------------------------------------------------
 
-def recompute_n_hat(ns, successes, trials, target: float, conf: float):
+def recompute_n_hat(ns, successes, trials, target: float, conf: float, floor: int = 1):
     """n_hat, n_low, n_high by their definition (``api.METHODS``), from the counts alone:
-    n_low is one above the last n whose upper Clopper-Pearson end is below the target;
-    n_high the first n >= n_low whose lower end reaches it; n_hat the first n >= n_low
-    with p_hat >= target."""
+    n_low is one above the last n whose upper Clopper-Pearson end is below the target,
+    or with no such n the smallest n the learner runs at (``floor``, the simulator's
+    ``n_floor``: the search descends there before it reports it); n_high the first
+    n >= n_low whose lower end reaches it; n_hat the first n >= n_low with p_hat >= target."""
     order = np.argsort(ns)
     n = np.asarray(ns, float)[order]
     s = np.asarray(successes, float)[order]
@@ -151,7 +152,7 @@ def recompute_n_hat(ns, successes, trials, target: float, conf: float):
         lo = np.where(s > 0, stats.beta.ppf(a, s, t - s + 1), 0.0)
         hi = np.where(s < t, stats.beta.ppf(1 - a, s + 1, t - s), 1.0)
     fails = n[hi < target]
-    n_low = int(fails[-1]) + 1 if fails.size else 1
+    n_low = int(fails[-1]) + 1 if fails.size else int(floor)
     up = n >= n_low
     first = lambda mask: int(n[mask][0]) if mask.any() else None  # noqa: E731
     return first(up & (s / t >= target)), n_low, first(up & (lo >= target))
@@ -173,7 +174,8 @@ def _consistency(tid: str, record: dict) -> list[str]:
             bad.append(f"{point_key(p['point'])}: an n_hat without counts")
             continue
         want = recompute_n_hat([r["n"] for r in rows], [r["successes"] for r in rows],
-                               [r["trials"] for r in rows], sim.target(p["point"]), p["conf"])
+                               [r["trials"] for r in rows], sim.target(p["point"]), p["conf"],
+                               sim.n_floor(p["point"]))
         got = (p["n_hat"], p["n_low"], p["n_high"])
         if tuple(got) != want:
             bad.append(f"{point_key(p['point'])}: n_hat [interval] recorded {got[0]} [{got[1]}, {got[2]}], "
