@@ -83,7 +83,9 @@ def bound_label(theorem, claim_id: str, text: str) -> str:
 def band(ax, x, points, color, label, marker="o"):
     """n_hat markers with the interval as a light shaded band (light enough that
     overlapping bands stay readable); an open upper end (target never reached on the
-    grid) is drawn as an upward arrow."""
+    grid) is drawn as an upward arrow, and a search that succeeded down to the smallest
+    n the learner runs at (``floor_reached``: n_hat is at most that n, not a crossing)
+    as a downward one."""
     x = np.asarray(x, float)
     order = np.argsort(x)
     x = x[order]
@@ -101,6 +103,12 @@ def band(ax, x, points, color, label, marker="o"):
         reach = f"n = {tops[0]}" if len(tops) == 1 else f"n = {tops[0]} to {tops[-1]}"
         ax.scatter(x[open_top], lo[open_top], marker="^", color=color, zorder=5,
                    label=f"{label}: not reached by {reach}")
+    at_floor = np.array([bool(p.get("floor_reached")) for p in pts]) & ~np.isnan(lo)
+    if at_floor.any():
+        floors = sorted({int(v) for v in lo[at_floor]})
+        where = f"n = {floors[0]}" if len(floors) == 1 else f"n = {floors[0]} to {floors[-1]}"
+        ax.scatter(x[at_floor], lo[at_floor], marker="v", color=color, zorder=5,
+                   label=f"{label}: succeeds already at its smallest n, {where}")
 
 
 def bound_line(ax, x, y, color, label, style="--"):

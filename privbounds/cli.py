@@ -295,7 +295,8 @@ def _measure(args, argv) -> int:
         what = ", ".join(f"{k}={v}" for k, v in pt.items() if k not in ("learner", "class"))
         nh = "not reached" if p.get("n_hat") is None else str(p["n_hat"])
         hi = "open" if p.get("n_high") is None else str(p["n_high"])
-        print(f"{pt['learner']:<12} {what}: n_hat {nh} [{p.get('n_low')}, {hi}]"
+        floor = " (succeeds at the smallest n tried)" if p.get("floor_reached") else ""
+        print(f"{pt['learner']:<12} {what}: n_hat {nh} [{p.get('n_low')}, {hi}]{floor}"
               + ("  <- yours" if pt["learner"] == name else ""))
     for v in rec["verdicts"]:
         print(f"{v['claim']}: {v['verdict']}")

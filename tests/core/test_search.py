@@ -185,3 +185,17 @@ def test_an_ambiguous_start_is_not_taken_for_a_bracket(runs):
     _, up = clopper_pearson([rows[n][0] for n in ns], [rows[n][1] for n in ns], point["conf"])
     assert ns.min() < sim.start and up[0] < 0.8 and point["n_low"] == ns[0] + 1
     assert point["n_low"] <= point["n_hat"] <= point["n_high"] < sim.start
+
+
+def test_a_figure_marks_a_search_that_succeeded_at_its_floor():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from privbounds.figures.common import band, new_figure
+
+    fig, (ax,) = new_figure(1)
+    pts = [{"n_hat": 1, "n_low": 1, "n_high": 1, "floor_reached": True},
+           {"n_hat": 40, "n_low": 33, "n_high": 48, "floor_reached": False}]
+    band(ax, [1, 2], pts, "C0", "measured")
+    labels = ax.get_legend_handles_labels()[1]
+    assert "measured: succeeds already at its smallest n, n = 1" in labels
