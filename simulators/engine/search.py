@@ -41,8 +41,7 @@ def lattice_below(start: int, floor: int, steps: int) -> np.ndarray:
         return np.empty(0, dtype=int)
     j = np.arange(1, int(np.ceil(steps * np.log2(start / floor))) + 1)
     g = np.round(start * 2.0 ** (-j / steps)).astype(int)
-    g = np.unique(np.append(g[(g >= floor) & (g < start)], floor))
-    return g
+    return np.unique(np.append(g[(g >= floor) & (g < start)], floor))
 
 
 @dataclass
