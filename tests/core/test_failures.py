@@ -67,7 +67,7 @@ def test_bad_input_is_still_exit_2(tmp_path, capsys):
     assert capsys.readouterr().err.startswith("privbounds: error: ")
 
 
-@pytest.mark.parametrize("method", ["privacy", "n_range", "trials_factor"])
+@pytest.mark.parametrize("method", ["privacy", "n_range", "n_floor", "trials_factor"])
 def test_a_failing_simulator_method_is_kept_to_its_theorem(tmp_path, monkeypatch, method):
     sim = type(get(BAD).simulator)
 
