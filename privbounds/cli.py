@@ -404,7 +404,8 @@ def _show(args) -> int:
         if c.get("bound_name"):
             print(f"        bound {c['bound_name']} [{c['bound_kind']}]: {c['bound_source']}")
         if c.get("last_verdict"):
-            print(f"        last verdict: {c['last_verdict']}")
+            print(f"        last verdict: {c['last_verdict']}" + (f" ({c['last_evidence']})" if c.get("last_evidence")
+                                                                  else ""))
     if info.get("unaudited"):
         print("not audited with power:")
         for what, why in info["unaudited"].items():
