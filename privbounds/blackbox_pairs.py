@@ -162,15 +162,20 @@ def instance_plan(instance: str, n: int, seed: int = 0, **params) -> tuple[Plan,
         y = s.y.reshape(len(s.y), -1)
         d = np.column_stack([s.X, y]).astype(float)
         _, first, at_point = np.unique(s.X, axis=0, return_index=True, return_counts=True)
-        rows, first_row, counts = np.unique(d, axis=0, return_index=True, return_counts=True)
+        _, first_row, counts = np.unique(d, axis=0, return_index=True, return_counts=True)
         if inst.noise > 0:
             first, at_point = first_row, counts
             break
         if np.any(at_point == 1):
             first, at_point = first[at_point == 1], at_point[at_point == 1]
             break
-    else:  # every point of every draw has several rows: flip one of them all the same
-        first, at_point = first_row, counts
+    else:
+        # every point of every draw holds several rows: a flip would give a point two labels,
+        # which this family never draws and a counts sample cannot hold, and could refute a
+        # correct learner; say so rather than audit on such a pair
+        raise ParameterError(f"instance {instance}: no point of {n} drawn rows holds a single row in {REDRAWS} "
+                             "seeded draws, so no label flip gives a dataset the family can draw; use a smaller "
+                             "--n or give your own neighbours ((X, y), (X2, y2))")
     feats = s.X.astype(float)
     order = np.lexsort((-np.linalg.norm(feats[first], axis=1), at_point))[:MAX_FLIPS]
     plan = Plan([d], [])
