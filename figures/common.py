@@ -207,7 +207,12 @@ def exponent_text(v: dict) -> str:
     what = f"exponent of n_hat / ({v['divided_by']})" if v.get("divided_by") else "exponent"
     if v.get("variable"):
         what += f" in {v['variable']}"
-    return f"{what} {f['exponent']:.2f} [{f['low']:.2f}, {f['high']:.2f}]"
+    raw = v.get("fit_raw")
+    raw = f"; raw {raw['exponent']:.2f} [{raw['low']:.2f}, {raw['high']:.2f}]" if raw else ""
+    # the direction says how the interval is read: an upper bound allows anything below it
+    bound = {"upper": "at most", "lower": "at least"}.get(v.get("direction"), "predicted")
+    pred = f", {bound} {v['predicted']:g}" if "predicted" in v else ""
+    return f"{what} {f['exponent']:.2f} [{f['low']:.2f}, {f['high']:.2f}]{raw}{pred}"
 
 
 INTERVALS = {

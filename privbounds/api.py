@@ -359,13 +359,16 @@ def show(theorem_id: str, out=DEFAULT_OUT) -> dict:
         except ResultError as e:
             info["last_run"] = f"unreadable: {e}"
     if rec is not None:
-        last = {v["claim"]: v["verdict"] for v in rec.get("verdicts", [])}
+        from privbounds.reports.findings import evidence
+
+        last = {v["claim"]: (v["verdict"], evidence(v)) for v in rec.get("verdicts", [])}
         info["last_run"] = (f"{rec.get('status', 'finished')}, {rec['fidelity']} fidelity, seed "
                             f"{rec['provenance']['seed']}, {rec['provenance'].get('finished', 'time not recorded')}"
                             + (f": {rec['error']} (traceback in {rec.get('log', 'no log recorded')})"
                                if rec.get("error") else ""))
     for c in info["claims"]:
-        c["last_verdict"] = last.get(c["id"])
+        # the verdict with the numbers behind it: slack, exponent and direction, eps_hat
+        c["last_verdict"], c["last_evidence"] = last.get(c["id"], (None, None))
     return info
 
 

@@ -11,16 +11,23 @@ values) the one with the largest plug-in privacy loss is kept. The final estimat
 uses fresh runs, never the pilot's, so the bound keeps its stated confidence (choosing E
 on the same data would bias it upwards).
 
-Power: where the mechanism takes epsilon as a parameter, the whole audit (pilot and
-final) is repeated at twice the declared epsilon; unless that run finds eps_hat above the
-declared epsilon, the audit could not have caught a factor-2 bug and says so. Verdicts:
-*refuted* (eps_hat above the declared epsilon), *confirmed* (at or below, with power),
-*inconclusive* (at or below, without power).
+Pairs: the user's pair (D, D') and, with a declared row ``domain``, the pairs that replace
+its changed row by the domain's extreme rows; for a learner on an instance family, label
+flips of a sample's rows (``privbounds.blackbox_pairs``). The pilot scores every candidate
+pair as it scores events; the user's pair and the ``KEEP`` best others are estimated on
+fresh runs, each at confidence 1 - (1 - conf) / m for m estimated pairs, so that the
+verdict on the worst keeps the joint confidence ``conf`` (Bonferroni).
 
-Neighbours: the user passes D and D', datasets of rows of the same length that differ in
-exactly one row (replace-one neighbours, the relation of every paper here; anything else
-is refused, since a pair k rows apart would show up to k eps and look like a leak).
-``replace_one`` builds them.
+Power: where the mechanism takes epsilon as a parameter, the whole audit (pilot, pairs
+and final) is repeated at twice the declared epsilon; unless that run finds eps_hat above
+the declared epsilon, the audit could not have caught a factor-2 bug and says so.
+Verdicts: *refuted* (eps_hat above the declared epsilon on some pair), *no violation
+found* (at or below on every pair estimated, with power: a statement about these pairs
+and events only, never a proof of privacy), *inconclusive* (at or below, without power).
+
+Neighbours differ in exactly one row (replace-one neighbours, the relation of every paper
+here; anything else is refused, since a pair k rows apart would show up to k eps and look
+like a leak). ``replace_one`` builds them.
 """
 
 from __future__ import annotations
@@ -30,16 +37,35 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from privbounds.claims import CONFIRMED, INCONCLUSIVE, REFUTED
+from privbounds.blackbox_pairs import (  # noqa: F401  (the public names of the audit live here too)
+    Plan,
+    domain_plan,
+    instance_neighbours,
+    instance_plan,
+    is_learner,
+    learner_mechanism,
+    learner_rows,
+    predictor_statistic,
+    replace_one,
+)
+from privbounds.claims import INCONCLUSIVE, REFUTED
 from privbounds.params import ParameterError, flag
 from privbounds.simulators.engine.audit import AUDIT_CONF, epsilon_lower_bound
 
 QUANTILES = 99  # candidate thresholds per event family on the pilot
 FEW_VALUES = 20  # outputs with at most this many distinct values also get "s = v" events
+KEEP = 5  # candidate pairs estimated besides the user's (the best on the pilot)
+# no violation on the pairs and events tried, with power: not "confirmed", since an audit
+# says nothing about the pairs and events it did not try
+NO_VIOLATION = "no violation found"
 
 
 @dataclass
 class AuditResult:
+    """The audit's verdict, on the worst pair estimated (``pair``, ``eps_hat``, ``event``,
+    ``hits``) and on each (``pairs``: every candidate, with ``eps_hat`` None for those the
+    pilot did not keep), at the declared budget and at the doubled one (``*_doubled``)."""
+
     epsilon: float
     delta: float
     eps_hat: float | None  # None: the event never separated D from D'
@@ -53,6 +79,10 @@ class AuditResult:
     conf: float
     hits: tuple
     hits_doubled: tuple | None
+    pair: str = "D, D' (yours)"
+    pair_doubled: str | None = None
+    pairs: list | None = None
+    pairs_doubled: list | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -60,95 +90,34 @@ class AuditResult:
     def summary(self) -> str:
         def f(x):
             if x is None:
-                return "none (the event never separated D from D')"
+                return "none (the event never separated the pair)"
             # a lower bound below 0 is valid but shows no privacy loss at all
             return f"{x:.4f}" if x >= 0 else f"{x:.4f} (below 0: no loss shown)"
-        power = ("no doubled run (the mechanism does not take epsilon)" if self.powered is None else
-                 f"with the budget doubled {f(self.eps_hat_doubled)} ({'has power' if self.powered else 'no power'})")
-        return (f"{self.verdict}: declared ({self.epsilon:g}, {self.delta:g}); eps_hat {f(self.eps_hat)} at joint "
-                f"confidence {self.conf:g} on the event {self.event} ({self.hits[0]}/{self.trials} on D, "
-                f"{self.hits[1]}/{self.trials} on D'); {power}")
-
-
-def replace_one(data, index: int, row) -> np.ndarray:
-    """D' = D with row ``index`` replaced by ``row`` (replace-one neighbours)."""
-    out = np.array(data, copy=True)
-    if not -len(out) <= index < len(out):
-        raise ParameterError(f"index must be a row of the dataset (0..{len(out) - 1}), got {index}")
-    out[index] = row
-    return out
-
-
-def is_learner(obj) -> bool:
-    """Whether ``obj`` follows the learner protocol of privbounds.learners (it, or the
-    objects its factory makes, have ``fit``) rather than being a mechanism."""
-    return callable(getattr(obj, "fit", None))
-
-
-def learner_mechanism(learner, k: int = 1, agnostic: bool = False):
-    """A learner (privbounds.learners: an object, or a class or factory called with
-    ``epsilon``) as a mechanism on a dataset of rows (n, f + k), the features then the k 0/1
-    labels; its output is the fitted predictor. A counts learner gets the distinct rows
-    with their counts (for an ``agnostic`` instance: the distinct points, with how many of
-    their rows carry label 1 in each column, and no labels). Returns (mechanism,
-    takes_epsilon)."""
-    from privbounds.instances import Sample
-    from privbounds.learners import _construct, _takes
-
-    def shaped(a):  # (m, k) -> (m,) for one concept, as the instances hand labels over
-        return a[:, 0] if k == 1 else a
-
-    def mechanism(data, epsilon, rng):
-        data = np.asarray(data, dtype=float)
-        X, y = data[:, :-k], data[:, -k:].astype(np.int64)
-        obj = _construct(learner, {"epsilon": epsilon})
-        if getattr(obj, "sample_form", "rows") == "counts":
-            if agnostic:
-                feats, inv, counts = np.unique(X, axis=0, return_inverse=True, return_counts=True)
-                pos = np.zeros((len(feats), k), dtype=np.int64)
-                np.add.at(pos, inv.ravel(), y)
-                sample = Sample("counts", len(y), features=feats, counts=counts, positives=shaped(pos))
-            else:
-                rows, counts = np.unique(data, axis=0, return_counts=True)
-                lab = rows[:, -k:].astype(np.int64)
-                sample = Sample("counts", len(y), features=rows[:, :-k], labels=shaped(lab), counts=counts,
-                                positives=shaped(lab * counts[:, None]))
+        doubled = f"with the budget doubled, eps_hat {f(self.eps_hat_doubled)}"
+        if self.powered is None:
+            power = "no power check (the mechanism does not take epsilon)"
+        elif self.powered:
+            power = f"has power: {doubled} > {self.epsilon:g}"
         else:
-            sample = Sample("rows", len(y), X=X, y=shaped(y))
-        return obj.fit(sample, rng)
-    return mechanism, _takes(learner, "epsilon")
-
-
-def predictor_statistic(d, d_prime, k: int = 1):
-    """The default statistic of a learner's output: its first coefficient when it has one
-    (``coef_``: a real number that moves with the noise), else its labels on the distinct
-    feature rows of D and D' (rows of features then k labels), read as a binary number."""
-    feats = np.unique(np.concatenate([np.asarray(d, float), np.asarray(d_prime, float)])[:, :-k], axis=0)
-
-    def statistic(h):
-        coef = getattr(h, "coef_", None)
-        if coef is not None:
-            return float(np.ravel(coef)[0])
-        f = getattr(h, "predict", h)
-        labels = np.asarray(f(feats)).astype(np.int64).ravel()
-        return float(np.sum(labels[:52] << np.arange(min(labels.size, 52))))
-    return statistic
-
-
-def instance_neighbours(instance: str, n: int, seed: int = 0, **params):
-    """Replace-one neighbours for a learner from a registered instance family: D is a
-    sample of n rows (features, then the label, or the k labels) drawn from it; D' flips
-    the labels of the row of largest feature norm (for a margin-based learner, the row
-    that moves it most)."""
-    from privbounds.instances import get
-
-    inst = get(instance).make(**params)
-    rng = np.random.default_rng(seed)
-    s = inst.draw(n, 1, rng).sample(0, "rows", rng)
-    y = s.y.reshape(len(s.y), -1)
-    d = np.column_stack([s.X, y]).astype(float)
-    i = int(np.argmax(np.linalg.norm(s.X.astype(float), axis=1)))
-    return d, replace_one(d, i, np.append(s.X[i], 1 - y[i]))
+            power = f"no power: {doubled}, not above {self.epsilon:g}, so a factor-2 leak could go unseen"
+        head = {REFUTED: "refuted", NO_VIOLATION: f"{NO_VIOLATION} on these pairs and events (eps_hat "
+                f"{f(self.eps_hat)}, power: {f(self.eps_hat_doubled)} with the budget doubled)"}.get(
+            self.verdict, "inconclusive (no power)")
+        est = [p for p in self.pairs or () if p["estimated"]]
+        lines = [f"{head}: declared ({self.epsilon:g}, {self.delta:g}); worst eps_hat {f(self.eps_hat)} at joint "
+                 f"confidence {self.conf:g} over {max(len(est), 1)} pair(s), on {self.pair}, event {self.event} "
+                 f"({self.hits[0]}/{self.trials} on the first, {self.hits[1]}/{self.trials} on the second); {power}"]
+        if len(est) > 1 or len(self.pairs or ()) > 1:
+            lines.append(f"pairs tried ({len(self.pairs)} scored on a pilot of {self.pilot} runs per dataset, "
+                         f"{len(est)} estimated on {self.trials} fresh runs):")
+            lines += [f"  {p['pair']}: eps_hat {f(p['eps_hat'])} on {p['event']} ({p['hits'][0]}/{self.trials}, "
+                      f"{p['hits'][1]}/{self.trials})" for p in est]
+            if len(self.pairs) > len(est):
+                lines.append(f"  and {len(self.pairs) - len(est)} more with a lower privacy loss on the pilot")
+        if self.verdict == NO_VIOLATION and len(self.pairs or ()) <= 1:
+            lines.append("an audit can only fail to find a leak on the pairs and events it tried; declare the rows' "
+                         f"domain ({flag('domain')}) to try its extreme rows too")
+        return "\n".join(lines)
 
 
 def _sampler(mechanism):
@@ -202,50 +171,83 @@ def _first(o):
     return np.ravel(np.asarray(o, dtype=float))[0]
 
 
-def _choose_event(a: np.ndarray, b: np.ndarray, delta: float):
-    """The event of largest plug-in privacy loss on the pilot (either direction): returns
-    (description, membership function)."""
+def _events(a: np.ndarray, b: np.ndarray, delta: float):
+    """The event of largest plug-in privacy loss on the pilot (either direction), as
+    (description, membership function, loss), or None when none separates a from b. All
+    thresholds are counted at once by binary search in the sorted samples."""
     pooled = np.concatenate([a, b])
-    cands = []
-    for t in np.unique(np.quantile(pooled, np.linspace(0, 1, QUANTILES + 2)[1:-1])):
-        cands += [(f"s <= {t:.6g}", lambda s, t=t: s <= t), (f"s > {t:.6g}", lambda s, t=t: s > t)]
+    ts = np.unique(np.quantile(pooled, np.linspace(0, 1, QUANTILES + 2)[1:-1]))
+    sa, sb = np.sort(a), np.sort(b)
+    le_a, le_b = np.searchsorted(sa, ts, side="right"), np.searchsorted(sb, ts, side="right")
+    ca = np.column_stack([le_a, a.size - le_a]).ravel()  # per t: "s <= t", then "s > t"
+    cb = np.column_stack([le_b, b.size - le_b]).ravel()
+    names = [(op, t) for t in ts for op in ("<=", ">")]
     values = np.unique(pooled)
     if values.size <= FEW_VALUES:
-        cands += [(f"s = {v:.6g}", lambda s, v=v: s == v) for v in values]
-    best, score = None, -np.inf
-    for name, member in cands:
-        pa = (np.sum(member(a)) + 0.5) / (a.size + 1)  # pseudo-counts: no division by 0
-        pb = (np.sum(member(b)) + 0.5) / (b.size + 1)
-        for num, den in ((pa, pb), (pb, pa)):
-            if num - delta > 0:
-                loss = np.log((num - delta) / den)
-                if loss > score:
-                    best, score = (name, member), loss
-    if best is None:
+        ca = np.concatenate([ca, np.searchsorted(sa, values, "right") - np.searchsorted(sa, values, "left")])
+        cb = np.concatenate([cb, np.searchsorted(sb, values, "right") - np.searchsorted(sb, values, "left")])
+        names += [("=", v) for v in values]
+    pa = (ca + 0.5) / (a.size + 1)  # pseudo-counts: no division by 0
+    pb = (cb + 0.5) / (b.size + 1)
+    num, den = np.column_stack([pa, pb]).ravel(), np.column_stack([pb, pa]).ravel()  # both directions
+    loss = np.where(num - delta > 0, np.log(np.maximum(num - delta, 1e-300) / den), -np.inf)
+    if not np.any(np.isfinite(loss)):
+        return None
+    best = int(np.argmax(loss))  # the first of equal losses, as candidates are listed
+    op, t = names[best // 2]
+    member = {"<=": lambda s: s <= t, ">": lambda s: s > t, "=": lambda s: s == t}[op]
+    return f"s {op} {t:.6g}", member, float(loss[best])
+
+
+def _choose_event(a: np.ndarray, b: np.ndarray, delta: float):
+    """The event of largest plug-in privacy loss on the pilot: (description, membership)."""
+    ev = _events(a, b, delta)
+    if ev is None:
         raise ParameterError(f"no event separates D from D' on the pilot at delta {delta:g}")
-    return best
+    return ev[:2]
 
 
-def _one_audit(draw, d, d_prime, epsilon, delta, trials, pilot, statistic, conf, seeds):
-    rng = [np.random.default_rng(s) for s in seeds]
-    a = _scalars(draw(d, epsilon, rng[0], pilot), statistic)
-    b = _scalars(draw(d_prime, epsilon, rng[1], pilot), statistic)
-    name, member = _choose_event(a, b, delta)
-    # the final counts come from fresh runs: the event was chosen on the pilot only
-    ha = int(np.sum(member(_scalars(draw(d, epsilon, rng[2], trials), statistic))))
-    hb = int(np.sum(member(_scalars(draw(d_prime, epsilon, rng[3], trials), statistic))))
-    e = epsilon_lower_bound(ha, trials, hb, trials, delta, conf)
-    return (None if not np.isfinite(e) else float(e)), name, (ha, hb)
+def _rng(seed: int, run: int, phase: int, i: int):
+    """The generator of dataset i's runs in the pilot (phase 0) or the final estimate (1) at
+    the declared (run 0) or doubled budget (1). The user's pair keeps the streams of the
+    one-pair audit, so that an audit without a domain repeats its earlier numbers."""
+    if i < 2:
+        return np.random.default_rng(np.random.SeedSequence(seed).spawn(8)[4 * run + 2 * phase + i])
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(100 + run, phase, i)))
 
 
-def audit(mechanism, d, d_prime, epsilon: float, delta: float = 0.0, trials: int = 100_000,
-          pilot: int = 20_000, seed: int = 0, statistic=None, takes_epsilon: bool = True,
-          conf: float = AUDIT_CONF) -> AuditResult:
-    """Audit ``mechanism(data, epsilon, rng[, size])`` on the neighbours ``d``, ``d_prime``
-    against its declared (``epsilon``, ``delta``); see the module's docstring. ``statistic``
-    maps one output to a number (default: its first coordinate). With ``takes_epsilon``
-    the audit is repeated at 2 epsilon for the power check."""
-    if not (np.isfinite(epsilon) and epsilon > 0):
+def _search(draw, plan: Plan, epsilon, delta, trials, pilot, statistic, conf, seed, run) -> list:
+    """Score every candidate pair on the pilot, estimate the user's and the KEEP best on fresh
+    runs (each dataset's shared by its pairs); one dict per candidate."""
+    pil = [_scalars(draw(s, epsilon, _rng(seed, run, 0, i), pilot), statistic) for i, s in enumerate(plan.sets)]
+    cands = [(i, j, name, forced, _events(pil[i], pil[j], delta)) for i, j, name, forced in plan.pairs]
+    ranked = sorted((c for c in cands if not c[3] and c[4] is not None), key=lambda c: -c[4][2])
+    kept = [c for c in cands if c[3]] + ranked[:KEEP]
+    if not any(c[4] is not None for c in kept):
+        raise ParameterError(f"no event separates D from D' on the pilot at delta {delta:g}")
+    each = 1 - (1 - conf) / len(kept)  # Bonferroni over the pairs estimated
+    used = sorted({x for c in kept if c[4] is not None for x in c[:2]})
+    final = {i: _scalars(draw(plan.sets[i], epsilon, _rng(seed, run, 1, i), trials), statistic) for i in used}
+    out = []
+    for c in cands:
+        i, j, name, forced, ev = c
+        row = {"pair": name, "estimated": False, "eps_hat": None, "event": ev[0] if ev else "none",
+               "hits": (0, 0), "pilot_loss": None if ev is None else ev[2]}
+        if ev is not None and any(c is k for k in kept):
+            ha, hb = int(np.sum(ev[1](final[i]))), int(np.sum(ev[1](final[j])))
+            e = epsilon_lower_bound(ha, trials, hb, trials, delta, each)
+            row.update(estimated=True, eps_hat=float(e) if np.isfinite(e) else None, hits=(ha, hb))
+        out.append(row)
+    return out
+
+
+def _worst(pairs: list) -> dict:
+    est = [p for p in pairs if p["estimated"]]
+    return max(est, key=lambda p: -np.inf if p["eps_hat"] is None else p["eps_hat"])
+
+
+def _check(epsilon, delta, trials, pilot, seed, mechanism) -> None:
+    if epsilon is None or not (np.isfinite(epsilon) and epsilon > 0):
         raise ParameterError(f"{flag('epsilon')} must be > 0, got {epsilon!r}")
     if not 0 <= delta < 1:
         raise ParameterError(f"{flag('delta')} must be in [0, 1), got {delta!r}")
@@ -256,6 +258,9 @@ def audit(mechanism, d, d_prime, epsilon: float, delta: float = 0.0, trials: int
         raise ParameterError(f"{flag('seed')} must be >= 0, got {seed!r}")
     if not callable(mechanism):
         raise ParameterError(f"mechanism must be callable, got {type(mechanism).__name__}")
+
+
+def _check_pair(d, d_prime) -> None:
     rows = differing_rows(d, d_prime)
     if rows is None:
         raise ParameterError("neighbours D and D' must be datasets of the same number of rows (replace-one "
@@ -263,24 +268,73 @@ def audit(mechanism, d, d_prime, epsilon: float, delta: float = 0.0, trials: int
     if rows != 1:
         raise ParameterError(f"neighbours D and D' differ in {rows} rows; replace-one neighbours differ in "
                              "exactly one (replace_one(D, i, row) builds them)")
-    draw = _sampler(mechanism)
-    stat = statistic or _first
-    seeds = np.random.SeedSequence(seed).spawn(8)
-    eps_hat, event, hits = _one_audit(draw, d, d_prime, epsilon, delta, int(trials), int(pilot), stat, conf,
-                                      seeds[:4])
-    doubled = event2 = hits2 = powered = None
-    if takes_epsilon:
-        doubled, event2, hits2 = _one_audit(draw, d, d_prime, 2 * epsilon, delta, int(trials), int(pilot), stat,
-                                            conf, seeds[4:])
-        powered = doubled is not None and doubled > epsilon
-    if eps_hat is not None and eps_hat > epsilon:
+
+
+def _plan(mechanism, d, d_prime, neighbours, domain, instance, n, instance_params, seed):
+    """(plan, mechanism on rows, default statistic, whether it takes epsilon) for the three
+    ways of naming neighbours: a mechanism's pair, a learner's ((X, y), (X2, y2)), an
+    instance family's sample and its label flips."""
+    given = neighbours is not None or d is not None or d_prime is not None
+    if instance is not None:
+        if given or domain is not None:
+            raise ParameterError(f"give one of {flag('neighbours')} and {flag('instance')}; an instance's "
+                                 f"neighbours are its sample's label flips (no {flag('domain')} either)")
+        if isinstance(n, bool) or int(n) != n or n < 1:
+            raise ParameterError(f"{flag('n')} must be an integer >= 1, got {n!r}")
+        plan, k, agnostic = instance_plan(instance, int(n), seed, **(instance_params or {}))
+        mech, takes = learner_mechanism(mechanism, k, agnostic)
+        return plan, mech, predictor_statistic(*plan.sets, k=k), takes
+    if neighbours is not None and (d is not None or d_prime is not None):
+        raise ParameterError(f"give the neighbours once: D and D', or {flag('neighbours')}")
+    if neighbours is None and (d is None or d_prime is None):
+        raise ParameterError(f"give the neighbours: D and D', {flag('neighbours')} or {flag('instance')}")
+    pair = neighbours if neighbours is not None else (d, d_prime)
+    if is_learner(mechanism):
+        d, d_prime, k = learner_rows(pair)
+        _check_pair(d, d_prime)
+        plan = domain_plan(d, d_prime, domain, seed)
+        mech, takes = learner_mechanism(mechanism, k)
+        return plan, mech, predictor_statistic(*plan.sets, k=k), takes
+    if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
+        raise ParameterError(f"{flag('neighbours')} must be a pair (D, D'), got {type(pair).__name__}")
+    _check_pair(*pair)
+    return domain_plan(pair[0], pair[1], domain, seed), mechanism, _first, True
+
+
+def audit(mechanism, d=None, d_prime=None, epsilon: float | None = None, delta: float = 0.0,
+          trials: int = 100_000, pilot: int = 20_000, seed: int = 0, statistic=None, takes_epsilon: bool = True,
+          conf: float = AUDIT_CONF, *, neighbours=None, domain=None, instance: str | None = None, n: int = 10,
+          instance_params: dict | None = None) -> AuditResult:
+    """Audit ``mechanism(data, epsilon, rng[, size])``, or a learner (privbounds.learners),
+    against its declared (``epsilon``, ``delta``); see the module's docstring.
+
+    Neighbours: ``d`` and ``d_prime`` (or ``neighbours=(D, D')``), datasets of rows one row
+    apart; for a learner ``neighbours=((X, y), (X2, y2))``, or ``instance`` (a family's
+    name, ``instance_params`` its parameters) for a sample of ``n`` rows and its label
+    flips. ``domain`` declares the rows' domain, whose extreme rows then replace the pair's
+    changed row: a range ``(lo, hi)``, a finite set of rows (a list, set or array) or a
+    sampler ``sampler(rng) -> row``. ``statistic`` maps one output to a number (default:
+    its first coordinate; a learner's, ``predictor_statistic``). With ``takes_epsilon`` the
+    audit is repeated at 2 epsilon for the power check."""
+    _check(epsilon, delta, trials, pilot, seed, mechanism)
+    plan, mech, default_stat, takes = _plan(mechanism, d, d_prime, neighbours, domain, instance, n,
+                                            instance_params, seed)
+    draw, stat = _sampler(mech), statistic or default_stat
+    args = (delta, int(trials), int(pilot), stat, conf, seed)
+    pairs = _search(draw, plan, epsilon, *args, 0)
+    worst, pairs2, worst2, powered = _worst(pairs), None, None, None
+    if takes_epsilon and takes:
+        pairs2 = _search(draw, plan, 2 * epsilon, *args, 1)
+        worst2 = _worst(pairs2)
+        powered = worst2["eps_hat"] is not None and worst2["eps_hat"] > epsilon
+    if worst["eps_hat"] is not None and worst["eps_hat"] > epsilon:
         verdict = REFUTED
-    elif powered:
-        verdict = CONFIRMED
     else:
-        verdict = INCONCLUSIVE
-    return AuditResult(float(epsilon), float(delta), eps_hat, doubled, powered, verdict, event, event2,
-                       int(trials), int(pilot), conf, hits, hits2)
+        verdict = NO_VIOLATION if powered else INCONCLUSIVE
+    return AuditResult(float(epsilon), float(delta), worst["eps_hat"], worst2 and worst2["eps_hat"], powered,
+                       verdict, worst["event"], worst2 and worst2["event"], int(trials), int(pilot), conf,
+                       worst["hits"], worst2 and worst2["hits"], worst["pair"], worst2 and worst2["pair"],
+                       pairs, pairs2)
 
 
 def _by_value(mod) -> None:

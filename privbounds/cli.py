@@ -192,10 +192,16 @@ def build_parser() -> argparse.ArgumentParser:
                          "(a class with fit, see 'privbounds measure'); MODULE may be a file path, e.g. "
                          "mine.py:mechanism")
     sp.add_argument("--neighbours", metavar="MODULE:NAME",
-                    help="a pair (D, D') of neighbouring datasets in that module")
+                    help="a pair (D, D') of neighbouring datasets in that module (for a learner: "
+                         "((X, y), (X2, y2)))")
     sp.add_argument("--instance", help="instead of --neighbours, for a learner: D is a sample of --n rows "
-                                       "from this instance family, D' flips the labels of its row of largest "
-                                       "norm")
+                                       "from this instance family, and each D' flips the labels of one of its "
+                                       "rows (one per distinct row, up to 8; the pilot keeps those that move "
+                                       "the learner most)")
+    sp.add_argument("--domain", metavar="LO,HI|MODULE:NAME",
+                    help="the rows' domain, whose extreme rows also replace the changed row of your pair: "
+                         "LO,HI (a range; --domain=-5,5 for a negative LO), or MODULE:NAME naming a range "
+                         "(lo, hi), a list of rows or a sampler(rng) -> row")
     sp.add_argument("--n", type=int, default=10, help="rows of D with --instance (default: %(default)s)")
     sp.add_argument("--d", type=int, default=4, help="the instance's d with --instance, for a family that has one "
                                                    "(default: %(default)s)")
@@ -220,55 +226,66 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _audit(args) -> int:
-    from privbounds.blackbox import (
-        audit,
-        instance_neighbours,
-        is_learner,
-        learner_mechanism,
-        load,
-        predictor_statistic,
-    )
+    from privbounds.blackbox import audit, is_learner, load
 
     if (args.neighbours is None) == (args.instance is None):
         raise ParameterError("give one of --neighbours MODULE:NAME and --instance NAME")
     mechanism = load(args.mechanism, "mechanism")
+    kw = dict(statistic=load(args.statistic, "--statistic") if args.statistic else None,
+              takes_epsilon=not args.fixed_epsilon, domain=_audit_domain(args.domain))
     if args.instance is not None:
-        from privbounds.instances import get as family
-
-        params = {k: v for k, v in (("d", args.d), ("k", args.k)) if k in family(args.instance).params}
-        for name, values in args.inst_set:
-            if len(values) != 1:
-                raise ParameterError(f"--set {name} takes one value for an audit, got {len(values)}")
-            params[name] = values[0]
-        if args.n < 1:
-            raise ParameterError(f"--n must be an integer >= 1, got {args.n}")
-        try:
-            inst = family(args.instance).make(**params)
-        except ParameterError as e:  # name the options that set an instance's parameters
-            raise ParameterError(f"--instance {args.instance}: {e} (its parameters are set with --d, --k and "
-                                 f"--set NAME=VALUE)") from None
-        pair = instance_neighbours(args.instance, args.n, args.seed, **params)
+        kw.update(instance=args.instance, n=args.n, instance_params=_audit_instance(args))
     else:
         if args.inst_set:
             raise ParameterError("--set sets an instance's parameters: it needs --instance")
         pair = load(args.neighbours, "--neighbours")
-    if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
-        raise ParameterError(f"--neighbours {args.neighbours} must name a pair (D, D'), got {type(pair).__name__}")
-    stat = load(args.statistic, "--statistic") if args.statistic else None
-    takes = not args.fixed_epsilon
-    # a learner object or class (a class's fit is an attribute too); with --instance, also a
-    # factory function that makes one
-    if is_learner(mechanism) or (args.instance is not None and callable(mechanism)):
-        k, agnostic = 1, False  # the labels per row, and whether rows at one point may disagree
-        if args.instance is not None:
-            k, agnostic = inst.k, inst.noise > 0
-        mechanism, takes_eps = learner_mechanism(mechanism, k, agnostic)
-        takes = takes and takes_eps
-        stat = stat or predictor_statistic(*pair, k=k)
-    res = audit(mechanism, pair[0], pair[1], args.epsilon, args.delta, args.trials, args.pilot, args.seed, stat,
-                takes_epsilon=takes)
+        if is_learner(mechanism):  # a learner's neighbours: ((X, y), (X2, y2)), checked by audit
+            kw["neighbours"] = pair
+        elif not (isinstance(pair, (tuple, list)) and len(pair) == 2):
+            raise ParameterError(f"--neighbours {args.neighbours} must name a pair (D, D'), got "
+                                 f"{type(pair).__name__}")
+        else:
+            kw.update(d=pair[0], d_prime=pair[1])
+    res = audit(mechanism, epsilon=args.epsilon, delta=args.delta, trials=args.trials, pilot=args.pilot,
+                seed=args.seed, **kw)
     print(json.dumps(res.as_dict(), indent=1) if args.json else res.summary())
     return 1 if res.verdict == "refuted" else 0
+
+
+def _audit_instance(args) -> dict:
+    """The parameters of --instance from --d, --k and --set, checked with the options named."""
+    from privbounds.instances import get as family
+
+    params = {k: v for k, v in (("d", args.d), ("k", args.k)) if k in family(args.instance).params}
+    for name, values in args.inst_set:
+        if len(values) != 1:
+            raise ParameterError(f"--set {name} takes one value for an audit, got {len(values)}")
+        params[name] = values[0]
+    try:
+        family(args.instance).make(**params)
+    except ParameterError as e:  # name the options that set an instance's parameters
+        raise ParameterError(f"--instance {args.instance}: {e} (its parameters are set with --d, --k and "
+                             f"--set NAME=VALUE)") from None
+    return params
+
+
+def _audit_domain(spec):
+    """--domain LO,HI (a range) or MODULE:NAME (a range tuple, a finite set of rows or a
+    sampler function in a module)."""
+    from privbounds.blackbox import load
+
+    if spec is None:
+        return None
+    parts = spec.split(",")
+    if len(parts) == 2:
+        try:
+            return float(parts[0]), float(parts[1])
+        except ValueError:
+            pass
+    if ":" not in spec:
+        raise ParameterError(f"--domain must be LO,HI (write --domain=-5,5 for a negative LO) or MODULE:NAME "
+                             f"naming a range (lo, hi), a list of rows or a sampler(rng) -> row; got {spec!r}")
+    return load(spec, "--domain")
 
 
 def _measure(args, argv) -> int:
@@ -405,7 +422,8 @@ def _show(args) -> int:
         if c.get("bound_name"):
             print(f"        bound {c['bound_name']} [{c['bound_kind']}]: {c['bound_source']}")
         if c.get("last_verdict"):
-            print(f"        last verdict: {c['last_verdict']}")
+            print(f"        last verdict: {c['last_verdict']}" + (f" ({c['last_evidence']})" if c.get("last_evidence")
+                                                                  else ""))
     if info.get("unaudited"):
         print("not audited with power:")
         for what, why in info["unaudited"].items():

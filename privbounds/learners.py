@@ -337,8 +337,8 @@ def _claims(spec: dict):
                 whose = other if key == "learner" else f"{key} = {other}"
                 mine.append(cls(f"{name}-vs-{c.id}", f"{label} {side} of {spec['compare_to']} #{c.id}, "
                                 f"evaluated as for its learner {whose} ({why}). That claim: {c.description}", sel,
-                                c.label_keys,
-                                bound=MappedBound(c.bound, other, key)))
+                                c.label_keys, bound=MappedBound(c.bound, other, key),
+                                comparison=c.kind == "upper bound"))
                 break
         if any(c.select({**p, key: o}) for p in pts for o in spec["beside"]):
             theirs.append(_only_theirs(c, tuple(spec["beside"])))

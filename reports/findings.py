@@ -1,27 +1,35 @@
 """Findings: where theory and experiment part, gathered from the result records.
 
-For every theorem with results: each claim whose verdict is not a plain confirmation
-(refuted, inconclusive, and the verdicts that qualify one, such as vacuous or confirmed
-up to lower-order terms), each bound that is looser than 10x at every point it was
-measured at, each claim whose bound carries constants we reconstructed rather than the
-paper's, and each theorem whose run failed. Every finding carries its numbers and the
-theorem page it comes from. ``privbounds findings`` prints them; the report's
-findings page lists them.
+For every theorem with results, grouped by what a reader needs (design notes,
+"Verdicts"): claims the measurement refutes (it contradicts the theorem's statement);
+errata (a printed form that contradicts the paper's own proof, refuted, beside the
+corrected claim); bounds loose in shape (a scaling claim whose exponent lies wholly below
+an upper bound's, or above a lower bound's); bounds that could not fail (slack >= 100x at
+every point tested); inconclusive claims with their reason; confirmations with a
+qualification (vacuous, up to lower-order terms); bounds looser than 10x everywhere;
+constants we reconstructed rather than the paper's; learners without a powered audit;
+and each theorem whose run failed. Every finding carries its numbers and the theorem
+page it comes from. ``privbounds findings`` prints them; the report's findings page
+lists them.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from privbounds.claims import CONFIRMED, ERRATUM, INCONCLUSIVE, REFUTED, SLACK
 from privbounds.results import load_valid
 
-LOOSE = 10.0  # "looser than 10x": n_hat / N (upper) or L / n_hat (lower) at most 1/10 everywhere
+LOOSE = 10.0  # "looser than 10x": slack at least 10 at every point (and below 100 somewhere)
 
 # Order in which the categories are listed, each with the sentence that heads it.
 CATEGORIES = {
     "failed": "Runs that failed (no measurement, no verdict)",
-    "refuted": "Refuted: the measurement contradicts the claim",
-    "inconclusive": "Inconclusive: the interval cannot decide",
+    "refuted": "Refuted: the measurement contradicts the theorem's statement",
+    "erratum": "Errata: a printed form that contradicts the paper's own proof (the corrected claim is beside it)",
+    "shape": "Bounds loose in shape: the measured exponent lies wholly on the allowed side of the bound's",
+    "could-not-fail": "Bounds that could not fail: slack >= 100x at every point tested",
+    "inconclusive": "Inconclusive: the interval cannot decide (with the reason)",
     "qualified": "Confirmed only with a qualification (vacuous, or up to lower-order terms)",
     "loose": f"Bounds looser than {LOOSE:g}x at every measured point",
     "reconstructed": "Constants reconstructed by us, not the paper's",
@@ -49,26 +57,31 @@ def _fmt(x) -> str:
     return "open" if x is None else f"{x:.3g}"
 
 
-def _numbers(v: dict) -> str:
+def evidence(v: dict) -> str:
     """The evidence of one verdict in a line: the fit, or the point that decides it."""
     if v["kind"] == "scaling":
         f = v.get("fit")
         if not f:
             return v.get("reason", "no fit")
         tol = f" +- {v['tolerance']:g}" if v.get("tolerance") else ""
-        return (f"exponent {f['exponent']:.3f} [{f['low']:.3f}, {f['high']:.3f}] ({f['points']} points), "
-                f"predicted {v['predicted']:g}{tol}" + (f"; {v['reason']}" if v.get("reason") else ""))
+        raw = v.get("fit_raw")
+        divided = (f" (n_hat / {v['divided_by']}; raw exponent {raw['exponent']:.3f} [{raw['low']:.3f}, "
+                   f"{raw['high']:.3f}])") if raw else ""
+        return (f"exponent {f['exponent']:.3f} [{f['low']:.3f}, {f['high']:.3f}]{divided} ({f['points']} points), "
+                f"predicted {v['predicted']:g}{tol}, {v.get('direction', 'tight')}"
+                + (f"; {v['reason']}" if v.get("reason") else ""))
     details = v.get("details") or []
     if v["kind"] == "privacy audit":
         if not details:
             return v.get("reason", "the audit did not run")
         d = details[0]
-        return (f"declared eps {d['epsilon']:.4g} (delta {d['delta']:.3g}): eps_hat {_fmt(d['eps_hat'])}, "
+        return (f"declared eps {d['epsilon']:.4g} (delta {d['delta']:.3g}): eps_hat {_fmt(d['eps_hat'])} "
+                f"(ratio {_fmt(d.get('ratio'))}), "
                 f"doubled budget {_fmt(d['eps_hat_doubled'])} ({d['budgets']['1']['trials']} trials per side)"
                 + (f"; {v['reason']}" if v.get("reason") else ""))
     if not details:
         return "no point selected"
-    order = {"refuted": 0, "inconclusive": 1, "confirmed": 2}
+    order = {REFUTED: 0, ERRATUM: 0, INCONCLUSIVE: 1, CONFIRMED: 2}
     d = min(details, key=lambda d: order.get(d.get("verdict"), 3))
     n_bad = sum(1 for x in details if x.get("verdict") == d.get("verdict"))
     if v["kind"] == "success ceiling":
@@ -80,21 +93,39 @@ def _numbers(v: dict) -> str:
         return (f"{d['label']}: {what} {d['value']:.4g}{iv} against bound {d['bound']:.4g} ({d['trials']} "
                 f"trials); {n_bad} of {len(details)} points {d['verdict']}")
     return (f"{d['label']}: n_hat {d['n_hat']} [{_fmt(d['n_low'])}, {_fmt(d['n_high'])}] against bound "
-            f"{d['bound']:.4g} ({d['trials']} trials); {n_bad} of {len(details)} points {d['verdict']}")
+            f"{d['bound']:.4g}, slack {_fmt(d.get('slack'))} ({d['trials']} trials); {n_bad} of {len(details)} "
+            f"points {d['verdict']}")
+
+
+def _slack_range(v: dict) -> tuple | None:
+    """(least, largest) slack over a bound claim's non-vacuous points, or None when a point
+    has no finite least slack (an open interval end)."""
+    if v["kind"] not in ("upper bound", "lower bound", "mean bound", "success ceiling"):
+        return None
+    ends = [d.get("slack_low") for d in v.get("details") or [] if d.get("verdict") != "vacuous"]
+    if not ends or any(e is None for e in ends):
+        return None
+    return min(ends), max(d.get("slack_high") or e for d, e in zip(v["details"], ends))
 
 
 def _loose(v: dict) -> str | None:
-    """The tightness range of a bound claim that is looser than LOOSE at every point."""
-    if v["kind"] not in ("upper bound", "lower bound", "mean bound"):
+    """The slack of a bound claim that is looser than LOOSE at every point."""
+    rng = _slack_range(v)
+    if rng is None or rng[0] < LOOSE:
         return None
-    ends = [d.get("tightness_high") for d in v.get("details") or []]
-    if not ends or any(e is None for e in ends) or max(ends) > 1 / LOOSE:
-        return None
-    lows = [d.get("tightness_low") or 0.0 for d in v["details"]]
-    what = ("measured / bound" if v.get("upper", True) else "bound / measured") if v["kind"] == "mean bound" \
-        else "n_hat / bound" if v["kind"] == "upper bound" else "bound / n_hat"
-    return (f"{what} at most {max(ends):.3g} at all {len(ends)} points (range of the intervals "
-            f"{min(lows):.3g} to {max(ends):.3g})")
+    n = sum(1 for d in v["details"] if d.get("verdict") != "vacuous")
+    return f"slack at least {rng[0]:.3g} at all {n} points (largest {rng[1]:.3g})"
+
+
+def _category(v: dict) -> str | None:
+    """Where one claim's verdict goes, if it is a finding at all."""
+    if v["verdict"] in (REFUTED, ERRATUM, INCONCLUSIVE):
+        return v["verdict"]
+    if v["verdict"] == SLACK:
+        return "could-not-fail"
+    if v.get("finding") == "loose":
+        return "shape"
+    return None if v["verdict"] == CONFIRMED else "qualified"
 
 
 def collect(out) -> list[Finding]:
@@ -115,14 +146,13 @@ def collect(out) -> list[Finding]:
             base = dict(theorem=tid, claim=v["claim"], kind=v["kind"], verdict=v["verdict"], page=f"{page}#{v['claim']}")
             if measured and "-vs-" in v["claim"]:
                 # a theorem's bound held to another learner: a comparison, not a finding about the paper
-                if v["verdict"] != "confirmed":
-                    found.append(Finding("learners", numbers=_numbers(v), **base))
+                if v["verdict"] not in (CONFIRMED, SLACK, "below the bound"):
+                    found.append(Finding("learners", numbers=evidence(v), **base))
                 continue
-            if v["verdict"] in ("refuted", "inconclusive"):
-                found.append(Finding(v["verdict"], numbers=_numbers(v), **base))
-            elif v["verdict"] != "confirmed":
-                found.append(Finding("qualified", numbers=_numbers(v), **base))
-            loose = _loose(v)
+            category = _category(v)
+            if category:
+                found.append(Finding(category, numbers=evidence(v), **base))
+            loose = None if category == "could-not-fail" else _loose(v)
             if loose:
                 found.append(Finding("loose", numbers=loose, **base))
             if "RECONSTRUCTED" in (v.get("bound_source") or ""):

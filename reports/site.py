@@ -19,7 +19,7 @@ from pathlib import Path
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from privbounds.bounds._meta import origin
-from privbounds.claims import VERDICTS
+from privbounds.claims import ABOVE, BELOW, EXACT, LOWER_ORDER, MEANING, SLACK, VERDICTS
 from privbounds.params import ParameterError
 from privbounds.registry import ids as registered_ids
 from privbounds.results import available, export_csv, load_valid, overrides_text, results_dir, write_atomic
@@ -100,10 +100,12 @@ def natural_key(theorem_id: str) -> tuple:
 def verdict_reason(v: dict) -> str:
     """One line saying why a claim's verdict is not a plain 'confirmed': the claim's own
     reason when it gives one, else the first point that decided it, with its numbers."""
-    if v.get("verdict") == "confirmed":
+    if v.get("verdict") == "confirmed" and not v.get("finding"):
         return ""
     if v.get("reason"):
         return str(v["reason"])
+    if v.get("verdict") in MEANING:
+        return MEANING[v["verdict"]]
     pts = [d for d in v.get("details", []) if d.get("verdict") == v["verdict"]]
     if not pts:
         return ""
@@ -140,9 +142,15 @@ def verdict_reason(v: dict) -> str:
     return f"{where}, {what.get(v['verdict'], v['verdict'])}"
 
 
+# How a scaling claim's direction reads on its page.
+DIRECTION = {"upper": "an upper bound on the growth (refuted only by faster growth)",
+             "lower": "a lower bound on the growth (refuted only by slower growth)",
+             "tight": "a two-sided law (the paper proves matching upper and lower bounds)"}
+
+
 def vclass(verdict: str) -> str:
     """A verdict as one CSS class name ("confirmed up to lower-order terms" has spaces)."""
-    return {"confirmed up to lower-order terms": "lower-order"}.get(verdict, verdict)
+    return {LOWER_ORDER: "lower-order", SLACK: "slack", EXACT: "exact", ABOVE: "above", BELOW: "below"}.get(verdict, verdict)
 
 
 def environment() -> Environment:
@@ -157,6 +165,7 @@ def environment() -> Environment:
     env.filters["origin"] = origin
     env.filters["summary"] = ceiling_summary
     env.globals["FOLD"] = FOLD
+    env.globals["DIRECTION"] = DIRECTION
     return env
 
 

@@ -226,6 +226,8 @@ def thm3_1(theorem, record, out):
                             for q in ps], learner_color("public+private"),
                    bound_label(theorem, "upper-stump", "our explicit n_PAP (upper-stump)"))
         title = _fit(ax, record, "scaling-dual-vc")
+        if any(v["claim"] == "scaling-dual-vc-law" for v in record.get("verdicts", [])):  # older records lack it
+            title += "\n" + _fit(ax, record, "scaling-dual-vc-law")
         _finish(ax, "dual VC dimension p (STUMP_p)", "private n_hat",
                 f"stumps, alpha = 0.2\nupper-stump: {verdict(record, 'upper-stump')['verdict']}; {title}", xbase=2)
     ax = axes[len(alphas) + 1]

@@ -35,16 +35,18 @@ def _siv_thm3_3() -> Theorem:
             Scaling(
                 f"scaling-logH-{cls}",
                 f"Exponential-mechanism learner on {name}, eps = 1: n_hat grows like ln|H| "
-                "(predicted exponent 1 in ln|H|)",
+                "(predicted exponent 1 in ln|H|). An upper bound: Theorem 3.3 is the learner's guarantee; the notes "
+                "prove no lower bound in |H|",
                 where(**{"class": cls, "learner": "expmech", "epsilon": 1.0}), ("d",),
                 variable=lambda p: math.log(_h_size(p)), variable_name="ln|H|", predicted=1.0,
-                tolerance=UP_TO_LOGS),
+                tolerance=UP_TO_LOGS, direction="upper"),
             Scaling(
                 f"scaling-eps-{cls}",
                 f"Exponential-mechanism learner on {name}, d = 10: n_hat grows like 1/eps "
-                "(predicted exponent -1 in eps)",
+                "(predicted exponent 1 in 1/eps). An upper bound: Theorem 3.3 is the learner's guarantee",
                 where(**{"class": cls, "learner": "expmech", "d": 10}), ("epsilon",),
-                variable=lambda p: p["epsilon"], variable_name="epsilon", predicted=-1.0),
+                variable=lambda p: 1 / p["epsilon"], variable_name="1/epsilon", predicted=1.0,
+                direction="upper"),
         ]
     claims += [
         UpperBound(
@@ -91,9 +93,10 @@ def _siv_thm2_1() -> Theorem:
                    "(ln|H| + ln(1/beta))/alpha", lambda p: True, ("k",),
                    bound=use(siv_bounds.n_erm_finite, h_size=h_size)),
         Scaling("scaling-logH", "First-consistent ERM on ALL_k: n_hat grows like ln|H| = k ln 2 "
-                "(predicted exponent 1 in ln|H|)", lambda p: True, ("k",),
+                "(predicted exponent 1 in ln|H|). An upper bound: Theorem 2.1 is ERM's guarantee",
+                lambda p: True, ("k",),
                 variable=lambda p: p["k"] * math.log(2), variable_name="ln|H|", predicted=1.0,
-                tolerance=UP_TO_LOGS),
+                tolerance=UP_TO_LOGS, direction="upper"),
     ]
     return Theorem(
         number="Theorem 2.1", title="Consistent ERM over a finite class",
@@ -118,8 +121,10 @@ def _siv_thm2_2() -> Theorem:
                          bound=use(siv_bounds.n_erm_threshold)) for d in DISTS]
     claims.append(Scaling(
         "scaling-b", "Midpoint ERM on thresholds, the worse of the two distributions: n_hat does not grow "
-        "with the domain (predicted exponent 0 in b = log2|X|)", lambda p: True, ("b", "dist"),
-        variable=lambda p: p["b"], variable_name="b = log2|X|", predicted=0.0, worst_over=("dist",)))
+        "with the domain (predicted exponent 0 in b = log2|X|). An upper bound: Theorem 2.2's sample size has "
+        "no |X| in it", lambda p: True, ("b", "dist"),
+        variable=lambda p: p["b"], variable_name="b = log2|X|", predicted=0.0, worst_over=("dist",),
+        direction="upper"))
     return Theorem(
         number="Theorem 2.2", title="ERM for thresholds needs a constant number of samples",
         statement="Without privacy, thresholds on [0, 1] are PAC-learnable by ERM with O(1) samples "
@@ -173,16 +178,18 @@ def _siv_thm3_4() -> Theorem:
         UpperBound("upper-erm", "Non-private midpoint ERM (Thm 2.2): n_hat <= ln(2/beta)/alpha = 8.3",
                    where(learner="erm"), ("b",), bound=use(siv_bounds.n_erm_threshold)),
         Scaling("scaling-pure", "Pure exponential mechanism: n_hat grows like ln|X|, measured in Thm 3.3's "
-                "variable ln|H| + ln(2/beta) (predicted exponent 1)", where(learner="pure"), ("b",),
+                "variable ln|H| + ln(2/beta) (predicted exponent 1). An upper bound: Theorem 3.3's guarantee; the notes "
+                "prove no pure-DP lower bound in |X|", where(learner="pure"), ("b",),
                 variable=lambda p: math.log(2.0 ** p["b"] + 1) + math.log(2 / p["beta"]),
-                variable_name="ln|H| + ln(2/beta)", predicted=1.0, tolerance=UP_TO_LOGS),
-        Scaling("scaling-approx", "Private binary search: n_hat / sqrt(ln(2(b+1)/beta)) (its bound's union "
-                "over the b + 1 noisy answers) grows like sqrt(ln|X|) (predicted exponent 1/2, up to lower-order "
-                "terms)",
+                variable_name="ln|H| + ln(2/beta)", predicted=1.0, tolerance=UP_TO_LOGS, direction="upper"),
+        Scaling("scaling-approx", "Private binary search: n_hat / sqrt(ln(2(b+1)/beta)) (the search draws b + 1 "
+                "noisy counts and each must steer it right, so the largest of b + 1 Gaussian noises is paid) grows "
+                "like sqrt(ln|X|) (predicted exponent 1/2, up to lower-order terms). An upper bound: our "
+                "explicit bound for this learner",
                 where(learner="approx"), ("b",), variable=ln_x,
                 variable_name="ln|X|", predicted=0.5, tolerance=UP_TO_LOGS,
                 factor=lambda p: math.sqrt(math.log(2 * (p["b"] + 1) / p["beta"])),
-                factor_name="sqrt(ln(2(b+1)/beta))"),
+                factor_name="sqrt(ln(2(b+1)/beta))", direction="upper"),
         # ERM's constancy in the domain is siv.thm2_2's scaling claim; here it is the baseline
     ]
     return Theorem(
@@ -223,9 +230,11 @@ def _siv_thm3_5() -> Theorem:
                          ("b",), bound=use(siv_bounds.m_empirical_from_pac, h_size=h_size)) for sp in SPREADS]
     claims.append(Scaling(
         "scaling-logH", "B, the worse database: database size grows like ln|H| (predicted exponent 1, as "
-        "its inner PAC learner; in Thm 3.3's variable ln|H| + ln(2/beta))", lambda p: True, ("b", "spread"),
+        "its inner PAC learner; in Thm 3.3's variable ln|H| + ln(2/beta)). An upper bound: Theorem 3.5 carries "
+        "Theorem 3.3's guarantee to 9n rows", lambda p: True, ("b", "spread"),
         variable=lambda p: math.log(h_size(p)) + math.log(2 / p["beta"]),
-        variable_name="ln|H| + ln(2/beta)", predicted=1.0, tolerance=UP_TO_LOGS, worst_over=("spread",)))
+        variable_name="ln|H| + ln(2/beta)", predicted=1.0, tolerance=UP_TO_LOGS, worst_over=("spread",),
+        direction="upper"))
     return Theorem(
         number="Theorem 3.5", title="A private PAC learner gives a private empirical learner on 9n rows",
         statement="If an (eps, delta)-DP learner PAC-learns H with n samples (accuracy 1/4), then some "

@@ -37,6 +37,14 @@ def missing_mass(p: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return (counts == 0) @ p
 
 
+def expected_missing_mass(row: dict) -> float:
+    """The support-ERM's expected risk in closed form, sum_j p_j (1 - p_j)^n, at a row (the
+    point with its n): the exact value the Monte Carlo mean estimates. (1 - p)^n is taken
+    as exp(n log1p(-p)), which keeps every digit where p is small and n large."""
+    p = atom_masses(row["dist"], row["support"])
+    return float(p @ np.exp(row["n"] * np.log1p(-p)))
+
+
 def support_erm_risk(p: np.ndarray, n: int, trials: int, rng: np.random.Generator) -> np.ndarray:
     """Exact risk of the support-ERM on ``trials`` samples of n points from the atoms p."""
     return missing_mass(p, rng.multinomial(n, p, size=trials))

@@ -1,6 +1,6 @@
-"""``privbounds audit`` (privbounds/blackbox.py): a black-box audit confirms an eps-DP
-mechanism with power, catches a planted leak, keeps the pilot apart from the estimate,
-and refuses bad input with one line; the command line exits 1 on a leak."""
+"""``privbounds audit`` (privbounds/blackbox.py): a black-box audit finds no violation in
+an eps-DP mechanism, with power, catches a planted leak, keeps the pilot apart from the
+estimate, and refuses bad input with one line; the command line exits 1 on a leak."""
 
 import subprocess
 import sys
@@ -26,9 +26,9 @@ def leaky_mean(data, epsilon, rng, size=None):
     return np.mean(data) + rng.laplace(0, 1 / (4 * epsilon * len(data)), size=size)
 
 
-def test_an_eps_dp_mechanism_is_confirmed_with_power_and_a_leak_is_refuted():
+def test_an_eps_dp_mechanism_shows_no_violation_with_power_and_a_leak_is_refuted():
     ok = audit(laplace_mean, D, D_PRIME, 1.0, trials=50_000, pilot=10_000)
-    assert ok.verdict == "confirmed" and ok.eps_hat <= 1.0 < ok.eps_hat_doubled and ok.powered
+    assert ok.verdict == "no violation found" and ok.eps_hat <= 1.0 < ok.eps_hat_doubled and ok.powered
     bad = audit(leaky_mean, D, D_PRIME, 1.0, trials=50_000, pilot=10_000)
     assert bad.verdict == "refuted" and bad.eps_hat > 1.0
 
@@ -41,7 +41,7 @@ def test_same_seed_same_audit_and_one_run_at_a_time_works():
     def one_run(data, epsilon, rng):  # no size argument: called once per run
         return laplace_mean(data, epsilon, rng)
     c = audit(one_run, D, D_PRIME, 1.0, trials=500, pilot=200)
-    assert c.trials == 500 and c.verdict in ("confirmed", "inconclusive")
+    assert c.trials == 500 and c.verdict in ("no violation found", "inconclusive")
     assert audit(laplace_mean, D, D_PRIME, 1.0, trials=500, pilot=200, takes_epsilon=False).powered is None
 
 
@@ -85,7 +85,8 @@ def test_the_command_line_audits_a_script_and_exits_1_on_a_leak(tmp_path):
                                f"{mod}:PAIR", "--epsilon", epsilon, "--trials", "30000", "--pilot", "5000"],
                               capture_output=True, text=True, timeout=120)
     ok = run("mechanism")
-    assert ok.returncode == 0 and ok.stdout.startswith("confirmed"), ok.stdout + ok.stderr
+    assert ok.returncode == 0 and ok.stdout.startswith("no violation found on these pairs and events (eps_hat"), \
+        ok.stdout + ok.stderr
     bad = run("leaky")
     assert bad.returncode == 1 and bad.stdout.startswith("refuted")
     err = run("mechanism", "0")

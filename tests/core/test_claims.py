@@ -106,7 +106,8 @@ def test_vacuous_points_neither_confirm_nor_refute_a_claim():
 
 
 def _scaling(**kw):
-    return Scaling("s", "test", lambda p: True, ("k",), variable=lambda p: p["k"], variable_name="k", **kw)
+    return Scaling("s", "test", lambda p: True, ("k",), variable=lambda p: p["k"], variable_name="k",
+                   **{"direction": "tight", **kw})
 
 
 def _law(exponent, ks=(1, 2, 4, 8, 16, 32), width=1.05):
@@ -177,3 +178,112 @@ def test_privacy_audit_verdicts(hits1, hits2, verdict):
 
 def test_privacy_audit_that_did_not_run_is_not_confirmed():
     assert _audit_claim().evaluate([], [], [])["verdict"] == INCONCLUSIVE
+
+
+# --- the direction of a scaling claim ------------------------------------------------------
+
+def test_an_upper_scaling_claim_is_refuted_only_by_faster_growth():
+    from privbounds.claims import Scaling
+
+    def up(pred, **kw):
+        return Scaling("s", "t", lambda p: True, ("k",), variable=lambda p: p["k"], variable_name="k",
+                       predicted=pred, direction="upper", **kw)
+    # slower growth than an upper bound allows: consistent, with the finding that the bound is loose
+    out = up(2.0).evaluate(_law(1.5, width=1.01), None)
+    assert out["verdict"] == CONFIRMED and out["finding"] == "loose" and "loose in k" in out["reason"]
+    # the same fit refutes a two-sided (tight) claim
+    assert _scaling(predicted=2.0).evaluate(_law(1.5, width=1.01), None)["verdict"] == REFUTED
+    # faster growth: refuted; above the exact exponent but inside the tolerance: lower-order terms
+    assert up(1.0).evaluate(_law(1.5, width=1.01), None)["verdict"] == REFUTED
+    assert up(1.0, tolerance=0.15).evaluate(_law(1.1, width=1.01), None)["verdict"] == LOWER_ORDER
+    # an interval reaching above prediction + tolerance cannot decide
+    out = up(1.0).evaluate(_law(1.0, ks=(1, 1.1, 1.2), width=3.0), None)
+    assert out["verdict"] == INCONCLUSIVE and "faster growth" in out["reason"]
+
+
+def test_a_lower_scaling_claim_is_the_mirror_image():
+    from privbounds.claims import Scaling
+
+    def low(pred):
+        return Scaling("s", "t", lambda p: True, ("k",), variable=lambda p: p["k"], variable_name="k",
+                       predicted=pred, direction="lower")
+    out = low(0.5).evaluate(_law(0.75, width=1.01), None)
+    assert out["verdict"] == CONFIRMED and out["finding"] == "loose"
+    out = low(1.0).evaluate(_law(0.75, width=1.01), None)
+    assert out["verdict"] == REFUTED and "slower" in out["reason"]
+
+
+def test_a_scaling_claim_with_a_divisor_also_fits_the_raw_exponent():
+    import math as m
+
+    from privbounds.claims import Scaling
+    pts = _law(0.5, ks=(4, 16, 64, 256, 1024), width=1.01)
+    for r in pts:
+        for key in ("n_hat", "n_low", "n_high"):
+            r[key] *= m.log(r["point"]["k"])
+    claim = Scaling("s", "t", lambda p: True, ("k",), variable=lambda p: p["k"], variable_name="k",
+                    predicted=0.5, factor=lambda p: m.log(p["k"]), factor_name="ln k", direction="upper")
+    out = claim.evaluate(pts, None)
+    assert out["fit"]["low"] <= 0.5 <= out["fit"]["high"] and out["fit_raw"]["exponent"] > 0.6
+
+
+def test_a_direction_outside_the_three_is_refused():
+    from privbounds.claims import Scaling
+    with pytest.raises(ValueError, match="direction"):
+        Scaling("s", "t", lambda p: True, direction="up")
+
+
+# --- slack, comparisons, errata ------------------------------------------------------------
+
+def test_every_bound_point_shows_its_slack_and_a_bound_that_could_not_fail_is_counted_apart():
+    from privbounds.claims import SLACK
+    out = _upper(30.0).evaluate([_search(10, 10, 20)], None)
+    d = out["details"][0]
+    assert out["verdict"] == CONFIRMED and d["slack"] == 3.0 and d["slack_low"] == 1.5
+    out = _upper(3000.0).evaluate([_search(10, 10, 20)], None)
+    assert out["verdict"] == SLACK and out["details"][0]["slack_low"] == 150.0
+    # lower bounds: measured / bound
+    d = _lower(5.0).evaluate([_search(20, 16, 24)], None)["details"][0]
+    assert d["slack"] == 4.0 and d["slack_low"] == 16 / 5
+
+
+def test_a_bound_held_to_another_learner_is_a_comparison():
+    from privbounds.claims import ABOVE, BELOW
+    claim = UpperBound("u", "t", lambda p: True, ("k",), bound=lambda p: 30.0, comparison=True)
+    assert claim.evaluate([_search(31, 31, 40)], None)["verdict"] == ABOVE
+    assert claim.evaluate([_search(10, 10, 20)], None)["verdict"] == BELOW
+    assert claim.evaluate([_search(20, 20, 40)], None)["verdict"] == INCONCLUSIVE
+
+
+def test_a_refuted_claim_on_a_misprinted_form_is_an_erratum():
+    from privbounds.claims import ERRATUM, evaluate_claims
+    printed = UpperBound("printed", "t", lambda p: True, ("k",), bound=use(lambda k: 30.0),
+                         erratum="printed log(1/K), the proof has log K", corrected="fixed")
+    fixed = UpperBound("fixed", "t", lambda p: True, ("k",), bound=use(lambda k: 60.0))
+    recs = evaluate_claims([printed, fixed], [_search(40, 35, 45)], [])
+    assert [r["verdict"] for r in recs] == [ERRATUM, CONFIRMED] and recs[0]["corrected"] == "fixed"
+
+
+def _mean_row(mean, sd, trials=300, n=1000):
+    return {"experiment": "mean", "n": n, "mean": mean, "sd": sd, "trials": trials, "max": 1.0, "k": 1}
+
+
+def test_a_closed_form_decides_the_verdict_and_monte_carlo_cross_checks_it():
+    from privbounds.claims import EXACT, MeanBound
+    from privbounds.simulators.wlf.support import expected_missing_mass
+
+    def claim(bound, exact):
+        return MeanBound("m", "t", lambda p: True, ("k",), bound=use(lambda: bound),
+                         closed_form=lambda row: exact)
+    exact = expected_missing_mass({"dist": "uniform", "support": 1000, "n": 1000})
+    assert round(exact, 6) == 0.367695  # sum_j p_j (1 - p_j)^n at N = n = 1000
+    # Monte Carlo alone cannot separate 0.367695 from the bound 1/e = 0.367879: inconclusive
+    row = _mean_row(0.3677, 0.015)
+    plain = MeanBound("m", "t", lambda p: True, ("k",), bound=use(lambda: math.exp(-1)))
+    assert plain.evaluate([], [row])["verdict"] == INCONCLUSIVE
+    out = claim(math.exp(-1), exact).evaluate([], [row])
+    assert out["verdict"] == EXACT and out["details"][0]["mc_agrees"]
+    assert claim(0.3676, exact).evaluate([], [row])["verdict"] == REFUTED  # the exact value is above it
+    # a simulator whose mean misses the exact value is a bug, never a verdict on the theorem
+    out = claim(math.exp(-1), exact).evaluate([], [_mean_row(0.30, 0.015)])
+    assert out["verdict"] == INCONCLUSIVE and "disagrees with the exact value" in out["reason"]

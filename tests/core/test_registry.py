@@ -262,3 +262,37 @@ def test_show_names_the_files_of_a_theorem(capsys):
               "bounds/bns.py"):
         assert f in out
     assert "bound privbounds.bounds.bns.n_empirical_alg5 [exact]" in out
+
+
+# A result of a paper as a claim's text names it ("Theorem 5.1", "Lemma 3.7", "section 1.1")
+RESULT = re.compile(r"\b(?:Theorem|Thm|Lemma|Lem|Corollary|Cor|Proposition|Prop|Observation|Obs|Example|Ex|"
+                    r"Remark|Rem|Claim|section)\s+\d+(?:\.\d+)*", re.IGNORECASE)
+
+
+def test_every_scaling_claim_has_the_direction_of_its_theorem():
+    """A scaling claim is one-sided ("upper", "lower") unless the paper proves matching
+    bounds ("tight"), and a two-sided claim says which two results it rests on."""
+    from privbounds.claims import Scaling
+
+    scaling = [(t, c) for t in THEOREMS for c in t.claims if isinstance(c, Scaling)]
+    assert scaling
+    for t, c in scaling:
+        assert c.direction in ("upper", "lower", "tight"), f"{t.id} #{c.id}: direction {c.direction!r}"
+        if c.direction == "tight":
+            cited = {" ".join(m.lower().split()) for m in RESULT.findall(c.description)}
+            assert len(cited) >= 2, f"{t.id} #{c.id}: a tight claim names both results, found {sorted(cited)}"
+
+
+def test_every_erratum_names_its_corrected_claim():
+    """A claim on a misprinted form is shown beside the claim on the form the proof gives:
+    another claim of the same theorem, itself no erratum."""
+    marked = 0
+    for t in THEOREMS:
+        by_id = {c.id: c for c in t.claims}
+        for c in t.claims:
+            assert bool(c.erratum) == bool(c.corrected), f"{t.id} #{c.id}: erratum and corrected go together"
+            if c.erratum:
+                marked += 1
+                assert c.corrected in by_id and c.corrected != c.id, f"{t.id} #{c.id}: no claim {c.corrected!r}"
+                assert not by_id[c.corrected].erratum, f"{t.id} #{c.corrected} is itself an erratum"
+    assert marked  # the built-in papers have misprints with claims (wlf.lem37, wlf.thm19)

@@ -24,11 +24,12 @@ def _bns_thm2_7() -> Theorem:
                    bound=use(tools.n_vc_realizable, vc=vc)),
         Scaling("scaling-alpha",
                 "Consistent ERM (middle of the consistent interval) on THRESH_10: n_hat / (ln(16/alpha) + "
-                "ln(2/beta)) grows like 1/alpha (predicted exponent 1; the bound's log factor divided out)",
+                "ln(2/beta)) grows like 1/alpha (predicted exponent 1; the bound's log factor divided out). An upper "
+                "bound: Theorem 2.7 caps the sample every consistent hypothesis needs; no lower bound is proved",
                 where(**{"class": "thresh"}), ("alpha",), variable=lambda p: 1 / p["alpha"], variable_name="1/alpha",
                 predicted=1.0, tolerance=UP_TO_LOGS,
                 factor=lambda p: math.log(16 / p["alpha"]) + math.log(2 / p["beta"]),
-                factor_name="ln(16/alpha) + ln(2/beta)"),
+                factor_name="ln(16/alpha) + ln(2/beta)", direction="upper"),
     ]
     return Theorem(
         number="Theorem 2.7 (Blumer et al.)",
@@ -51,9 +52,10 @@ def _bns_thm2_8() -> Theorem:
         UpperBound("upper", "Uniform convergence: n_hat <= (50 VC/alpha^2) ln(1/(alpha beta))",
                    lambda p: True, ("alpha",),
                    bound=use(tools.n_uniform_convergence, vc=1)),
-        Scaling("scaling-alpha", "n_hat grows like 1/alpha^2 (predicted exponent 2, up to the ln(1/alpha) factor)",
+        Scaling("scaling-alpha", "n_hat grows like 1/alpha^2 (predicted exponent 2, up to the ln(1/alpha) factor). "
+                "An upper bound: Theorem 2.8 is a sufficient sample size; no lower bound is proved",
                 lambda p: True, ("alpha",), variable=lambda p: 1 / p["alpha"], variable_name="1/alpha",
-                predicted=2.0, tolerance=UP_TO_LOGS),
+                predicted=2.0, tolerance=UP_TO_LOGS, direction="upper"),
     ]
     return Theorem(
         number="Theorem 2.8 (VC uniform convergence, agnostic)",
@@ -75,10 +77,11 @@ def _bns_thm2_11() -> Theorem:
                    lambda p: True, ("k",),
                    bound=use(tools.n_uniform_convergence, vc=1)),
         Scaling("scaling-k",
-                "n_hat / ln(k/(alpha beta)) does not grow with k (predicted exponent 0): k costs only ln k",
+                "n_hat / ln(k/(alpha beta)) does not grow with k (predicted exponent 0): k costs only ln k. An upper "
+                "bound: Theorem 2.11 says ln k suffices (every column must be accurate, so the ln k is paid)",
                 lambda p: True, ("k",), variable=lambda p: p["k"], variable_name="k", predicted=0.0,
                 factor=lambda p: math.log(p["k"] / (p["alpha"] * p["beta"])), factor_name="ln(k/(alpha beta))",
-                tolerance=UP_TO_LOGS),
+                tolerance=UP_TO_LOGS, direction="upper"),
     ]
     return Theorem(
         number="Theorem 2.11 (empirical k-learner => PAC k-learner)",
@@ -107,12 +110,13 @@ def _bns_cor2_12() -> Theorem:
             Scaling(
                 f"scaling-k-{cls}",
                 f"Consistent ERM on {name}: n_hat / (VC ln(16/alpha) + ln(2k/beta)) does not grow "
-                "with k (predicted exponent 0): k costs only through ln k",
+                "with k (predicted exponent 0): k costs only through ln k. An upper bound: Corollary 2.12 is the ERM's "
+                "guarantee (the k columns must all be learned, so the ln(2k/beta) is paid)",
                 where(**{"class": cls}), ("k",), variable=lambda p: p["k"], variable_name="k",
                 predicted=0.0, tolerance=UP_TO_LOGS,
                 factor=lambda p: float(bns_bounds.nonprivate_log_factor(vc[p["class"]](p), p["k"],
                                                                         p["alpha"], p["beta"])),
-                factor_name="VC ln(16/alpha) + ln(2k/beta)"),
+                factor_name="VC ln(16/alpha) + ln(2k/beta)", direction="upper"),
         ]
     return Theorem(
         number="Corollary 2.12 (with Thm 2.7, 2.11)",
@@ -166,9 +170,10 @@ def _bns_thm2_18() -> Theorem:
                    "n_hat <= 2 ln(N_s/beta)/(eps (alpha - 1/(2s)))",
                    lambda p: True, ("alpha", "epsilon"),
                    bound=use(bns_bounds.n_blr_toy, n_candidates=N, synth_size=SYNTH)),
-        Scaling("scaling-eps", "alpha = 0.2: n_hat grows like 1/eps (predicted exponent -1)",
-                where(alpha=0.2), ("epsilon",), variable=lambda p: p["epsilon"], variable_name="epsilon",
-                predicted=-1.0, tolerance=UP_TO_LOGS),
+        Scaling("scaling-eps", "alpha = 0.2: n_hat grows like 1/eps (predicted exponent 1 in 1/eps). An upper bound: "
+                "Theorem 2.18 is the sanitizer's guarantee; no lower bound is proved",
+                where(alpha=0.2), ("epsilon",), variable=lambda p: 1 / p["epsilon"], variable_name="1/epsilon",
+                predicted=1.0, tolerance=UP_TO_LOGS, direction="upper"),
     ]
     return Theorem(
         number="Theorem 2.18 (Blum-Ligett-Roth), toy size",
@@ -202,10 +207,11 @@ def _bns_thm2_19() -> Theorem:
         Scaling("scaling-alpha",
                 f"|X| = 2^{BnsThm219.D_FOR_ALPHA}: n_hat / (ln k + ln(4c/beta)) grows like 1/alpha^2 (noise "
                 "sqrt(c)/n with c ~ 1/alpha^2 update rounds must fall below alpha; k = 2|Q|(c + 1) comparisons; "
-                "predicted exponent 2, the bound's log factor divided out)",
+                "predicted exponent 2, the bound's log factor divided out). An upper bound: Theorem 2.19 is PMW's "
+                "guarantee; no lower bound is proved",
                 where(d=BnsThm219.D_FOR_ALPHA), ("alpha",), variable=lambda p: 1 / p["alpha"],
                 variable_name="1/alpha", predicted=2.0, tolerance=UP_TO_LOGS, factor=pmw_log_factor,
-                factor_name="ln k + ln(4c/beta)"),
+                factor_name="ln k + ln(4c/beta)", direction="upper"),
     ]
     return Theorem(
         number="Theorem 2.19 (Hardt-Rothblum PMW)",
@@ -239,21 +245,22 @@ def _bns_prop2_20() -> Theorem:
         Scaling(
             "scaling-X-alg1",
             "Algorithm 1, alpha = 0.05: n_hat does not depend on |X| (predicted exponent 0 in |X|, "
-            "tolerance 0.05)",
+            "tolerance 0.05). An upper bound: Proposition 2.20's sample size has no |X| in it",
             where(sanitizer="alg1", alpha=BnsProp220.ALPHA_FOR_X), ("d",), variable=lambda p: 2.0 ** p["d"],
-            variable_name="|X|", predicted=0.0, tolerance=0.05),
+            variable_name="|X|", predicted=0.0, tolerance=0.05, direction="upper"),
         Scaling(
             "scaling-X-laplace",
-            "Laplace histogram, alpha = 0.05: n_hat grows like ln(|X|/beta) (predicted exponent 1)",
+            "Laplace histogram, alpha = 0.05: n_hat grows like ln(|X|/beta) (predicted exponent 1). An upper bound: "
+            "the contrast's guarantee (the max of |X| noises); no lower bound is proved",
             where(sanitizer="laplace", alpha=BnsProp220.ALPHA_FOR_X), ("d",),
             variable=lambda p: p["d"] * math.log(2) + math.log(1 / p["beta"]),
-            variable_name="ln(|X|/beta)", predicted=1.0, tolerance=UP_TO_LOGS),
+            variable_name="ln(|X|/beta)", predicted=1.0, tolerance=UP_TO_LOGS, direction="upper"),
         Scaling(
             "scaling-alpha-alg1",
             "Algorithm 1, |X| = 2^16: n_hat grows like 1/alpha up to the ln(n) factor "
-            "(predicted exponent 1 in 1/alpha)",
+            "(predicted exponent 1 in 1/alpha). An upper bound: Proposition 2.20 is Algorithm 1's guarantee",
             where(sanitizer="alg1", d=16), ("alpha",), variable=lambda p: 1.0 / p["alpha"],
-            variable_name="1/alpha", predicted=1.0, tolerance=UP_TO_LOGS),
+            variable_name="1/alpha", predicted=1.0, tolerance=UP_TO_LOGS, direction="upper"),
     ]
     return Theorem(
         number="Proposition 2.20 (Algorithm 1)",
@@ -286,17 +293,18 @@ def _bns_prop2_21() -> Theorem:
         Scaling(
             "scaling-alpha",
             f"Substitute, |X| = 2^{BnsProp221.D_FOR_ALPHA}: n_hat is proportional to 1/alpha (the error "
-            "is the tree's noise divided by n; predicted exponent 1, exact)",
+            "is the tree's noise divided by n; predicted exponent 1, exact). An upper bound: the substitute's "
+            "guarantee (the paper's Proposition 2.21 is one too)",
             where(d=BnsProp221.D_FOR_ALPHA), ("alpha",), variable=lambda p: 1 / p["alpha"],
-            variable_name="1/alpha", predicted=1.0),
+            variable_name="1/alpha", predicted=1.0, direction="upper"),
         Scaling(
             "scaling-L",
             "Substitute, alpha = 0.1: n_hat grows like L^2, L = log2|X| (our analysis of the "
             "substitute: a prefix sums about L/2 nodes of noise 2L/eps, and the maximum over 2^L "
             "prefixes adds sqrt(L); predicted exponent 2 in L) - polylog |X|, not the paper's "
-            "2^(O(log* |X|))",
+            "2^(O(log* |X|)). An upper bound: our analysis of the substitute bounds its cost from above",
             where(alpha=0.1), ("d",), variable=lambda p: p["d"], variable_name="L = log2|X|",
-            predicted=2.0, tolerance=UP_TO_LOGS),
+            predicted=2.0, tolerance=UP_TO_LOGS, direction="upper"),
     ]
     return Theorem(
         number="Proposition 2.21 (substitute sanitizer)",
@@ -326,12 +334,14 @@ def _bns_thm2_22() -> Theorem:
                    "(800/alpha^2) ln(8/(alpha beta)))",
                    lambda p: True, ("d", "epsilon"),
                    bound=use(bns_bounds.n_direct_sum_agnostic, h_size=lambda p: 2 ** p["d"], k=1, rule="basic")),
-        Scaling("scaling-logC", "eps = 1: n_hat grows like ln(2|C|/beta) (predicted exponent 1)",
+        Scaling("scaling-logC", "eps = 1: n_hat grows like ln(2|C|/beta) (predicted exponent 1). An upper bound: "
+                "Theorem 2.22 is the exponential mechanism's guarantee; no lower bound is proved",
                 where(epsilon=1.0), ("d",), variable=lambda p: math.log(2 * 2 ** p["d"] / p["beta"]),
-                variable_name="ln(2|C|/beta)", predicted=1.0, tolerance=UP_TO_LOGS),
-        Scaling("scaling-eps", "|X| = 2^10: n_hat grows like 1/eps (predicted exponent -1)",
-                where(d=10), ("epsilon",), variable=lambda p: p["epsilon"], variable_name="epsilon",
-                predicted=-1.0, tolerance=UP_TO_LOGS),
+                variable_name="ln(2|C|/beta)", predicted=1.0, tolerance=UP_TO_LOGS, direction="upper"),
+        Scaling("scaling-eps", "|X| = 2^10: n_hat grows like 1/eps (predicted exponent 1 in 1/eps). An upper "
+                "bound: Theorem 2.22 is the learner's guarantee; no lower bound is proved",
+                where(d=10), ("epsilon",), variable=lambda p: 1 / p["epsilon"], variable_name="1/epsilon",
+                predicted=1.0, tolerance=UP_TO_LOGS, direction="upper"),
     ]
     return Theorem(
         number="Theorem 2.22 (Kasiviswanathan et al.)",
@@ -353,9 +363,10 @@ def _bns_thm2_23() -> Theorem:
         alg2_upper("upper", lambda p: True, ("epsilon",)),
         Scaling("scaling-eps",
                 "Algorithm 2 with k = 1: n_hat grows like 1/eps (its sanitizer and exponential-"
-                "mechanism terms; predicted exponent -1 in eps, up to logarithmic factors)",
-                lambda p: True, ("epsilon",), variable=lambda p: p["epsilon"], variable_name="epsilon",
-                predicted=-1.0, tolerance=UP_TO_LOGS),
+                "mechanism terms; predicted exponent 1 in 1/eps, up to logarithmic factors). An upper bound: "
+                "Theorem 2.23 is Algorithm 2's guarantee; no lower bound is proved",
+                lambda p: True, ("epsilon",), variable=lambda p: 1 / p["epsilon"], variable_name="1/epsilon",
+                predicted=1.0, tolerance=UP_TO_LOGS, direction="upper"),
     ]
     return Theorem(
         number="Theorem 2.23 (the k = 1 case of Lemma 3.7)",
@@ -380,9 +391,10 @@ def _bns_thm2_24() -> Theorem:
                    lambda p: True, ("k",),
                    bound=use(bns_bounds.n_empirical_alg5)),
         Scaling("scaling-k", "the empirical k-learner inherits Alg 5's k-freedom (predicted exponent 0, "
-                             "tolerance 0.05)",
+                             "tolerance 0.05). An upper bound: Theorem 2.24 turns Algorithm 5's k-free guarantee "
+                             "into one on 9n rows",
                 lambda p: True, ("k",), variable=lambda p: p["k"], variable_name="k", predicted=0.0,
-                tolerance=0.05),
+                tolerance=0.05, direction="upper"),
     ]
     return Theorem(
         number="Theorem 2.24 (with Lemma 2.25)",

@@ -188,13 +188,15 @@ def _thm4_7() -> Theorem:
                 "of the theorem's bound; the theorem is an upper bound, so a smaller exponent means its k is loose on "
                 "this family, while 1.5 or 2 would be the growth of composition over the rounds, Ex 3.3)",
                 where(learner="private", d=8), ("k",), variable=lambda p: p["k"],
-                variable_name="k", predicted=1.0, tolerance=UP_TO_LOGS, competitors=(1.5, 2.0)),
+                variable_name="k", predicted=1.0, tolerance=UP_TO_LOGS, competitors=(1.5, 2.0), direction="upper"),
         Scaling("scaling-d", "k = 4: the private n_hat against ln d (predicted exponent 1: n_47 grows through ln(4 d "
                 "T'/beta), affine in ln d). Only d = 8 to 32 (16 at quick) can run: there a law A + B ln d with A < "
                 "0 has a local exponent above 1 in ln d, and d^c one of about c ln d (2 to 3 for c = 1), so this "
-                "measures the growth at these d, not the asymptotics of Remark 4.2",
+                "measures the growth at these d, not the asymptotics of Remark 4.2. An upper bound: Theorem 4.7 is the "
+                "learner's guarantee; no lower bound is proved",
                 where(learner="private", k=4), ("d",), variable=lambda p: math.log(p["d"]),
-                variable_name="ln d", predicted=1.0, tolerance=UP_TO_LOGS, competitors=(0.0, 2.0, 3.0)),
+                variable_name="ln d", predicted=1.0, tolerance=UP_TO_LOGS, competitors=(0.0, 2.0, 3.0),
+                direction="upper"),
     ]
     return Theorem(
         number="Theorem 4.7 (with Lemma 4.6, Claim 4.3 and Theorem 3.2)",

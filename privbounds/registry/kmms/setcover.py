@@ -185,9 +185,10 @@ def _thm3_2() -> Theorem:
                        "sanity baseline: n_hat <= n_32 with lambda = 0 and Delta = 0 (ours)",
                        where(learner="argmax"), ("k",), bound=use(kb.n_conj_argmax)),
             Scaling("scaling-eps", "Exponential-mechanism selection, k = 4, d = 64: n_hat grows like 1/eps (predicted "
-                    "exponent -1: lambda and Delta are both proportional to 1/eps)",
-                    where(learner="setcover", k=4), ("epsilon",), variable=lambda p: p["epsilon"],
-                    variable_name="eps", predicted=-1.0, tolerance=UP_TO_LOGS),
+                    "exponent 1 in 1/eps: lambda and Delta are both proportional to 1/eps). An upper bound: "
+                    "Theorem 3.2's Theta is its analysis of this learner; no lower bound for every learner is "
+                    "proved", where(learner="setcover", k=4), ("epsilon",), variable=lambda p: 1 / p["epsilon"],
+                    variable_name="1/eps", predicted=1.0, tolerance=UP_TO_LOGS, direction="upper"),
         ],
         notes=("Theorem 3.2 is about accuracy only; the argmax baseline is not private. Our n_32 replaces the paper's "
                "VC(H) log k by ln|H| (finite class) and uses Claim 3.1's exact per-run form at alpha/2."))
@@ -205,10 +206,11 @@ def _ex3_3() -> Theorem:
                        where(learner=rule), ("k",), bound=use(kb.n_conj_composition, rule=rule)),
             Scaling(f"scaling-k-{rule}", f"Composition baseline ({rule}), decoy family, d = 512: n_hat grows like "
                     f"k^{pred:g} after dividing out ln(d/k), the log of the number of decoys per relevant literal "
-                    f"(the instance's log|H|; predicted exponent {pred:g})",
+                    f"(the instance's log|H|; predicted exponent {pred:g}). An upper bound: Example 3.3's Theta is its "
+                    "analysis of the baseline; no lower bound is proved",
                     where(learner=rule, d=512), ("k",), variable=lambda p: p["k"], variable_name="k",
                     predicted=pred, factor=_ln_d_over_k, factor_name="ln(d/k)", tolerance=UP_TO_LOGS,
-                    competitors=comp),
+                    competitors=comp, direction="upper"),
         ]
     return Theorem(
         number="Example 3.3", title="The composition baseline: k^1.5 log d / (alpha eps) samples",
@@ -238,9 +240,10 @@ def _claim3_4() -> Theorem:
                        lambda p: True, ("delta",), bound=use(kb.n_conj, reading="safe")),
             Scaling("scaling-delta", "The price of Claim 3.4's accounting: n_hat grows like ln(e/delta) (predicted "
                     "exponent 1, through eta = eps/(4 ln(e/delta)); sqrt(ln(1/delta)) would be an advanced-composition "
-                    "law, 0 a delta-free one)", lambda p: True, ("delta",),
+                    "law, 0 a delta-free one). An upper bound: the growth of our explicit n_32 under Claim 3.4's accounting",
+                    lambda p: True, ("delta",),
                     variable=lambda p: math.log(math.e / p["delta"]), variable_name="ln(e/delta)", predicted=1.0,
-                    tolerance=UP_TO_LOGS, competitors=(0.0, 0.5, 2.0)),
+                    tolerance=UP_TO_LOGS, competitors=(0.0, 0.5, 2.0), direction="upper"),
         ],
         notes=("The privacy audits run the WHOLE learner end to end on tiny samples (both a moved negative and a moved "
                "positive). Under a nominal setting (b_L = 20, eta = 0.5, T = 2) its pure guarantee by basic "
@@ -273,20 +276,23 @@ def _thm3_5() -> Theorem:
                        bound=use(kb.n_conj, reading="literal")),
             Scaling("scaling-k-conj", "CONJ, decoy family, d = 512: n_hat grows like k after dividing out ln(d/k), "
                     "the log of the number of decoys per relevant literal (the instance's log|H|; predicted exponent "
-                    "1, the composition baseline's 1.5)", where(**conj, family="decoy", d=512), ("k",),
+                    "1, the composition baseline's 1.5). An upper bound: Theorem 3.5's Theta is the learner's analysis; "
+                    "the paper proves no lower bound", where(**conj, family="decoy", d=512), ("k",),
                     variable=lambda p: p["k"], variable_name="k", predicted=1.0, factor=_ln_d_over_k,
-                    factor_name="ln(d/k)", tolerance=UP_TO_LOGS, competitors=(0.0, 0.5, 1.5, 2.0)),
+                    factor_name="ln(d/k)", tolerance=UP_TO_LOGS, competitors=(0.0, 0.5, 1.5, 2.0),
+                    direction="upper"),
             Scaling("scaling-k-disj", "DISJ, decoy family, d = 512: as scaling-k-conj (the same draws relabelled by De "
-                    "Morgan: a check of the disjunctive code path, not independent evidence)",
+                    "Morgan: a check of the disjunctive code path, not independent evidence; an upper bound, as Theorem 3.5)",
                     where(learner="setcover", form="disj", d=512), ("k",), variable=lambda p: p["k"],
                     variable_name="k", predicted=1.0, factor=_ln_d_over_k, factor_name="ln(d/k)",
-                    tolerance=UP_TO_LOGS, competitors=(0.0, 0.5, 1.5, 2.0)),
+                    tolerance=UP_TO_LOGS, competitors=(0.0, 0.5, 1.5, 2.0), direction="upper"),
             Scaling("scaling-d", "CONJ, decoy family, k = 4, d = 64 .. 4096: n_hat grows like ln(d/k) (predicted "
                     "exponent 1 in ln(d/k): logarithmic in d; a polynomial in d would show as an exponent far above "
-                    "1 here)", lambda p: (p["learner"] == "setcover" and p["form"] == "conj"
+                    "1 here). An upper bound: Theorem 3.5's log d is its analysis; no lower bound is proved",
+                    lambda p: (p["learner"] == "setcover" and p["form"] == "conj"
                                           and p["family"] == "decoy" and p["k"] == 4 and p["d"] >= 64),
                     ("d",), variable=_ln_d_over_k, variable_name="ln(d/k)", predicted=1.0, tolerance=UP_TO_LOGS,
-                    competitors=(0.0, 0.5, 2.0, 3.0)),
+                    competitors=(0.0, 0.5, 2.0, 3.0), direction="upper"),
         ],
         notes=("Decoy family: each relevant literal has about (d - k)/k noisy copies that reject its negatives and "
                "alpha/k of the positives, so the selection must beat ln(d/k) competitors per literal; that is the "

@@ -34,11 +34,13 @@ def _thm5_1() -> Theorem:
         Scaling("scaling-alpha",
                 "Worst distribution: m_hat grows like 1/alpha after dividing out ln(2/alpha) + ln(1/beta) "
                 "(predicted exponent 1; an exponent clearly below 1 would contradict Theorem 5.1's Omega(1/alpha), "
-                "2 is the public-only uniform-convergence law)",
+                "2 is the public-only uniform-convergence law). Tight: Theorem 5.1's lower bound (Omega(1/alpha) public "
+                "samples for every algorithm) and Theorem 3.1's upper bound (Lemma 3.3, O~(d/alpha) with d = 1) "
+                "have exponent 1 in 1/alpha",
                 lambda p: True, ("alpha",), variable=lambda p: 1.0 / p["alpha"], variable_name="1/alpha",
                 predicted=1.0, factor=lambda p: math.log(2.0 / p["alpha"]) + math.log(1.0 / p["beta"]),
                 factor_name="ln(2/alpha) + ln(1/beta)", tolerance=UP_TO_LOGS, competitors=(0.5, 2.0),
-                worst_over=("dist",)),
+                worst_over=("dist",), direction="tight"),
     ]
     return Theorem(
         number="Theorem 5.1", title="Lower bound on the public sample complexity",

@@ -55,15 +55,17 @@ def _base_stumps() -> Theorem:
                    public, ("p", "dist"), bound=use(pap_bounds.m_public_stumps)),
         Scaling("scaling-p-gauss",
                 "Gaussian release: n_hat grows like sqrt(p) (exponent 0.5 in p, up to the sqrt(ln p) of the "
-                "union bound), worst distribution at each p",
+                "union bound), worst distribution at each p. An upper bound: the Gaussian mechanism's guarantee; "
+                "Theorem 4.2's matching sqrt(p)/alpha needs p >= 1/alpha^2, and this grid starts below it",
                 gauss, ("p",), variable=lambda p: p["p"], variable_name="p", predicted=0.5,
-                tolerance=UP_TO_LOGS, worst_over=("dist",)),
+                tolerance=UP_TO_LOGS, worst_over=("dist",), direction="upper"),
         Scaling("scaling-p-public",
                 "Public means: m_hat / ln(2p/beta) does not grow with p (exponent 0: the public cost is "
-                "logarithmic in p), worst distribution at each p",
+                "logarithmic in p; the p empirical means must all be accurate, so ln(2p/beta) is paid), worst "
+                "distribution at each p. An upper bound: Hoeffding with the p means; no lower bound is proved",
                 public, ("p",), variable=lambda p: p["p"], variable_name="p", predicted=0.0,
                 factor=lambda p: math.log(2 * p["p"] / p["beta"]), factor_name="ln(2p/beta)",
-                tolerance=UP_TO_LOGS, worst_over=("dist",)),
+                tolerance=UP_TO_LOGS, worst_over=("dist",), direction="upper"),
     ]
     return Theorem(
         number="Section 1.1, item 2 and the opening of section 4 (baselines)",
@@ -93,26 +95,31 @@ def _thm4_2() -> Theorem:
                    where(m=0), ("p", "alpha", "dist"), bound=use(pap_bounds.n_gauss_stumps)),
         Scaling("scaling-p",
                 "While m alpha^2 <= 0.25 (public data far below 1/alpha^2), n_hat grows like sqrt(p): exponent "
-                "0.5 in p up to log factors, worst distribution at each (p, m)",
+                "0.5 in p up to log factors, worst distribution at each (p, m). Tight: Theorem 4.2's lower bound "
+                "(n = Omega~(sqrt(p)/alpha) while m is below 1/alpha^2, p >= 1/alpha^2 as here) and section 1.1's "
+                "Gaussian release (sqrt(p)/alpha up to logs, the private part of our algorithm) have exponent 1/2",
                 lambda p: main(p) and _m_scaled(p) <= 0.25 + 1e-9, ("p", "m"),
                 variable=lambda p: p["p"], variable_name="p", predicted=0.5, tolerance=UP_TO_LOGS,
-                worst_over=("dist",)),
+                worst_over=("dist",), direction="tight"),
         Scaling("scaling-alpha",
-                "At m alpha^2 in {0, 0.25}, n_hat grows like 1/alpha: exponent -1 in alpha up to log factors, "
-                "worst distribution at each (alpha, m)",
+                "At m alpha^2 in {0, 0.25}, n_hat grows like 1/alpha: exponent 1 in 1/alpha up to log factors, "
+                "worst distribution at each (alpha, m). A lower bound: Theorem 4.2 forces sqrt(p)/alpha; the "
+                "Gaussian release's upper bound also has a sampling term 1/alpha^2, so faster growth is "
+                "consistent",
                 lambda p: any(abs(_m_scaled(p) - k) < 1e-6 for k in ALPHA_SWEEP_M) and p["p"] == ALPHA_SWEEP_P,
-                ("alpha", "m"), variable=lambda p: p["alpha"], variable_name="alpha", predicted=-1.0,
-                tolerance=UP_TO_LOGS, worst_over=("dist",)),
+                ("alpha", "m"), variable=lambda p: 1 / p["alpha"], variable_name="1/alpha", predicted=1.0,
+                tolerance=UP_TO_LOGS, worst_over=("dist",), direction="lower"),
         Scaling("scaling-m-flat",
                 "Public data below 1/alpha^2 do not help: over m alpha^2 in [0.05, 0.5], n_hat / (the private-only "
                 "bound at that p) is flat in m (exponent 0), against the laws m^(-1/3), m^(-1/2), m^(-1) under "
-                "which public data would substitute for private data; worst distribution at each (p, m)",
+                "which public data would substitute for private data; worst distribution at each (p, m). A lower "
+                "bound: Theorem 4.2 proves that n does not fall while m is below 1/alpha^2; only a fall refutes it",
                 lambda p: main(p) and 0.05 - 1e-9 <= _m_scaled(p) <= 0.5 + 1e-9, ("p", "m"),
                 variable=lambda p: p["m"], variable_name="m", predicted=0.0,
                 factor=lambda p: float(pap_bounds.n_gauss_stumps(p["alpha"], p["beta"], p["epsilon"], p["delta"],
                                                                  p["p"])),
                 factor_name="n_gauss(p)", tolerance=UP_TO_LOGS, competitors=(-1.0, -0.5, -1 / 3),
-                worst_over=("dist",)),
+                worst_over=("dist",), direction="lower"),
     ]
     return Theorem(
         number="Theorem 4.2", title="Lower bound for releasing decision stumps with public data",
@@ -134,7 +141,7 @@ def _thm4_2() -> Theorem:
                "so equal n_hat at neighbouring points means 'within a grid step', and no n_hat is snapped to a "
                "multiple of the bound. No lower-bound claim with a constant: the paper hides it. As alpha falls "
                "the sampling error (1/sqrt(n) against the noise's sqrt(p)/n) gains weight, so the exponent in "
-               "alpha lies somewhat beyond -1. The flatness claim divides n_hat by the private-only bound at its p (a function of p alone) so "
+               "1/alpha lies somewhat above 1, which the one-sided (lower-bound) claim allows. The flatness claim divides n_hat by the private-only bound at its p (a function of p alone) so "
                "that several p share one fit in m; the competing laws are those under which public samples "
                "would replace private ones. The figure shows n_hat alpha/sqrt(p) against m alpha^2, with the "
                "public-only requirement 2 ln(2p/beta)/alpha^2 and 1/alpha^2 as vertical lines. Our proof "
@@ -164,10 +171,12 @@ def _thm4_3() -> Theorem:
         Scaling("scaling-threshold-p",
                 "Tracing threshold n_0 of the rounded marginals (alpha-accurate against the sample): the smallest "
                 "N at which fewer than kappa0/alpha^2 = 8 rows are accused with probability >= 1 - beta grows like "
-                "sqrt(p) (exponent 0.5 up to log factors), against the exact marginals' p. The theorem bounds n_0 "
-                "from below and asymptotically: a larger exponent at simulable p does not contradict it (notes)",
+                "sqrt(p) (exponent 0.5 up to log factors), against the exact marginals' p. A lower bound: the "
+                "theorem says tracing works up to some n_0 of order sqrt(p)/alpha, asymptotically, so the "
+                "threshold of any alpha-accurate mechanism grows at least that fast; at simulable p the sampling "
+                "error and the rounding make it grow faster, which contradicts nothing (notes)",
                 where(event="untraced"), ("p",), variable=lambda p: p["p"], variable_name="p", predicted=0.5,
-                tolerance=UP_TO_LOGS),
+                tolerance=UP_TO_LOGS, direction="lower"),
     ]
     return Theorem(
         number="Theorem 4.3 (special case of Dwork-Smith-Steinke-Ullman-Vadhan 2015, Thm 17)",
@@ -206,8 +215,8 @@ _THM4_3_NOTES = (
     "c^2 = (the mechanism's own error)^2 + 2/(3N). Where the sampling term 2/(3N) is not small against the "
     "mechanism's error (N alpha^2 of order 1) the exponent in p moves from 1/2 towards 1 (the exact marginals' "
     "law, n_0 ~ p / ln(1/rho)), and the sqrt(ln(N/K)) term raises it further as p and N grow: at the simulable "
-    "p both are large, so the measured exponent lies well above 1/2 and the two-sided claim can fail without "
-    "contradicting the theorem. "
+    "p both are large, so the measured exponent lies well above 1/2 without contradicting the theorem, which only "
+    "bounds the growth from below (the claim is one-sided). "
     "kappa_hat = alpha^2 x (median number accused) is measured at N = sqrt(p / ln(1/rho)) / alpha (Theorem 4.3's "
     "n_0 with constant 1) from the curve 'flagged' (P[at least t accused] against t) and shown in the figure. "
     "Privacy. The epsilon the accusations certify, ln((P_low[member accused] - delta) / P_high[fresh accused]) "

@@ -104,7 +104,10 @@ def _wlf_thm19() -> Theorem:
     claims = [
         MeanBound("upper-eq11", "Excess risk of Algorithm 1 is at most eq. (11) as printed: "
                   "9[log K + 2 log n]/(n eps) + 2 eps + sup|g_n|", where(quantity="excess_risk"), RATE_KEYS,
-                  bound=use(wb.alg1_consistency_rate, epsilon=_eps, h_size=_h, zeta=_zeta), quantity=ER),
+                  bound=use(wb.alg1_consistency_rate, epsilon=_eps, h_size=_h, zeta=_zeta), quantity=ER,
+                  erratum=("eq. (11) is printed with sup|g_n| once; Lemma 37's proof, which it rests on, gives "
+                           "2 sup|g_n|"),
+                  corrected="upper-eq11-corrected"),
         MeanBound("upper-eq11-corrected", "Excess risk is at most eq. (11) with 2 sup|g_n| (as Lemma 37's proof "
                   "gives)", where(quantity="excess_risk", regulariser="sqrt"), RATE_KEYS,
                   bound=use(wb.alg1_consistency_rate_corrected, epsilon=_eps, h_size=_h, zeta=_zeta), quantity=ER),
@@ -163,7 +166,10 @@ def _wlf_lem37() -> Theorem:
         MeanBound("upper-printed", "AERM gap against Lemma 37 as printed, 9[2 log n + log(1/K)]/(n eps) + zeta: "
                   "expected to fail where K > n^2 (the printed bound is then negative) and wherever the measured "
                   "gap exceeds it", where(quantity="aerm_gap"), RATE_KEYS,
-                  bound=use(wb.alg1_aerm_rate_printed, epsilon=_eps, h_size=_h, zeta=_zeta), quantity=AG),
+                  bound=use(wb.alg1_aerm_rate_printed, epsilon=_eps, h_size=_h, zeta=_zeta), quantity=AG,
+                  erratum=("Lemma 37 is printed with log(1/K) and zeta(n); its proof gives log K (from Lemma 36) "
+                           "and 2 zeta(n) (sup g_n - E g_n <= 2 sup|g_n|)"),
+                  corrected="upper-corrected"),
     ]
     return Theorem(
         number="Lemma 37", title="Algorithm 1 is universally AERM",

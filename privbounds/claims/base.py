@@ -1,0 +1,306 @@
+"""Claims on a bound: the testable predictions of a theorem that compare a measurement
+with a bound function of ``privbounds.bounds`` (design notes, "Vocabulary").
+
+- ``UpperBound``: the learner's n_hat interval must lie at or below N(params);
+  tightness n_hat / N, slack N / n_hat.
+- ``LowerBound``: n_hat's interval must lie at or above L(params); tightness L / n_hat,
+  slack n_hat / L. A lower bound at or below 0 says nothing: that point is *vacuous*.
+- ``Ceiling``: the measured success probability p(n) must stay under c(n); its
+  Clopper-Pearson intervals are Bonferroni-adjusted over the claim's non-vacuous points.
+  A ceiling at or above 1 says nothing: that point's verdict is *vacuous*.
+- ``MeanBound``: a measured mean (excess risk, generalisation gap, stability, privacy
+  loss: one value per trial, from a simulator with ``measure = "mean"``) at each n
+  against a bound curve B(params, n). An upper bound is *confirmed* where the mean's
+  Student-t interval (Bonferroni-adjusted over the claim's non-vacuous points) lies at or
+  below B, *refuted* where it lies above, else *inconclusive*; a lower bound the mirror
+  image. With ``statistic="max"`` the claim bounds a worst case (a supremum over
+  datasets or neighbours): the largest value over every instance tried is compared
+  with B, and one value above B refutes it (a counterexample); "confirmed" then means
+  "on every instance tried", and the page gives their number. A bound outside the
+  quantity's range says nothing: *vacuous*.
+
+Every point carries its slack (privbounds.claims.verdicts); a confirmed claim whose least
+slack is at least 100 at every point is *confirmed (slack >= 100x)*. A bound claim marked
+``comparison`` (a bound of the theorem's algorithm held to a learner the theorem is not
+about) says *below* or *above the bound* instead of confirmed or refuted.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from privbounds.claims.verdicts import (
+    ABOVE, BELOW, CONFIRMED, EXACT, INCONCLUSIVE, REFUTED, VACUOUS, combine, slack_of, with_slack)
+from privbounds.simulators.engine.stats import clopper_pearson, mean_interval
+
+
+@dataclass(frozen=True)
+class BoundRef:
+    """A bound function of ``privbounds.bounds`` and how a parameter point maps onto its
+    arguments. Each argument is taken from ``args`` (a constant, or a function of the
+    point for a derived value such as |H| = 2^d + 1), else from the point entry of the
+    same name, else from the function's default. A bound is thus written once, in
+    ``bounds/``: the claim, its figure and ``privbounds show`` all evaluate this."""
+
+    fn: Callable
+    args: dict = field(default_factory=dict)
+
+    def __call__(self, point: dict) -> float:
+        kw = {}
+        for name, par in inspect.signature(self.fn).parameters.items():
+            if name in self.args:
+                v = self.args[name]
+                kw[name] = v(point) if callable(v) else v
+            elif name in point:
+                kw[name] = point[name]
+            elif par.default is inspect.Parameter.empty:
+                raise KeyError(f"bound {self.name}: argument {name!r} is neither mapped nor a parameter "
+                               f"of the point {sorted(point)}")
+        return float(self.fn(**kw))
+
+    @property
+    def name(self) -> str:
+        return f"{self.fn.__module__}.{self.fn.__name__}"
+
+
+def use(fn: Callable, **args) -> BoundRef:
+    """The claim's bound: ``fn`` (a tagged function of privbounds.bounds) with ``args``
+    mapping the arguments that are not point parameters of the same name."""
+    return BoundRef(fn, args)
+
+
+def where(**kw) -> Callable[[dict], bool]:
+    """A claim's point selector: every named parameter has the given value."""
+    return lambda p: all(p.get(k) == v for k, v in kw.items())
+
+
+def _slack_fields(bound, value, low, high, upper: bool) -> dict:
+    """The slack columns of one point (all None for a vacuous bound)."""
+    slack = (None, None, None) if bound is None else slack_of(float(bound), float(value), float(low),
+                                                                 float(high), upper)
+    return {"slack": slack[0], "slack_low": slack[1], "slack_high": slack[2]}
+
+
+def _label(point: dict, keys) -> str:
+    return ", ".join(f"{k}={point[k]}" for k in keys if k in point)
+
+
+@dataclass
+class Claim:
+    id: str
+    description: str
+    select: Callable[[dict], bool]
+    label_keys: tuple = ()
+    # a claim on a printed form that contradicts the paper's own proof: what the misprint is,
+    # and the id of the corrected claim shown beside it; a measurement against it is an "erratum"
+    erratum: str = ""
+    corrected: str = ""
+    kind: str = field(init=False, default="?")
+
+    def summary(self) -> dict:
+        return {"id": self.id, "kind": self.kind, "description": self.description, **self.bound_meta()}
+
+    def bound_meta(self) -> dict:
+        ref = getattr(self, "bound", None)
+        if ref is None:
+            return {"bound_kind": None, "bound_source": None}
+        return {"bound_kind": getattr(ref.fn, "kind", None), "bound_source": getattr(ref.fn, "source", None),
+                "bound_name": ref.name}
+
+
+@dataclass
+class BoundClaim(Claim):
+    """n_hat against a bound B(params): an upper bound needs n_hat's interval at or below
+    B (tightness n_hat / B), a lower bound at or above it (tightness B / n_hat)."""
+
+    bound: BoundRef = None
+    # the bound is held to a learner the theorem is not about: "above / below the bound"
+    comparison: bool = False
+    upper: bool = field(init=False, default=True)
+
+    def evaluate(self, points, rows):
+        details = []
+        for r in points:
+            p = r["point"]
+            if "n_hat" not in r or not self.select(p):
+                continue
+            B = float(self.bound(p))
+            vacuous = not self.upper and B <= 0
+            if vacuous:
+                # a lower bound at or below 0 (small k in a packing bound) says nothing; taking
+                # it as 0 keeps the tightness interval B/hi .. B/lo in order
+                B = 0.0
+            lo, hi, nh = r["n_low"], r["n_high"], r["n_hat"]
+            if self.upper:
+                good, bad = hi is not None and hi <= B, lo is not None and lo > B
+                tight = (None if nh is None else nh / B, None if lo is None else lo / B,
+                         None if hi is None else hi / B)
+            else:
+                good, bad = lo is not None and lo >= B, hi is not None and hi < B
+                tight = (None if not nh else B / nh, None if hi is None else B / hi,
+                         None if not lo else B / lo)
+            slack = (None, None, None) if vacuous else slack_of(B, nh, lo, hi, self.upper)
+            details.append({
+                "label": _label(p, self.label_keys), "point": p, "bound": B,
+                "n_hat": nh, "n_low": lo, "n_high": hi, "trials": r["trials"],
+                "conf": r["conf"], "monotone": r["monotone"],
+                "verdict": VACUOUS if vacuous else self._word(good, bad),
+                "tightness": tight[0], "tightness_low": tight[1], "tightness_high": tight[2],
+                "slack": slack[0], "slack_low": slack[1], "slack_high": slack[2]})
+        return {"verdict": with_slack(combine([d["verdict"] for d in details]), details), "details": details,
+                "comparison": self.comparison}
+
+    def _word(self, good: bool, bad: bool) -> str:
+        """The verdict of one point: on the bound's side (good), across it (bad), or neither."""
+        if self.comparison:
+            # the side of the bound the learner is on; a theorem about another learner is not tested
+            return (BELOW if self.upper else ABOVE) if good else (ABOVE if self.upper else BELOW) if bad \
+                else INCONCLUSIVE
+        return CONFIRMED if good else REFUTED if bad else INCONCLUSIVE
+
+
+@dataclass
+class UpperBound(BoundClaim):
+    kind: str = field(init=False, default="upper bound")
+
+
+@dataclass
+class LowerBound(BoundClaim):
+    kind: str = field(init=False, default="lower bound")
+    upper: bool = field(init=False, default=False)
+
+
+@dataclass
+class Ceiling(Claim):
+    """p(n) <= bound(point with its n) at every measured n where the ceiling is below 1."""
+
+    bound: BoundRef = None
+    family_conf: float = 0.95
+    # the claim says the event never happens (a theorem's "for every", checked on instances):
+    # one observed event is a counterexample and refutes it, whatever the interval says
+    never: bool = False
+    kind: str = field(init=False, default="success ceiling")
+
+    def evaluate(self, points, rows):
+        keep = []
+        for row in rows:
+            if row.get("experiment") != "curve" or not self.select(row):
+                continue
+            keep.append((row, self.bound(row)))  # the row is the point with its n
+        # a ceiling at or above 1 tests nothing: shown as vacuous, and not in the family
+        m = max(1, sum(1 for _, c in keep if c < 1.0))
+        conf = 1 - (1 - self.family_conf) / m
+        details = []
+        if keep:
+            s = np.array([r["successes"] for r, _ in keep])
+            t = np.array([r["trials"] for r, _ in keep])
+            lo, hi = clopper_pearson(s, t, conf)
+            measured = ("successes", "trials", "p_hat", "ci_low", "ci_high")
+            for (row, c), p_lo, p_hi in zip(keep, lo, hi):
+                v = (VACUOUS if c >= 1.0 else REFUTED if self.never and row["successes"] > 0
+                     else CONFIRMED if p_hi <= c else REFUTED if p_lo > c else INCONCLUSIVE)
+                details.append({"label": _label(row, self.label_keys) + f", n={row['n']}",
+                                "point": {k: row[k] for k in row if k not in measured},
+                                "n": row["n"], "ceiling": c, "p_hat": row["p_hat"],
+                                "p_low": float(p_lo), "p_high": float(p_hi), "trials": row["trials"],
+                                "conf": conf, "verdict": v,
+                                **_slack_fields(None if c >= 1.0 else c, row["p_hat"], p_lo, p_hi, True)})
+        return {"verdict": with_slack(combine([d["verdict"] for d in details]), details), "details": details,
+                "conf": conf}
+
+
+MEAN_FIELDS = ("mean", "sd", "ci_low", "ci_high", "min", "max", "trials", "conf")
+
+
+@dataclass
+class MeanBound(Claim):
+    """A measured mean (or the largest measured value) at every n against B(point, n)."""
+
+    bound: BoundRef = None
+    upper: bool = True
+    statistic: str = "mean"  # or "max": a worst case over the instances tried
+    quantity: str = "measured value"  # what one trial measures, for figures and the report
+    # the quantity's possible range: an upper bound at or above its top (a lower bound at or
+    # below its bottom) is vacuous, and it bounds the interval of a mean whose trials all
+    # gave one value; the default suits risks, gaps and probabilities; None: unbounded
+    value_range: tuple = (0.0, 1.0)
+    # every trial computes the quantity itself, with no randomness in it (e.g. the risk of a
+    # learner whose output does not depend on the data): its mean is then a point, not an
+    # estimate. Otherwise trials that all gave one value get a distribution-free interval.
+    exact: bool = False
+    # the quantity's expectation in closed form (a function of the row: the point with its n):
+    # the verdict is then decided on that value, "confirmed (exact)" or refuted, and the
+    # Monte Carlo mean cross-checks the simulator (its interval must hold the exact value)
+    closed_form: Callable[[dict], float] | None = None
+    family_conf: float = 0.95
+    kind: str = field(init=False, default="mean bound")
+
+    def __post_init__(self):
+        if self.statistic not in ("mean", "max"):
+            raise ValueError(f"claim {self.id}: statistic must be 'mean' or 'max', got {self.statistic!r}")
+        if self.exact and self.statistic == "max":
+            raise ValueError(f"claim {self.id}: a worst case is already compared value by value; exact is for means")
+        if self.closed_form is not None and self.statistic == "max":
+            raise ValueError(f"claim {self.id}: a closed form is of an expectation; a worst case has none")
+        if self.statistic == "max" and not self.upper:
+            raise ValueError(f"claim {self.id}: a largest value can only be checked against an upper bound")
+
+    def _vacuous(self, b: float) -> bool:
+        lo, hi = self.value_range
+        return (self.upper and hi is not None and b >= hi) or (not self.upper and lo is not None and b <= lo)
+
+    def evaluate(self, points, rows):
+        keep = [(row, self.bound(row)) for row in rows
+                if row.get("experiment") == "mean" and self.select(row)]
+        m = max(1, sum(1 for _, b in keep if not self._vacuous(b)))
+        conf = 1 - (1 - self.family_conf) / m
+        details = []
+        for row, b in keep:
+            if self.statistic == "max":
+                val = lo = hi = float(row["max"])
+                # a counterexample beyond rounding refutes the supremum bound
+                bad = val > b + 1e-9 * max(1.0, abs(b))
+                v = VACUOUS if self._vacuous(b) else REFUTED if bad else CONFIRMED
+            else:
+                val = float(row["mean"])
+                lo, hi = (val, val) if self.exact and row["sd"] == 0 else \
+                    (float(x) for x in mean_interval(val, row["sd"], row["trials"], conf, self.value_range))
+                good, worse = (hi <= b, lo > b) if self.upper else (lo >= b, hi < b)
+                v = VACUOUS if self._vacuous(b) else CONFIRMED if good else REFUTED if worse else INCONCLUSIVE
+            exact = self._exact(row, b, lo, hi)
+            if exact and v != VACUOUS:
+                v, val, lo, hi = exact["verdict"], exact["exact"], exact["exact"], exact["exact"]
+            if self.upper:
+                tight = [x / b if b > 0 else None for x in (val, lo, hi)]
+            else:
+                tight = [b / x if x > 0 else None for x in (val, hi, lo)]
+            details.append({"label": _label(row, self.label_keys) + f", n={row['n']}",
+                            "point": {k: row[k] for k in row if k not in MEAN_FIELDS},
+                            "n": row["n"], "bound": float(b), "statistic": self.statistic,
+                            "value": val, "low": lo, "high": hi, "sd": float(row["sd"]),
+                            "trials": int(row["trials"]), "max": float(row["max"]), "conf": conf,
+                            "verdict": v, "tightness": tight[0], "tightness_low": tight[1],
+                            "tightness_high": tight[2], **(exact or {}),
+                            **_slack_fields(None if self._vacuous(b) else b, val, lo, hi, self.upper)})
+        out = {"verdict": with_slack(combine([d["verdict"] for d in details]), details), "details": details,
+               "conf": conf, "statistic": self.statistic, "quantity": self.quantity, "upper": self.upper}
+        off = [d for d in details if d.get("mc_agrees") is False]
+        if off:  # the simulator disagrees with arithmetic: a bug to find, not a verdict on the theorem
+            out.update(verdict=INCONCLUSIVE, reason=(
+                f"the Monte Carlo mean disagrees with the exact value at {len(off)} points (first {off[0]['label']}: "
+                f"exact {off[0]['exact']:.6g}, Monte Carlo interval [{off[0]['mc_low']:.6g}, "
+                f"{off[0]['mc_high']:.6g}]): the simulator does not compute what the claim says"))
+        return out
+
+    def _exact(self, row: dict, b: float, lo: float, hi: float) -> dict | None:
+        """The point decided on the closed form, with the Monte Carlo interval beside it."""
+        if self.closed_form is None:
+            return None
+        e = float(self.closed_form(row))
+        good = e <= b if self.upper else e >= b
+        return {"exact": e, "mc_value": float(row["mean"]), "mc_low": lo, "mc_high": hi,
+                "mc_agrees": bool(lo - 1e-12 <= e <= hi + 1e-12), "verdict": EXACT if good else REFUTED}
