@@ -92,7 +92,8 @@ def evidence(v: dict) -> str:
         iv = "" if d.get("statistic") == "max" else f" [{d['low']:.4g}, {d['high']:.4g}]"
         return (f"{d['label']}: {what} {d['value']:.4g}{iv} against bound {d['bound']:.4g} ({d['trials']} "
                 f"trials); {n_bad} of {len(details)} points {d['verdict']}")
-    return (f"{d['label']}: n_hat {d['n_hat']} [{_fmt(d['n_low'])}, {_fmt(d['n_high'])}] against bound "
+    floor = " (succeeds already at its smallest n)" if d.get("floor_reached") else ""
+    return (f"{d['label']}: n_hat {d['n_hat']} [{_fmt(d['n_low'])}, {_fmt(d['n_high'])}]{floor} against bound "
             f"{d['bound']:.4g}, slack {_fmt(d.get('slack'))} ({d['trials']} trials); {n_bad} of {len(details)} "
             f"points {d['verdict']}")
 

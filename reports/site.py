@@ -134,6 +134,8 @@ def verdict_reason(v: dict) -> str:
                     "inconclusive": f"the mean's interval {iv} holds the bound {b}"}
     else:
         b, iv = _fmt(d.get("bound"), 4), _interval(d.get("n_low"), d.get("n_high"))
+        if d.get("floor_reached"):
+            iv += " (succeeds already at its smallest n)"
         side = "above" if v.get("kind") == "upper bound" else "below"
         what = {"vacuous": f"the bound {b} is at or below 0 (or not finite), so it says nothing",
                 "refuted": f"the interval {iv} of n_hat lies {side} the bound {b}",

@@ -148,6 +148,8 @@ class BoundClaim(Claim):
                 "label": _label(p, self.label_keys), "point": p, "bound": B,
                 "n_hat": nh, "n_low": lo, "n_high": hi, "trials": r["trials"],
                 "conf": r["conf"], "monotone": r["monotone"],
+                # succeeded already at the smallest n the learner runs at: n_hat is at most that
+                "floor_reached": bool(r.get("floor_reached")), "n_floor": r.get("n_floor"),
                 "verdict": VACUOUS if vacuous else self._word(good, bad),
                 "tightness": tight[0], "tightness_low": tight[1], "tightness_high": tight[2],
                 "slack": slack[0], "slack_low": slack[1], "slack_high": slack[2]})

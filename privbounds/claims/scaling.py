@@ -126,15 +126,20 @@ class Scaling(Claim):
         used = [r for r in points if "n_hat" in r and self.select(r["point"])]
         if self.worst_over:
             used = worst_case(used, self.worst_over)
-        ok = [r for r in used if r["n_hat"] and r["n_low"] and r["n_high"]]
+        finite = [r for r in used if r["n_hat"] and r["n_low"] and r["n_high"]]
+        # a point that succeeds already at its smallest n has no crossing: n_hat is only "at
+        # most the floor", and its interval of width zero would outweigh every real one
+        ok = [r for r in finite if not r.get("floor_reached")]
         laws = self.laws()
         out = {"predicted": self.predicted, "tolerance": self.tolerance, "competitors": list(laws),
                "variable": self.variable_name, "direction": self.direction,
                "divided_by": self.factor_name, "points_used": len(ok),
-               "points_censored": len(used) - len(ok)}
+               "points_censored": len(used) - len(finite), "points_at_floor": len(finite) - len(ok)}
         if len(ok) < 3:
             out.update(verdict=INCONCLUSIVE, fit=None,
-                       reason=f"only {len(ok)} points with a finite n_hat interval (3 needed)")
+                       reason=f"only {len(ok)} points with a finite n_hat interval (3 needed)"
+                       + (f"; {len(finite) - len(ok)} succeed already at their smallest n" if len(finite) > len(ok)
+                          else ""))
             return out
         x = np.array([self.variable(r["point"]) for r in ok], float)
         f = np.array([self.factor(r["point"]) if self.factor else 1.0 for r in ok], float)
@@ -182,6 +187,8 @@ def worst_case(results: list[dict], over: tuple) -> list[dict]:
             out.append({**members[0], "n_hat": None, "n_low": None, "n_high": None})
             continue
         top = max(members, key=lambda m: m["n_hat"])
+        # the worst member's n_hat is at most its floor only if every member is at its floor
         out.append({**top, "n_low": max(m["n_low"] for m in members),
-                    "n_high": max(m["n_high"] for m in members)})
+                    "n_high": max(m["n_high"] for m in members),
+                    "floor_reached": all(m.get("floor_reached") for m in members)})
     return out

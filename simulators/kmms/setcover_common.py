@@ -107,8 +107,9 @@ def bound(point: dict) -> float:
 def search_start(point: dict) -> int:
     """Where the n_hat search starts: 2^7 below the learner's explicit bound (2^9 for d < 64,
     2^11 on the easy near-miss family), at least 4; the non-private learners start at 2. A search that
-    passes at its start reports an interval reaching down to 1, so a start set too high
-    shows (tests/kmms check that no quick point passes at its start)."""
+    passes at its start halves n until it sees a failure (the engine's descent), so a start
+    set too high shows as n's below it (tests/kmms check that no quick point passes at its
+    start)."""
     if point["learner"] in ("nonprivate", "argmax"):
         return 2
     shift = 11 if point["family"] == "nearmiss" else 9 if point["d"] < 64 else 7

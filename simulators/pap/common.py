@@ -43,8 +43,9 @@ def search_start(bound: float, shift: int = 9) -> int:
     """Where an n_hat search starts: 2^shift below an explicit bound of the point (at
     least 16). Far below the crossing every comparison of PMW is a "top" and a run costs up
     to one round per query, so the search does not start at n = 1. A search that passes
-    at its start reports an interval reaching down to 1, so a start set too high shows in
-    the results (and the tests check that no quick-fidelity point starts passing)."""
+    at its start halves n until it sees a failure (the engine's descent), which costs
+    rounds, so a start set too high shows in the results as n's below it (and the tests
+    check that no quick-fidelity point starts passing)."""
     return max(16, int(bound) >> shift)
 
 
