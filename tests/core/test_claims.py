@@ -287,3 +287,10 @@ def test_a_closed_form_decides_the_verdict_and_monte_carlo_cross_checks_it():
     # a simulator whose mean misses the exact value is a bug, never a verdict on the theorem
     out = claim(math.exp(-1), exact).evaluate([], [_mean_row(0.30, 0.015)])
     assert out["verdict"] == INCONCLUSIVE and "disagrees with the exact value" in out["reason"]
+
+
+def test_a_point_that_succeeds_at_its_smallest_n_is_left_out_of_a_fit():
+    pts = _law(1.0, width=1.05)
+    floor = {**pts[0], "n_hat": 1, "n_low": 1, "n_high": 1, "floor_reached": True}
+    out = _scaling(predicted=1.0).evaluate([floor, *pts[1:]], None)
+    assert out["points_used"] == len(pts) - 1 and out["points_at_floor"] == 1 and out["verdict"] == CONFIRMED
