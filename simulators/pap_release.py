@@ -239,18 +239,22 @@ def public_only_thresholds(public: np.ndarray, probs: np.ndarray) -> np.ndarray:
 
 def pmw_all_thresholds(probs: np.ndarray, n: int, alpha: float, epsilon: float, delta: float,
                        rng: np.random.Generator, private_counts: np.ndarray | None = None,
-                       one_round: float | None = None, answers: bool = False):
+                       one_round: float | None = None, answers: bool = False, final_state: bool = False):
     """Private only: PMW on all of [T] answering THR_T (K = T + 1 queries, N = T cells),
     at 0/1 accuracy alpha/4 for the sample (Lemma 2.7's explicit form). Returns (errors
     (trials,), updates (trials,)), or with ``answers`` the answers G (trials, T + 1) on
-    the +-1 scale instead of the errors. ``private_counts``, ``one_round``: audits."""
+    the +-1 scale instead of the errors. ``private_counts``, ``one_round``: audits;
+    ``final_state`` (audits) appends PMW's final synthetic distribution (trials, T), the
+    data structure Algorithm 1 outputs."""
     trials, size = probs.shape
     counts = multinomial_rows(n, probs, rng) if private_counts is None else private_counts
     t = np.arange(size + 1)[None, :]
     queries = RangeQueries(np.zeros((trials, size + 1), np.int64), np.broadcast_to(t, (trials, size + 1)).copy(),
                            np.ones((trials, size + 1), bool), np.ones((trials, size), bool))
     emp = np.concatenate([np.zeros((trials, 1)), np.cumsum(counts, axis=1) / n], axis=1)
-    ans, updates, _ = pmw(queries, emp, n, alpha / 4.0, epsilon, delta, rng, one_round=one_round)
+    ans, updates, state = pmw(queries, emp, n, alpha / 4.0, epsilon, delta, rng, one_round=one_round)
+    if final_state:
+        return 2.0 * ans - 1.0, updates, state
     if answers:
         return 2.0 * ans - 1.0, updates
     return np.abs(2.0 * ans - 1.0 - threshold_answers(probs)).max(axis=1), updates

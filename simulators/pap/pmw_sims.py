@@ -28,7 +28,15 @@ from privbounds.bounds.pap import n_pmw_offline, n_tree_thresholds
 from privbounds.params import Options
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.pap.audits import ROUND, pmw_round_events
+from privbounds.simulators.pap.audits import (
+    PMW_COMPARE,
+    PMW_MEASURE,
+    PMW_THRESHOLD,
+    ROUND,
+    UNITS,
+    pmw_round_events,
+    pmw_unit_events,
+)
 from privbounds.simulators.pap.common import DELTA, N_MAX, RELEASE_FIDELITY, line_probs, search_start, specs
 from privbounds.simulators.pap_release import multinomial_rows, pmw_all_thresholds, tree_thresholds
 from privbounds.simulators.pmw_offline import DenseQueries, pmw, pmw_constants
@@ -43,14 +51,44 @@ def random_class(size: int = 64) -> np.ndarray:
     return np.where(np.random.default_rng(RANDOM_CLASS_SEED).random((size, size)) < 0.5, 1, -1).astype(np.int8)
 
 
-def _pmw_audit(path: str) -> AuditCase:
+UNIT_TEXT = {
+    "pmw-round-below": ("counts (23, 16, ..., 16, 9) of n = 128 rows over [8] versus one row moved from the first "
+                        "cell to the last (every threshold query's gap moves the same way)",
+                        "AboveThreshold answered every query below (the run made no update)",
+                        "an all-below outcome of AboveThreshold, bounded by the threshold noise alone"),
+    "pmw-round-compare": ("counts (20, 12, 16, ..., 16) of n = 128 rows over [8] versus one row moved from the first "
+                          "cell to the second (only the query [0, 1) moves)",
+                          "the round's update is on the query [0, 1)",
+                          "on this pair only that query's comparison sees a different input"),
+    "pmw-round-measure": ("counts (20, 12, 16, ..., 16) of n = 128 rows over [8] versus one row moved from the first "
+                          "cell to the second (only the query [0, 1) moves)",
+                          "the released answer of [0, 1) exceeds its value on D, 20/128",
+                          "on this pair only that query's comparison (e0/4) and measurement (e0) see different inputs"),
+}
+
+
+def _unit_audits() -> list[AuditCase]:
+    """One round of PMW with one noise source given most of the declared budget (pap/audits.py)."""
+    cases = []
+    for name, (spec, units, sources) in UNITS.items():
+        nb, ev, why = UNIT_TEXT[name]
+        e0 = spec["e0"]
+        cases.append(AuditCase(
+            name, f"one round of PMW over all of [8], answering THR_8 (alpha = {spec['alpha']:g}, eps0 = {e0:g}); "
+            f"declared {units * e0:g}: {why}", nb, ev, units * e0, 0.0, pmw_unit_events, dict(spec),
+            trials=400_000, sources=sources, mutation_trials=200_000))
+    return cases
+
+
+def _pmw_audit(path: str) -> list[AuditCase]:
     e0 = ROUND["e0"]
-    return AuditCase(
+    return [AuditCase(
         "pmw-round", f"one round of PMW ({path}): one AboveThreshold instance and one measurement at "
         f"eps0 = {e0:g} each, pure {2 * e0:g}-DP (the unit a whole run composes)",
         f"{ROUND['n']} private rows, {ROUND['c0']} at the first point, versus one of them moved to the last",
         f"the released answer of the query over the first point exceeds {ROUND['t0']:g} (+-1 scale)",
-        2 * e0, 0.0, pmw_round_events, dict(ROUND), trials=600_000)
+        2 * e0, 0.0, pmw_round_events, dict(ROUND), trials=600_000,
+        sources=(PMW_THRESHOLD, PMW_COMPARE, PMW_MEASURE)), *_unit_audits()]
 
 
 PMW_UNAUDITED = {
@@ -97,7 +135,7 @@ class PapLem27(Simulator):
                               "advanced composition"}
 
     def audits(self):
-        return [_pmw_audit("over all of [2], answering THR_2")]
+        return _pmw_audit("over all of [2], answering THR_2")
 
     def n_range(self, point):
         return search_start(self.bound_n(point)), N_MAX
@@ -167,7 +205,7 @@ class PapBasePriv(Simulator):
                 "accounting": "PMW (Alg 1) over all of [T], advanced composition"}
 
     def audits(self):
-        return [_pmw_audit("over all of [2], answering THR_2")]
+        return _pmw_audit("over all of [2], answering THR_2")
 
     def n_range(self, point):
         if point["learner"] == "tree":
