@@ -48,7 +48,13 @@ from privbounds.simulators.bns.thm2_18 import (
     blr_release,
     candidate_prefixes,
 )
-from privbounds.simulators.bns.thm2_19 import BnsThm219, pmw_round_events, round_epsilon, threshold_queries
+from privbounds.simulators.bns.thm2_19 import (
+    BnsThm219,
+    below_audit,
+    pmw_round_events,
+    round_epsilon,
+    threshold_queries,
+)
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
@@ -180,6 +186,7 @@ class BnsLem36(_GenericAlg2):
                       f"{eps:.3f} (instance of bns.thm2_19)",
                       "160 rows (1, 0, 18, 20, 20, 101, 0, 0) on the points 0..7 versus the row at 0 moved to 7",
                       "the update raised the prefix [0, 6)", eps, 0.0, pmw_round_events, dict(a), trials=600_000),
+            below_audit(),
             AuditCase("column-basic", "the exponential mechanism: Algorithm 2 over PMW, k = 1, basic composition "
                       "(eps = 1), eps0 = 0.5", COLUMN_NEIGHBOURS, "h = 0", 0.5, 0.0, alg2_pmw_events,
                       {**COLUMN, "rule": "basic"}, trials=200_000),

@@ -76,7 +76,8 @@ class NoiseSource:
       once) and ``arg`` is the argument carrying the parameter.
     ``param`` says which way it weakens privacy: "scale" (a noise scale or temperature:
     halved), "epsilon" (a per-mechanism epsilon or inverse temperature: doubled), "rate"
-    (a sampling probability: doubled, at most 1)."""
+    (a sampling probability: doubled, at most 1; or a subsample size m of n rows, an
+    integer: doubled)."""
 
     name: str  # unique within its audit instance, e.g. "count-laplace"
     kind: str  # one of KINDS
@@ -96,10 +97,21 @@ class NoiseSource:
     def weaken(self, value, factor: float = 2.0):
         """The parameter with privacy weakened by ``factor`` (2: half the noise)."""
         f = PARAMS[self.param] ** (np.log(factor) / np.log(2.0))
+        if self.param == "rate" and isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+            return int(round(value * f))  # a subsample size m of n rows: the rate m/n grows by f
         out = np.asarray(value, float) * f
         if self.param == "rate":
             out = np.minimum(out, 1.0)
         return float(out) if np.ndim(value) == 0 and not isinstance(value, np.ndarray) else out
+
+
+def noise_sources(*sources: NoiseSource):
+    """Decorator for an events function: the noise sources of the learner it runs, for every
+    instance built on it that does not list its own (``AuditCase.noise_sources``)."""
+    def mark(fn):
+        fn.noise_sources = tuple(sources)
+        return fn
+    return mark
 
 
 @dataclass(frozen=True)
@@ -132,6 +144,11 @@ class AuditCase:
             raise ValueError(f"audit {self.name}: events returned shapes {a.shape}, {b.shape}, "
                              f"expected ({trials},) each")
         return int(a.sum()), int(b.sum())
+
+    @property
+    def noise_sources(self) -> tuple:
+        """The instance's own ``sources``, else those its events function declares."""
+        return tuple(self.sources) or tuple(getattr(self.events, "noise_sources", ()))
 
     def describe(self) -> dict:
         return {"name": self.name, "learner": self.learner, "neighbours": self.neighbours,

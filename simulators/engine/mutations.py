@@ -123,8 +123,12 @@ def mutate(case: AuditCase, source: NoiseSource, trials: int | None = None, theo
     n = case_trials(case, trials)
     if clean is None:
         clean = eps_hat(case, n, _rng(theorem, case.name, "clean"))
-    with weakened(source) as calls:
-        mutated = eps_hat(case, n, _rng(theorem, case.name, source.name))
+    try:
+        with weakened(source) as calls:
+            mutated = eps_hat(case, n, _rng(theorem, case.name, source.name))
+    except (ValueError, ZeroDivisionError) as err:  # e.g. a subsample rate already 1 cannot double
+        return Mutation(theorem, case.name, source.name, source.kind, case.epsilon, clean, None, n,
+                        f"cannot weaken here: {str(err)[:60]}")
     if calls is not None and calls[0] == 0:
         raise SiteNotReached(f"{case.name}: the run never called {source.site} (source {source.name})")
     why = ""
@@ -138,11 +142,11 @@ def mutate(case: AuditCase, source: NoiseSource, trials: int | None = None, theo
 def mutate_case(case: AuditCase, theorem: str = "", trials: int | None = None) -> list[Mutation]:
     """Every source of ``case`` (one clean run shared); a row saying so if it declares none."""
     n = case_trials(case, trials)
-    if not case.sources:
+    if not case.noise_sources:
         return [Mutation(theorem, case.name, "-", "-", case.epsilon, float("nan"), None, 0,
                          "no noise source declared")]
     clean = eps_hat(case, n, _rng(theorem, case.name, "clean"))
-    return [mutate(case, s, n, theorem, clean) for s in case.sources]
+    return [mutate(case, s, n, theorem, clean) for s in case.noise_sources]
 
 
 def theorem_cases(patterns=None) -> list[tuple[str, AuditCase]]:
@@ -167,7 +171,7 @@ def table(patterns=None, trials: int | None = None, declared_only: bool = False,
     out = out or sys.stdout
     print(header(), file=out)
     for tid, case in theorem_cases(patterns):
-        if declared_only and not case.sources:
+        if declared_only and not case.noise_sources:
             continue
         for row in mutate_case(case, tid, trials):
             rows.append(row)
@@ -198,9 +202,9 @@ def main(argv=None) -> int:
     ap.add_argument("--declared", action="store_true", help="only instances that declare noise sources")
     args = ap.parse_args(argv)
     rows = table(args.patterns or None, args.trials, args.declared)
-    ran = [r for r in rows if r.mutated is not None]
-    print(f"\n{sum(r.caught for r in ran)} of {len(ran)} declared sources caught; "
-          f"{len(rows) - len(ran)} audit instances declare no source")
+    declared = [r for r in rows if r.source != "-"]
+    print(f"\n{sum(r.caught for r in declared)} of {len(declared)} declared sources caught; "
+          f"{len(rows) - len(declared)} audit instances declare no source")
     return 0
 
 

@@ -98,9 +98,9 @@ def test_every_declared_site_exists_and_every_covered_source_is_declared():
 
     declared = set()
     for tid, case in mu.theorem_cases():
-        names = [s.name for s in case.sources]
+        names = [s.name for s in case.noise_sources]
         assert len(names) == len(set(names)), f"{case.name}: source names repeat"
-        for s in case.sources:
+        for s in case.noise_sources:
             mod, attr = s.site.split(":")
             obj = getattr(importlib.import_module(mod), attr)
             if s.arg is not None:
@@ -113,7 +113,7 @@ def test_every_declared_site_exists_and_every_covered_source_is_declared():
 def test_every_declared_site_is_reached_by_its_audit():
     """A site the audit never calls would make its mutation test vacuous."""
     for tid, case in mu.theorem_cases():
-        for s in case.sources:
+        for s in case.noise_sources:
             if ":" in s.site and not callable(getattr(__import__("importlib").import_module(s.site.split(":")[0]),
                                                       s.site.split(":")[1])):
                 continue
@@ -128,7 +128,7 @@ def test_every_declared_site_is_reached_by_its_audit():
 @pytest.mark.parametrize("theorem,name,source", COVERED, ids=lambda x: x)
 def test_halving_one_noise_source_is_refuted_and_the_clean_learner_is_not(theorem, name, source):
     case = _case(theorem, name)
-    src = next(s for s in case.sources if s.name == source)
+    src = next(s for s in case.noise_sources if s.name == source)
     row = mu.mutate(case, src, theorem=theorem)
     assert row.clean <= case.epsilon, f"the clean learner is refuted: eps_hat {row.clean:.3f} > {case.epsilon:g}"
     assert row.mutated > case.epsilon, (f"{source} halved is not caught: eps_hat {row.mutated:.3f} <= "
