@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.simulators.engine.audit import NoiseSource
+from privbounds.simulators.engine.audit import NoiseSource, noise_sources
 from privbounds.simulators.pap_release import pmw_all_thresholds, release_stumps, release_thresholds
 
 ROUND = {"n": 6, "c0": 5, "t0": 0.98, "e0": 1.0, "alpha": 0.99}
@@ -123,6 +123,7 @@ def pmw_unit_events(budget, trials, rng, counts, move, event, query, above, n, a
     return out[0], out[1]
 
 
+@noise_sources(PMW_THRESHOLD, PMW_COMPARE, PMW_MEASURE)
 def alg3_round_events(budget, trials, rng, n, c0, t0, e0, alpha):
     """Algorithm 3 on THR_4 with the public sample {1} on both sides: the cover is
     {h_0, h_2}, the cells {0, 1} and {2, 3}; the event is G(h_2) > t0."""
@@ -133,6 +134,7 @@ def alg3_round_events(budget, trials, rng, n, c0, t0, e0, alpha):
             for c in _sides(c0, n, trials, 4)]
 
 
+@noise_sources(PMW_THRESHOLD, PMW_COMPARE, PMW_MEASURE)
 def stump_round_events(budget, trials, rng, n, c0, t0, e0, alpha):
     """Algorithm 3 on STUMP_2 with the public rows (+1, -1), (+1, +1) on both sides (both
     columns kept): private frequencies of x_1 = +1 of c0/n versus (c0 - 1)/n, of x_2 = +1
