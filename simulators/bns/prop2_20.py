@@ -38,9 +38,8 @@ from privbounds.simulators.sanitizers import laplace_histogram_error, point_sani
 ZIPF_EXPONENT = 1.1
 
 
-@noise_sources(NoiseSource("sanitizer", "laplace", "privbounds.simulators.bns.prop2_20:point_sanitizer",
-                           param="epsilon", arg="epsilon",
-                           what="Alg 1's Laplace counts and noisy threshold, at its epsilon"))
+@noise_sources(NoiseSource("sanitizer", "laplace", "privbounds.simulators.sanitizers:point_noise_scale",
+                           what="Alg 1's Lap(2/eps) on every non-zero count (the threshold left as it is)"))
 def alg1_epsilon_events(budget, trials, rng, epsilon, delta, count=40):
     """Algorithm 1 on D = (count at x, count at y) and on D' = (count + 1, count - 1),
     n = 2 count rows; E = {a_x >= count + 1 and a_y <= count - 1} (module docstring)."""
