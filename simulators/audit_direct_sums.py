@@ -26,8 +26,12 @@ import numpy as np
 
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.sanitizers import tree_nodes
+from privbounds.simulators.engine.audit import NoiseSource, noise_sources
 
 
+@noise_sources(NoiseSource("tree", "laplace", "privbounds.simulators.audit_direct_sums:tree_nodes",
+                           param="epsilon", arg="epsilon",
+                           what="the tree sanitizer's Laplace node counts, at its epsilon"))
 def tree_sanitizer_events(budget, trials, rng, d, eps_san):
     """See the module docstring; the tree runs at eps_san * budget on |X| = 2^d."""
     X = 2 ** d

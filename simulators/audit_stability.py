@@ -151,8 +151,7 @@ def _run_alg5(x, keys, trials, alpha, epsilon, delta, rng, per_trial):
     return hits
 
 
-@noise_sources(NoiseSource("adist", "laplace", "privbounds.simulators.mechanisms:adist_noise_scale",
-                           what="A_dist's Lap(4/eps) on the gap (the release threshold left as it is)"), NoiseSource("sanitizer", "laplace", "privbounds.simulators.sanitizers:point_noise_scale",
+@noise_sources(NoiseSource("sanitizer", "laplace", "privbounds.simulators.sanitizers:point_noise_scale",
                            what="Alg 1's Lap(2/eps) on every non-zero count"))
 def alg5_heavy_set_events(budget, trials, rng, epsilon, delta, alpha, count_y, count_z, count_w=0,
                           released=False):

@@ -118,6 +118,9 @@ def point_columns_events(budget, trials, rng, d, k, eps0, rows, positives, revea
     return out[0], out[1]
 
 
+@noise_sources(NoiseSource("columns", "expmech", "privbounds.simulators.bns.cor3_4:hash_learner",
+                           param="epsilon", arg="eps0",
+                           what="each column's exponential mechanism over buckets, at eps0"))
 def hash_columns_events(budget, trials, rng, k, buckets, eps0, rows, positives, reveal=None):
     """Audit of ``hash_learner`` (Cor 3.3's substitute) on the instance of
     ``point_columns_events``: ``rows`` rows at one point x0, ``positives`` (D) or one more

@@ -55,7 +55,7 @@ from privbounds.simulators.bns.thm2_19 import (
     round_epsilon,
     threshold_queries,
 )
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.pmw import pmw_parameters, pmw_sanitize
@@ -76,12 +76,18 @@ def pmw_support(hist, alpha, epsilon, delta, rng):
     return np.round(synthetic * np.ceil(8 / alpha)) >= 1
 
 
+@noise_sources(NoiseSource("columns", "expmech", "privbounds.simulators.bns.cor3_10:alg2_thresholds",
+                           param="epsilon", arg="eps0",
+                           what="Alg 2's exponential mechanism, at eps0"))
 def alg2_blr_events(budget, trials, rng, **spec):
     """Algorithm 2 over BLR, as ``BnsThm31.run_trials`` runs it (``alg2_thresholds_neighbours``)."""
     return alg2_thresholds_neighbours(budget, trials, rng, sanitizer=BnsThm31().sanitizer,
                                       per_trial=2 * len(candidate_prefixes()), **spec)
 
 
+@noise_sources(NoiseSource("columns", "expmech", "privbounds.simulators.bns.cor3_10:alg2_thresholds",
+                           param="epsilon", arg="eps0",
+                           what="Alg 2's exponential mechanism, at eps0"))
 def alg2_pmw_events(budget, trials, rng, **spec):
     """Algorithm 2 over PMW, as ``BnsLem36.run_trials`` runs it (``alg2_thresholds_neighbours``)."""
     return alg2_thresholds_neighbours(budget, trials, rng, sanitizer=BnsLem36().sanitizer,

@@ -118,7 +118,7 @@ def test_every_declared_site_is_reached_by_its_audit():
                                                       s.site.split(":")[1])):
                 continue
             with mu.weakened(s) as calls:
-                case.run(1.0, 64, np.random.default_rng(0))
+                case.run(1.0, 2000, np.random.default_rng(0))
             assert calls[0] > 0, f"{tid} {case.name}: {s.site} never called"
 
 
