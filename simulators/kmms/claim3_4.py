@@ -185,7 +185,7 @@ def whole_learner_audits() -> list:
             f"one {what} example at (0,1,1) on D moved to (1,0,1) on D' (tiny sample over {{0,1}}^3)",
             f"the output sequence is {EVENT_TEXT[kind]}", declared, 0.0, whole_events,
             dict(kind=kind, k=K[kind], rounds=n["rounds"], lap_scale=n["lap_scale"], eta=n["eta"], shift=0.0,
-                 event=EVENT[kind]), trials=1_000_000, sources=(SELECTION,), mutation_trials=400_000))
+                 event=EVENT[kind]), trials=1_000_000, sources=(SELECTION, COUNT_LAPLACE), mutation_trials=400_000))
     cases.append(count_audit())
     for kind, what in (("neg", "negative"), ("pos", "positive")):
         p = safe_parameters(K[kind], 0.9 if K[kind] == 1 else 0.99, 0.1, 0.9, 1e-3)

@@ -109,10 +109,13 @@ def tight_pure(gamma, epsilon):
 
 # the noises of the subsampled counts and the subsample itself, at the functions the
 # mechanisms of Lemmas 29-34 call (the sample size m of n rows sets the rate gamma = m/n)
-GEOMETRIC = NoiseSource("geometric", "geometric", "privbounds.simulators.wlf.subsample:geometric_noise", param="epsilon", arg="epsilon",
+GEOMETRIC = NoiseSource("geometric", "geometric", "privbounds.simulators.wlf.subsample:geometric_noise",
+                        param="epsilon", arg="epsilon",
                         what="two-sided geometric noise P(j) ~ e^(-eps |j|)")
-GAUSSIAN = NoiseSource("gaussian", "gaussian", "privbounds.simulators.wlf.subsample:gaussian_noise", arg="sigma", what="discrete Gaussian, sigma")
-SUBSAMPLE = NoiseSource("subsample", "subsampling", "privbounds.simulators.wlf.subsample:subsampled_count", param="rate", arg="m",
+GAUSSIAN = NoiseSource("gaussian", "gaussian", "privbounds.simulators.wlf.subsample:gaussian_noise", arg="sigma",
+                       what="discrete Gaussian, sigma")
+SUBSAMPLE = NoiseSource("subsample", "subsampling", "privbounds.simulators.wlf.subsample:subsampled_count",
+                        param="rate", arg="m",
                         what="m of n rows without replacement (rate m/n)")
 
 
@@ -129,6 +132,7 @@ def geometric_sub_events(budget, trials, rng, n, m, epsilon):
     return a >= 1, b >= 1
 
 
+@noise_sources(SUBSAMPLE)
 def count_sub_events(budget, trials, rng, n, m):
     """The exact count (no noise: (0, m/n)-DP by Lemma 29) on m of n rows; its one
     privacy parameter is the rate m/n, which the budget multiplies. D: no ones, D': one;
@@ -413,6 +417,7 @@ class WlfLem31(Simulator):
 # --- Proposition 33 (i) --------------------------------------------------------------------
 
 
+@noise_sources(SUBSAMPLE)
 def erm_sub_events(budget, trials, rng, bits, n, m):
     """Non-private ERM (smallest minimiser) on P-fin run on m of n rows ((0, m/n)-DP by
     Lemma 29; the budget multiplies the rate). D: n rows (x_{G-1}, 1), where ERM outputs
