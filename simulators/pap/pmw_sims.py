@@ -96,7 +96,8 @@ PMW_UNAUDITED = {
         "no instance has power: a run spreads eps over up to c = floor(16 ln N / a^2) + 1 AboveThreshold "
         "instances and as many measurements, each eps0 = eps / (4 sqrt(c ln(1/delta))); at THR_256 with "
         "alpha = 0.2 (a = 0.05), eps = 1, delta = 1e-10 that is c = 35,489 and eps0 = 1.7e-4, so a doubled "
-        "run moves no event's probability measurably. Its unit, one round, is audited (privacy-pmw-round)."),
+        "run moves no event's probability measurably. Its unit, one round, is audited (privacy-pmw-round, and "
+        "against each of its three noises on its own: privacy-pmw-round-below, -compare, -measure)."),
 }
 
 

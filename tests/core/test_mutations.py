@@ -19,15 +19,41 @@ from privbounds.simulators.engine.audit import AuditCase, NoiseSource
 # (theorem, audit instance, source) that must be caught. Declared sources left out of
 # this list are reported by the table as not caught, with the reason (module docstrings
 # of the audits say why each instance sees what it sees).
+# Only sources caught with a margin (mutated eps_hat at least 10% above the declared
+# epsilon at the seeds the harness derives from the names) are listed, so that a numpy
+# release that reshuffles the draws does not flip a test; the table shows the rest.
 COVERED = [
     ("kmms.claim3_4", "setcover-count", "count-laplace"),  # the reviewer's planted bug
     ("kmms.claim3_4", "whole-neg", "selection"),
     ("kmms.claim3_4", "whole-pos", "selection"),
+    ("kmms.alg_selecthalfplane", "select-halfplane", "select-halfplane"),
+    ("kmms.thm2_4", "laplace-count", "laplace"),
     ("pap.lem2_7", "pmw-round-below", "threshold"),  # the reviewer's planted bug
     ("pap.lem2_7", "pmw-round-compare", "compare"),
     ("pap.lem2_7", "pmw-round-measure", "measure"),
-    ("pap.lem2_7", "pmw-round", "measure"),
+    ("bns.thm2_19", "pmw-round-below", "threshold"),
+    ("bns.prop2_20", "alg1-epsilon", "sanitizer"),
+    ("bns.prop2_21", "tree", "tree"),
+    ("bns.lem5_3", "histogram", "noisy-sign"),
+    ("bns.prop3_11", "adist-same-top", "adist"),
+    ("siv.thm3_4", "pure", "interval-sampler"),
+    ("siv.thm3_4", "approx", "binary-search"),
+    ("siv.thm3_5", "subsampled", "interval-sampler"),
+    ("wlf.thm7", "alg1", "alg1"),
+    ("wlf.prop12", "alg1-lebesgue", "alg1-lebesgue"),
+    ("wlf.ex22", "two-stage-select", "stage1-support"),
+    ("wlf.thm25", "selection", "selection"),
+    ("wlf.lem38", "subset", "subset-expmech"),
+    ("wlf.lem8", "geometric-sub", "geometric"),
+    ("wlf.lem8", "geometric-sub", "subsample"),
+    ("wlf.lem31", "gaussian-sub-g0.5", "gaussian"),
+    ("wlf.lem31", "gaussian-sub-g0.5", "subsample"),
 ]
+
+# The instances added for power against one source: within their budget and powered (the
+# engine's own criterion), at their mutation trials.
+NEW = [("kmms.claim3_4", "setcover-count"), ("pap.lem2_7", "pmw-round-below"), ("pap.lem2_7", "pmw-round-compare"),
+       ("pap.lem2_7", "pmw-round-measure"), ("bns.thm2_19", "pmw-round-below")]
 
 
 def _case(theorem, name) -> AuditCase:
@@ -123,6 +149,16 @@ def test_every_declared_site_is_reached_by_its_audit():
 
 
 # --- the audits against each source -------------------------------------------------------------
+
+@pytest.mark.slow
+@pytest.mark.parametrize("theorem,name", NEW, ids=lambda x: x)
+def test_the_single_source_instances_are_within_budget_and_powered(theorem, name):
+    case = _case(theorem, name)
+    n = mu.case_trials(case)
+    declared = mu.eps_hat(case, n, np.random.default_rng(11))
+    doubled = mu.eps_hat(case, n, np.random.default_rng(12), budget=2.0)
+    assert declared <= case.epsilon < doubled
+
 
 @pytest.mark.slow
 @pytest.mark.parametrize("theorem,name,source", COVERED, ids=lambda x: x)
