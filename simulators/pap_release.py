@@ -260,17 +260,25 @@ def pmw_all_thresholds(probs: np.ndarray, n: int, alpha: float, epsilon: float, 
     return np.abs(2.0 * ans - 1.0 - threshold_answers(probs)).max(axis=1), updates
 
 
-def tree_thresholds(probs: np.ndarray, n: int, epsilon: float, rng: np.random.Generator) -> np.ndarray:
+def tree_noise_scale(levels: int, epsilon: float) -> float:
+    """The tree's Lap(2L/eps) on every node, L = levels (its own function so that a privacy
+    audit's mutation test can halve it at the one place the release takes it from)."""
+    return 2.0 * levels / epsilon
+
+
+def tree_thresholds(probs: np.ndarray, n: int, epsilon: float, rng: np.random.Generator,
+                    private_counts: np.ndarray | None = None, answers: bool = False) -> np.ndarray:
     """Private only, pure eps-DP: the binary-tree release of THR_T (T a power of 2). Every
     dyadic node's count gets Lap(2L/eps), L = log2 T + 1 levels (a replaced point changes
     two counts per level); the prefix [0, t) sums the nodes of t's binary expansion.
-    Returns (trials,) errors on the +-1 scale."""
+    Returns (trials,) errors on the +-1 scale, or with ``answers`` the released answers G
+    (trials, T + 1). ``private_counts`` (audits): a fixed private histogram of n rows."""
     trials, size = probs.shape
     levels = int(np.log2(size))
     if 1 << levels != size:
         raise ParameterError(f"T must be a power of 2 for the binary-tree release, got {size}")
-    counts = multinomial_rows(n, probs, rng).astype(float)
-    scale = 2.0 * (levels + 1) / epsilon
+    counts = (multinomial_rows(n, probs, rng) if private_counts is None else private_counts).astype(float)
+    scale = tree_noise_scale(levels + 1, epsilon)
     t = np.arange(size + 1)
     prefix = np.zeros((trials, size + 1))
     for lv in range(levels + 1):  # a loop over the tree's levels only; numpy over trials and nodes
@@ -281,6 +289,8 @@ def tree_thresholds(probs: np.ndarray, n: int, epsilon: float, rng: np.random.Ge
         idx = np.where(use, (t >> lv) - 1, 0)
         prefix += np.where(use[None, :], nodes[:, idx], 0.0)
     g = 2.0 * np.clip(prefix / n, 0.0, 1.0) - 1.0
+    if answers:
+        return g
     return np.abs(g - threshold_answers(probs)).max(axis=1)
 
 

@@ -50,7 +50,7 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.simulators.engine.audit import NoiseSource, noise_sources
-from privbounds.simulators.pap_release import pmw_all_thresholds, release_stumps, release_thresholds
+from privbounds.simulators.pap_release import pmw_all_thresholds, release_stumps, release_thresholds, tree_thresholds
 
 ROUND = {"n": 6, "c0": 5, "t0": 0.98, "e0": 1.0, "alpha": 0.99}
 
@@ -90,6 +90,29 @@ def pmw_round_events(budget, trials, rng, n, c0, t0, e0, alpha):
     return [pmw_all_thresholds(probs, n, alpha, 1.0, 1e-3 / n, rng, private_counts=c,
                                one_round=e0 * budget, answers=True)[0][:, 1] > t0
             for c in _sides(c0, n, trials, 2)]
+
+
+TREE = NoiseSource("tree", "laplace", "privbounds.simulators.pap_release:tree_noise_scale",
+                   what="Lap(2L/eps) on every node of the binary tree")
+TREE_LEAF = {"size": 4, "n": 8, "c0": 4, "epsilon": 3.0}
+
+
+@noise_sources(TREE)
+def tree_leaf_events(budget, trials, rng, size, n, c0, epsilon):
+    """The binary-tree release of THR_size (``tree_thresholds``) on c0 private rows at the
+    first cell and n - c0 at the last (D) versus one of them moved to the last (D'). Its
+    answer to the prefix [0, 1) is one node (the first leaf) plus Lap(2L/eps), and a moved
+    row changes that node by at most one, so an event on that answer alone is
+    eps/(2L)-DP for every pair (declared so: 0.5 at size 4, L = 3, eps = 3). E = {that
+    answer above its value on D}: the Laplace tail, tight; with the noise halved, 1."""
+    out = []
+    for c in (c0, c0 - 1):
+        counts = np.zeros((trials, size))
+        counts[:, 0], counts[:, -1] = c, n - c
+        g = tree_thresholds(np.full((trials, size), 1.0 / size), n, epsilon * budget, rng, private_counts=counts,
+                            answers=True)
+        out.append(g[:, 1] > 2.0 * c0 / n - 1.0)
+    return out[0], out[1]
 
 
 def change_point(state):

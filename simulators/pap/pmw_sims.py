@@ -33,9 +33,11 @@ from privbounds.simulators.pap.audits import (
     PMW_MEASURE,
     PMW_THRESHOLD,
     ROUND,
+    TREE_LEAF,
     UNITS,
     pmw_round_events,
     pmw_unit_events,
+    tree_leaf_events,
 )
 from privbounds.simulators.pap.common import DELTA, N_MAX, RELEASE_FIDELITY, line_probs, search_start, specs
 from privbounds.simulators.pap_release import multinomial_rows, pmw_all_thresholds, tree_thresholds
@@ -175,12 +177,13 @@ class PapBasePriv(Simulator):
     fidelities = RELEASE_FIDELITY
     unaudited = {
         **PMW_UNAUDITED,
-        "binary-tree release": (
-            "no instance has power: the tree adds Lap(2L/eps) to every node (L = log2 T + 1 levels; a replaced "
+        "binary-tree release, as a whole": (
+            "its node noise is audited through one released prefix (privacy-tree-leaf); as a whole no instance "
+            "has power: the tree adds Lap(2L/eps) to every node (L = log2 T + 1 levels; a replaced "
             "point changes at most 2 node counts per level), but a replaced point moves any one released prefix "
-            "count by at most 1, so an event on one prefix shows at most eps/(2L) even with the budget doubled; "
-            "the full loss appears only in the joint law of several prefixes, for which we have no event fixed "
-            "in advance with power. Not audited."),
+            "count by at most 1, so an event on one prefix shows at most eps/(2L) (eps/L doubled) against the "
+            "whole's eps; the full loss appears only in the joint law of several prefixes, for which we have no "
+            "event fixed in advance with power. The whole is not audited."),
     }
     # PMW over [T] costs about one pass over T cells per update, and the far-from-uniform
     # distributions take ~1000 updates at T = 4096 (about 10 s per block of 200 trials): that
@@ -206,7 +209,15 @@ class PapBasePriv(Simulator):
                 "accounting": "PMW (Alg 1) over all of [T], advanced composition"}
 
     def audits(self):
-        return _pmw_audit("over all of [2], answering THR_2")
+        t = TREE_LEAF
+        levels = int(np.log2(t["size"])) + 1
+        tree = AuditCase(
+            "tree-leaf", f"the binary-tree release of THR_{t['size']} (L = {levels} levels) at eps = {t['epsilon']:g}: "
+            f"its answer to [0, 1) is one leaf plus Lap(2L/eps), eps/(2L) = {t['epsilon'] / (2 * levels):g}-DP alone",
+            f"{t['n']} private rows, {t['c0']} at the first cell and the rest at the last, versus one of them moved "
+            "to the last", f"the released answer of [0, 1) exceeds {2 * t['c0'] / t['n'] - 1:g} (+-1 scale)",
+            t["epsilon"] / (2 * levels), 0.0, tree_leaf_events, dict(t), trials=200_000, mutation_trials=200_000)
+        return [*_pmw_audit("over all of [2], answering THR_2"), tree]
 
     def n_range(self, point):
         if point["learner"] == "tree":

@@ -31,6 +31,7 @@ COVERED = [
     ("pap.lem2_7", "pmw-round-below", "threshold"),  # the reviewer's planted bug
     ("pap.lem2_7", "pmw-round-compare", "compare"),
     ("pap.lem2_7", "pmw-round-measure", "measure"),
+    ("pap.base_priv", "tree-leaf", "tree"),
     ("bns.thm2_19", "pmw-round-below", "threshold"),
     ("bns.prop2_20", "alg1-epsilon", "sanitizer"),
     ("bns.prop2_21", "tree", "tree"),
@@ -53,7 +54,7 @@ COVERED = [
 # The instances added for power against one source: within their budget and powered (the
 # engine's own criterion), at their mutation trials.
 NEW = [("kmms.claim3_4", "setcover-count"), ("pap.lem2_7", "pmw-round-below"), ("pap.lem2_7", "pmw-round-compare"),
-       ("pap.lem2_7", "pmw-round-measure"), ("bns.thm2_19", "pmw-round-below")]
+       ("pap.lem2_7", "pmw-round-measure"), ("bns.thm2_19", "pmw-round-below"), ("pap.base_priv", "tree-leaf")]
 
 
 def _case(theorem, name) -> AuditCase:
