@@ -29,9 +29,8 @@ from privbounds.simulators.sanitizers import tree_nodes
 from privbounds.simulators.engine.audit import NoiseSource, noise_sources
 
 
-@noise_sources(NoiseSource("tree", "laplace", "privbounds.simulators.audit_direct_sums:tree_nodes",
-                           param="epsilon", arg="epsilon",
-                           what="the tree sanitizer's Laplace node counts, at its epsilon"))
+@noise_sources(NoiseSource("tree", "laplace", "privbounds.simulators.sanitizers:tree_noise_scale",
+                           what="Lap(2L/eps) on every node of the dyadic tree"))
 def tree_sanitizer_events(budget, trials, rng, d, eps_san):
     """See the module docstring; the tree runs at eps_san * budget on |X| = 2^d."""
     X = 2 ** d

@@ -98,6 +98,12 @@ def laplace_histogram_error(x: np.ndarray, domain_size: int, epsilon: float, rng
     return np.maximum(err, t) / n
 
 
+def tree_noise_scale(levels: int, epsilon: float) -> float:
+    """The tree's Lap(2L/eps) on every node (its own function so that a privacy audit's
+    mutation test can halve it where every tree release takes it from)."""
+    return 2.0 * levels / epsilon
+
+
 def tree_nodes(hist: np.ndarray, epsilon: float, rng: np.random.Generator) -> list:
     """Noisy dyadic node counts of the binary tree, levels 0 (single points) to L - 1
     (halves of X): level l is (B, |X| / 2^l), each count + Lap(2L/eps). The root (n) is
@@ -107,7 +113,7 @@ def tree_nodes(hist: np.ndarray, epsilon: float, rng: np.random.Generator) -> li
     L = int(X).bit_length() - 1
     if 2 ** L != X or L < 1:
         raise ValueError(f"the domain size must be a power of 2 >= 2, got {X}")
-    scale = 2.0 * L / epsilon
+    scale = tree_noise_scale(L, epsilon)
     out = []
     for lev in range(L):
         nodes = hist.reshape(B, X >> lev, 1 << lev).sum(axis=2)

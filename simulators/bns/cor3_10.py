@@ -111,9 +111,9 @@ def alg2_thresholds_neighbours(budget, trials, rng, epsilon, delta, rule, alpha,
     return out[0], out[1]
 
 
-@noise_sources(NoiseSource("sanitizer", "laplace", "privbounds.simulators.bns.cor3_10:alg2_thresholds",
-                           param="epsilon", arg="eps_san",
-                           what="Alg 2's tree sanitizer, at eps_san"), NoiseSource("columns", "expmech", "privbounds.simulators.bns.cor3_10:alg2_thresholds",
+@noise_sources(NoiseSource("sanitizer-tree", "laplace", "privbounds.simulators.sanitizers:tree_noise_scale",
+                           what="Lap(2L/eps) on every node of the dyadic tree"),
+               NoiseSource("columns", "expmech", "privbounds.simulators.bns.cor3_10:alg2_thresholds",
                            param="epsilon", arg="eps0",
                            what="Alg 2's exponential mechanism, at eps0"))
 def alg2_tree_events(budget, trials, rng, **spec):

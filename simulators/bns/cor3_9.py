@@ -90,9 +90,8 @@ def excess_error(h, targets, support):
     return np.where(h == targets, 0.0, (1 - 2 * NOISE) * (mass(targets) + mass(h)))
 
 
-@noise_sources(NoiseSource("sanitizer", "laplace", "privbounds.simulators.bns.cor3_9:alg2_points",
-                           param="epsilon", arg="eps_san",
-                           what="Alg 2's sanitizer, at eps_san"),
+@noise_sources(NoiseSource("sanitizer", "laplace", "privbounds.simulators.sanitizers:point_noise_scale",
+                           what="Alg 2's sanitizer (Alg 1): Lap(2/eps_san) on every non-zero count"),
                NoiseSource("columns", "expmech", "privbounds.simulators.bns.cor3_9:alg2_points",
                            param="epsilon", arg="eps0",
                            what="Alg 2's exponential mechanisms, at eps0"))

@@ -34,9 +34,8 @@ from privbounds.simulators.learners import chunks
 from privbounds.simulators.sanitizers import tree_prefix_counts
 
 
-@noise_sources(NoiseSource("tree", "laplace", "privbounds.simulators.bns.prop2_21:tree_prefix_counts",
-                           param="epsilon", arg="epsilon",
-                           what="the tree's Laplace node counts, at its epsilon"))
+@noise_sources(NoiseSource("tree", "laplace", "privbounds.simulators.sanitizers:tree_noise_scale",
+                           what="Lap(2L/eps) on every node of the dyadic tree"))
 def tree_events(budget, trials, rng, epsilon, rows=5):
     """``tree_prefix_counts`` over |X| = 4 on D = (rows, rows, rows, rows) and on D' =
     (rows - 1, rows, rows + 1, rows); E = {F(1) >= rows, F(2) >= 2 rows,

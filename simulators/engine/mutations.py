@@ -107,6 +107,7 @@ class Mutation:
     mutated: float | None  # None: not run (see ``why``)
     trials: int
     why: str = ""
+    site: str = ""  # where the source was weakened: "module:attribute(arg)"
 
     @property
     def caught(self) -> bool:
@@ -128,7 +129,7 @@ def mutate(case: AuditCase, source: NoiseSource, trials: int | None = None, theo
             mutated = eps_hat(case, n, _rng(theorem, case.name, source.name))
     except (ValueError, ZeroDivisionError) as err:  # e.g. a subsample rate already 1 cannot double
         return Mutation(theorem, case.name, source.name, source.kind, case.epsilon, clean, None, n,
-                        f"cannot weaken here: {str(err)[:60]}")
+                        f"cannot weaken here: {str(err)[:60]}", _site(source))
     if calls is not None and calls[0] == 0:
         raise SiteNotReached(f"{case.name}: the run never called {source.site} (source {source.name})")
     why = ""
@@ -136,7 +137,11 @@ def mutate(case: AuditCase, source: NoiseSource, trials: int | None = None, theo
         why = "the CLEAN learner is refuted"
     elif not mutated > case.epsilon:
         why = f"eps_hat {mutated:.3f} with the source halved is not above {case.epsilon:g}"
-    return Mutation(theorem, case.name, source.name, source.kind, case.epsilon, clean, mutated, n, why)
+    return Mutation(theorem, case.name, source.name, source.kind, case.epsilon, clean, mutated, n, why, _site(source))
+
+
+def _site(source: NoiseSource) -> str:
+    return source.site.replace("privbounds.simulators.", "") + (f"({source.arg})" if source.arg else "")
 
 
 def mutate_case(case: AuditCase, theorem: str = "", trials: int | None = None) -> list[Mutation]:
@@ -179,6 +184,24 @@ def table(patterns=None, trials: int | None = None, declared_only: bool = False,
     return rows
 
 
+def by_site(rows) -> list[str]:
+    """One line per weakened site: the instances that catch a bug there, or that none does.
+    A learner's source is covered when some instance catches it, whichever theorem runs it
+    (e.g. PMW's threshold noise inside Algorithm 3 is the same site as in Algorithm 1)."""
+    sites: dict[str, list] = {}
+    for r in rows:
+        if r.site:
+            sites.setdefault(r.site, []).append(r)
+    out = []
+    for site, rs in sorted(sites.items()):
+        caught = [f"{r.theorem} {r.audit}" for r in rs if r.caught]
+        if caught:
+            out.append(f"{site:58s} caught by {', '.join(caught[:3])}{' ...' if len(caught) > 3 else ''}")
+        else:
+            out.append(f"{site:58s} NOT caught ({len(rs)} instance(s) tried)")
+    return out
+
+
 def header() -> str:
     return (f"{'theorem':24s} {'audit':24s} {'source':22s} {'kind':14s} {'declared':>8s} {'clean':>7s} "
             f"{'mutated':>8s} {'ratio':>5s} {'trials':>8s}  caught?")
@@ -202,6 +225,9 @@ def main(argv=None) -> int:
     ap.add_argument("--declared", action="store_true", help="only instances that declare noise sources")
     args = ap.parse_args(argv)
     rows = table(args.patterns or None, args.trials, args.declared)
+    print("\nby call site:")
+    for line in by_site(rows):
+        print(line)
     declared = [r for r in rows if r.source != "-"]
     print(f"\n{sum(r.caught for r in declared)} of {len(declared)} declared sources caught; "
           f"{len(rows) - len(declared)} audit instances declare no source")
