@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from privbounds.simulators.engine.audit import NoiseSource, noise_sources
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.sanitizers import tree_nodes
-from privbounds.simulators.engine.audit import NoiseSource, noise_sources
 
 
 @noise_sources(NoiseSource("tree", "laplace", "privbounds.simulators.sanitizers:tree_noise_scale",

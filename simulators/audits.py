@@ -28,9 +28,9 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.simulators.concepts import make_class
+from privbounds.simulators.engine.audit import NoiseSource, noise_sources
 from privbounds.simulators.learners import chunks, expmech_learner, expmech_learner_grouped
 from privbounds.simulators.mechanisms import exponential_mechanism, laplace_mechanism
-from privbounds.simulators.engine.audit import NoiseSource, noise_sources
 
 
 @noise_sources(NoiseSource("laplace", "laplace", "privbounds.simulators.audits:laplace_mechanism",

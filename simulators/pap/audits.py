@@ -50,7 +50,12 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.simulators.engine.audit import NoiseSource, noise_sources
-from privbounds.simulators.pap_release import pmw_all_thresholds, release_stumps, release_thresholds, tree_thresholds
+from privbounds.simulators.pap_release import (
+    pmw_all_thresholds,
+    release_stumps,
+    release_thresholds,
+    tree_thresholds,
+)
 
 ROUND = {"n": 6, "c0": 5, "t0": 0.98, "e0": 1.0, "alpha": 0.99}
 

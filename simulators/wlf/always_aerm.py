@@ -26,7 +26,7 @@ import numpy as np
 
 from privbounds.bounds import wlf as wlf_bounds
 from privbounds.params import EPSILON, Interval, Options
-from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
+from privbounds.simulators.engine.audit import AuditCase, noise_sources
 from privbounds.simulators.engine.simulator import Fidelity, Simulator, expand
 from privbounds.simulators.wlf import finite
 

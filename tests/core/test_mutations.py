@@ -124,7 +124,7 @@ def test_every_declared_site_exists_and_every_covered_source_is_declared():
     import inspect
 
     declared = set()
-    for tid, case in mu.theorem_cases():
+    for _tid, case in mu.theorem_cases():
         names = [s.name for s in case.noise_sources]
         assert len(names) == len(set(names)), f"{case.name}: source names repeat"
         for s in case.noise_sources:
