@@ -1,4 +1,4 @@
-"""nox sessions: tests, slow, bench, reproduce, check, lint, lowest, gallery.
+"""nox sessions: tests, slow, bench, reproduce, check, mutations, lint, lowest, gallery.
 
 Each session installs the project (editable) with the extras it needs into its own
 virtual environment; ``nox -s tests`` is equivalent to the README's test command.
@@ -64,6 +64,16 @@ def gallery(session):
     session.run("privbounds", "run", "gallery.*", "--fidelity", "quick", "--jobs", "2", "--quiet",
                 "--out", "gallery-out")
     session.run("privbounds", "check", "--out", "gallery-out")
+
+
+@nox.session(python=PY)
+def mutations(session):
+    """Halve each declared noise source of each privacy audit on its own and print whether the
+    audit catches it (pass theorem ids or patterns, e.g. -- kmms.claim3_4 'pap.*'), then the
+    mutation tests (tests/core/test_mutations.py, slow ones included)."""
+    _install(session)
+    session.run("python", "-m", "privbounds.simulators.engine.mutations", *session.posargs)
+    session.run("pytest", "-m", "slow or not slow", "tests/core/test_mutations.py")
 
 
 @nox.session(python=PY)

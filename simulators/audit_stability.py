@@ -45,7 +45,7 @@ import numpy as np
 
 from privbounds.bounds.bns import alg4_block_size
 from privbounds.simulators import gf2
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.mechanisms import stable_choice
 from privbounds.simulators.sanitizers import sanitizer_threshold
@@ -57,6 +57,8 @@ def _votes(votes) -> np.ndarray:
     return np.repeat(np.array([k for k, _ in votes], dtype=np.uint64), [c for _, c in votes])[None]
 
 
+@noise_sources(NoiseSource("adist", "laplace", "privbounds.simulators.mechanisms:adist_noise_scale",
+                           what="A_dist's Lap(4/eps) on the gap (the release threshold left as it is)"))
 def adist_events(budget, trials, rng, epsilon, delta, votes_d, votes_d2, event):
     """A_dist (Prop 3.11) on two vote databases (solution key -> multiplicity, the
     sensitivity-1 quality; D' moves one vote): the top solution and the qualities q1, q2
@@ -111,6 +113,8 @@ def alg4_tie_winner() -> int:
     return int(_alg4_value(sol)[0])
 
 
+@noise_sources(NoiseSource("adist", "laplace", "privbounds.simulators.mechanisms:adist_noise_scale",
+                           what="A_dist's Lap(4/eps) on the gap (the release threshold left as it is)"))
 def alg4_events(budget, trials, rng, epsilon, delta, blocks_d, blocks_d2, event):
     """Algorithm 4 (Thm 3.12) with d = 3, k = 1 on databases given as lists of block
     parities ("top"/"other": the tie winner of ALG4_PAIR and the other one, so that a tie
@@ -147,6 +151,8 @@ def _run_alg5(x, keys, trials, alpha, epsilon, delta, rng, per_trial):
     return hits
 
 
+@noise_sources(NoiseSource("sanitizer", "laplace", "privbounds.simulators.sanitizers:point_noise_scale",
+                           what="Alg 1's Lap(2/eps) on every non-zero count"))
 def alg5_heavy_set_events(budget, trials, rng, epsilon, delta, alpha, count_y, count_z, count_w=0,
                           released=False):
     """Algorithm 5 (Thm 3.13) on D = count_y rows at point 0 (label vector key 1),
@@ -176,6 +182,9 @@ def alg5_heavy_set_events(budget, trials, rng, epsilon, delta, alpha, count_y, c
     return out[0], out[1]
 
 
+@noise_sources(NoiseSource("adist", "laplace", "privbounds.simulators.mechanisms:adist_noise_scale",
+                           what="A_dist's Lap(4/eps) on the gap (the release threshold left as it is)"), NoiseSource("sanitizer", "laplace", "privbounds.simulators.sanitizers:point_noise_scale",
+                           what="Alg 1's Lap(2/eps) on every non-zero count"))
 def alg5_point_events(budget, trials, rng, epsilon, delta, alpha, votes_d, votes_d2, event):
     """Algorithm 5 (Thm 3.13) on one point (0) whose rows carry the label vectors (hash
     keys) of votes_d on D and votes_d2 on D' ([[key, count], ...], the same number of

@@ -239,34 +239,46 @@ def public_only_thresholds(public: np.ndarray, probs: np.ndarray) -> np.ndarray:
 
 def pmw_all_thresholds(probs: np.ndarray, n: int, alpha: float, epsilon: float, delta: float,
                        rng: np.random.Generator, private_counts: np.ndarray | None = None,
-                       one_round: float | None = None, answers: bool = False):
+                       one_round: float | None = None, answers: bool = False, final_state: bool = False):
     """Private only: PMW on all of [T] answering THR_T (K = T + 1 queries, N = T cells),
     at 0/1 accuracy alpha/4 for the sample (Lemma 2.7's explicit form). Returns (errors
     (trials,), updates (trials,)), or with ``answers`` the answers G (trials, T + 1) on
-    the +-1 scale instead of the errors. ``private_counts``, ``one_round``: audits."""
+    the +-1 scale instead of the errors. ``private_counts``, ``one_round``: audits;
+    ``final_state`` (audits) appends PMW's final synthetic distribution (trials, T), the
+    data structure Algorithm 1 outputs."""
     trials, size = probs.shape
     counts = multinomial_rows(n, probs, rng) if private_counts is None else private_counts
     t = np.arange(size + 1)[None, :]
     queries = RangeQueries(np.zeros((trials, size + 1), np.int64), np.broadcast_to(t, (trials, size + 1)).copy(),
                            np.ones((trials, size + 1), bool), np.ones((trials, size), bool))
     emp = np.concatenate([np.zeros((trials, 1)), np.cumsum(counts, axis=1) / n], axis=1)
-    ans, updates, _ = pmw(queries, emp, n, alpha / 4.0, epsilon, delta, rng, one_round=one_round)
+    ans, updates, state = pmw(queries, emp, n, alpha / 4.0, epsilon, delta, rng, one_round=one_round)
+    if final_state:
+        return 2.0 * ans - 1.0, updates, state
     if answers:
         return 2.0 * ans - 1.0, updates
     return np.abs(2.0 * ans - 1.0 - threshold_answers(probs)).max(axis=1), updates
 
 
-def tree_thresholds(probs: np.ndarray, n: int, epsilon: float, rng: np.random.Generator) -> np.ndarray:
+def tree_noise_scale(levels: int, epsilon: float) -> float:
+    """The tree's Lap(2L/eps) on every node, L = levels (its own function so that a privacy
+    audit's mutation test can halve it at the one place the release takes it from)."""
+    return 2.0 * levels / epsilon
+
+
+def tree_thresholds(probs: np.ndarray, n: int, epsilon: float, rng: np.random.Generator,
+                    private_counts: np.ndarray | None = None, answers: bool = False) -> np.ndarray:
     """Private only, pure eps-DP: the binary-tree release of THR_T (T a power of 2). Every
     dyadic node's count gets Lap(2L/eps), L = log2 T + 1 levels (a replaced point changes
     two counts per level); the prefix [0, t) sums the nodes of t's binary expansion.
-    Returns (trials,) errors on the +-1 scale."""
+    Returns (trials,) errors on the +-1 scale, or with ``answers`` the released answers G
+    (trials, T + 1). ``private_counts`` (audits): a fixed private histogram of n rows."""
     trials, size = probs.shape
     levels = int(np.log2(size))
     if 1 << levels != size:
         raise ParameterError(f"T must be a power of 2 for the binary-tree release, got {size}")
-    counts = multinomial_rows(n, probs, rng).astype(float)
-    scale = 2.0 * (levels + 1) / epsilon
+    counts = (multinomial_rows(n, probs, rng) if private_counts is None else private_counts).astype(float)
+    scale = tree_noise_scale(levels + 1, epsilon)
     t = np.arange(size + 1)
     prefix = np.zeros((trials, size + 1))
     for lv in range(levels + 1):  # a loop over the tree's levels only; numpy over trials and nodes
@@ -277,6 +289,8 @@ def tree_thresholds(probs: np.ndarray, n: int, epsilon: float, rng: np.random.Ge
         idx = np.where(use, (t >> lv) - 1, 0)
         prefix += np.where(use[None, :], nodes[:, idx], 0.0)
     g = 2.0 * np.clip(prefix / n, 0.0, 1.0) - 1.0
+    if answers:
+        return g
     return np.abs(g - threshold_answers(probs)).max(axis=1)
 
 

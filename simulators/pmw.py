@@ -137,6 +137,24 @@ class PMWResult(NamedTuple):
     updates: np.ndarray  # (B,) number of MW update rounds used
 
 
+# NumericSparse's three noise scales, one function each, so that a privacy audit's mutation
+# test (engine/mutations.py) can halve exactly one of them; ``root`` = sqrt(32 c ln(2/delta)).
+
+def sparse_threshold_scale(root: float, eps1: float, n: int) -> float:
+    """The threshold noise sigma = root Delta / eps1 (Delta = 1/n), redrawn after every top."""
+    return root / (eps1 * n)
+
+
+def sparse_query_scale(root: float, eps1: float, n: int) -> float:
+    """The noise on every compared query, 2 sigma."""
+    return 2.0 * root / (eps1 * n)
+
+
+def numeric_answer_scale(root: float, eps2: float, n: int) -> float:
+    """The noise on an "above" query's released value, root Delta / eps2."""
+    return root / (eps2 * n)
+
+
 def pmw_parameters(n: int, domain_size: int, n_queries: int, alpha: float, epsilon: float,
                    delta: float) -> PMWParameters:
     """The constants of the module docstring for n rows, and the (eps, delta) accounting.
@@ -168,8 +186,8 @@ def pmw_parameters(n: int, domain_size: int, n_queries: int, alpha: float, epsil
         epsilon=float(epsilon), delta=float(delta), mw_alpha=a, eta=a / 2.0, cutoff=c,
         max_passes=c + 1, stream_length=2 * int(n_queries) * (c + 1), threshold=2.0 * a,
         eps_sparse=eps1, eps_numeric=eps2, eps_above_threshold=eps_at,
-        threshold_scale=root / (eps1 * n), query_scale=2.0 * root / (eps1 * n),
-        numeric_scale=root / (eps2 * n), epsilon_spent=s_sparse + s_numeric)
+        threshold_scale=sparse_threshold_scale(root, eps1, n), query_scale=sparse_query_scale(root, eps1, n),
+        numeric_scale=numeric_answer_scale(root, eps2, n), epsilon_spent=s_sparse + s_numeric)
 
 
 def pmw_sample_size(alpha: float, beta: float, epsilon: float, delta: float, domain_size: int,

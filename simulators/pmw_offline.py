@@ -159,13 +159,32 @@ def _fill(answers, rows, cols, mask, values):
     answers[rows[i], cols[i, j]] = values[i, j]
 
 
+# The three noise scales, one function each: every run (a whole one and an audit's one
+# round) takes its scales from here, and a privacy audit's mutation test
+# (engine/mutations.py) halves one of them by patching its name in this module.
+
+def threshold_scale(eps0, n):
+    """AboveThreshold's threshold noise, Lap(2 Delta / eps0) with Delta = 1/n."""
+    return 2.0 / (eps0 * n)
+
+
+def compare_scale(eps0, n):
+    """AboveThreshold's comparison noise, Lap(4 Delta / eps0) on every gap."""
+    return 4.0 / (eps0 * n)
+
+
+def measure_scale(eps0, n):
+    """The measurement of a "top" query, Lap(Delta / eps0)."""
+    return 1.0 / (eps0 * n)
+
+
 def pmw_constants(accuracy01, epsilon, delta, n, domain_sizes):
     """(cap, eps0, threshold, eta, b_threshold, b_compare, b_measure) per trial."""
     a = float(accuracy01)
     ln_n = np.log(np.maximum(np.asarray(domain_sizes, float), 1.0))
     cap = np.floor(16.0 * ln_n / a**2) + 1
     eps0 = epsilon / (4.0 * np.sqrt(cap * math.log(1.0 / delta)))
-    return cap, eps0, 0.75 * a, a / 4.0, 2.0 / (eps0 * n), 4.0 / (eps0 * n), 1.0 / (eps0 * n)
+    return cap, eps0, 0.75 * a, a / 4.0, threshold_scale(eps0, n), compare_scale(eps0, n), measure_scale(eps0, n)
 
 
 def epsilon_spent(epsilon: float, delta: float, domain_size: float, accuracy01: float) -> float:
@@ -205,7 +224,7 @@ def pmw(queries, empirical: np.ndarray, n: int, accuracy01: float, epsilon: floa
     if one_round is not None:
         cap = np.ones_like(cap)
         eps0 = np.full_like(eps0, one_round)
-        b_thr, b_cmp, b_mes = 2.0 / (eps0 * n), 4.0 / (eps0 * n), 1.0 / (eps0 * n)
+        b_thr, b_cmp, b_mes = threshold_scale(eps0, n), compare_scale(eps0, n), measure_scale(eps0, n)
     # the data-independent random order: real queries first, shuffled, padding last
     order = np.argsort(rng.random((trials, k_max)) + 2.0 * ~ok, axis=1)
     emp = np.take_along_axis(empirical, order, axis=1)

@@ -49,6 +49,12 @@ def sanitizer_threshold(epsilon: float, delta: float) -> float:
     return 1.0 + (2.0 / epsilon) * np.log(2.0 / delta)
 
 
+def point_noise_scale(epsilon: float) -> float:
+    """Algorithm 1's noise scale 2/eps on each non-zero count (its own function so that a
+    privacy audit's mutation test can halve the noise alone, the threshold unchanged)."""
+    return 2.0 / epsilon
+
+
 def point_sanitizer(counts, n, epsilon: float, delta: float, rng: np.random.Generator) -> np.ndarray:
     """Algorithm 1 applied to the non-zero counts of a sample of n rows: the released
     counts a_x (the answers are a_x / n; every x outside the support is answered 0)."""
@@ -56,7 +62,7 @@ def point_sanitizer(counts, n, epsilon: float, delta: float, rng: np.random.Gene
     if not 0 < delta < 1:
         raise ValueError(f"delta must be in (0, 1), got {delta!r}")
     c = np.asarray(counts, float)
-    noisy = c + rng.laplace(0.0, 2.0 / epsilon, size=c.shape)
+    noisy = c + rng.laplace(0.0, point_noise_scale(epsilon), size=c.shape)
     released = np.clip(noisy, 0.0, n)
     return np.where((c > 0) & (noisy >= sanitizer_threshold(epsilon, delta)), released, 0.0)
 
@@ -92,6 +98,12 @@ def laplace_histogram_error(x: np.ndarray, domain_size: int, epsilon: float, rng
     return np.maximum(err, t) / n
 
 
+def tree_noise_scale(levels: int, epsilon: float) -> float:
+    """The tree's Lap(2L/eps) on every node (its own function so that a privacy audit's
+    mutation test can halve it where every tree release takes it from)."""
+    return 2.0 * levels / epsilon
+
+
 def tree_nodes(hist: np.ndarray, epsilon: float, rng: np.random.Generator) -> list:
     """Noisy dyadic node counts of the binary tree, levels 0 (single points) to L - 1
     (halves of X): level l is (B, |X| / 2^l), each count + Lap(2L/eps). The root (n) is
@@ -101,7 +113,7 @@ def tree_nodes(hist: np.ndarray, epsilon: float, rng: np.random.Generator) -> li
     L = int(X).bit_length() - 1
     if 2 ** L != X or L < 1:
         raise ValueError(f"the domain size must be a power of 2 >= 2, got {X}")
-    scale = 2.0 * L / epsilon
+    scale = tree_noise_scale(L, epsilon)
     out = []
     for lev in range(L):
         nodes = hist.reshape(B, X >> lev, 1 << lev).sum(axis=2)

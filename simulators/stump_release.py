@@ -30,6 +30,7 @@ import numpy as np
 
 from privbounds.bounds.pap import gauss_sigma
 from privbounds.params import ParameterError
+from privbounds.simulators.engine.audit import NoiseSource, noise_sources
 
 STUMP_DISTRIBUTIONS = ("zero", "random")
 # The uniform prior on [-1, 1] is drawn on the grid mu = 2k/2^16 - 1, k = 1..2^16 - 1: then
@@ -110,6 +111,8 @@ def sup_error(release: np.ndarray, mu: np.ndarray) -> np.ndarray:
     return np.max(np.abs(release - mu), axis=-1)
 
 
+@noise_sources(NoiseSource("gaussian", "gaussian", "privbounds.simulators.stump_release:gauss_sigma",
+                           what="the Gaussian mechanism's s (also sets the combination weight w)"))
 def combo_events(budget, trials, rng, n, m, p, epsilon, delta, threshold):
     """Privacy audit of ``combo_release`` (m = 0: of ``gauss_release``, the same code path)
     with the public sample held fixed. Neighbouring private samples of n rows: D has

@@ -50,7 +50,7 @@ from privbounds.params import (
 )
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.cor3_9 import MASSES, NOISE, point_instance
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.mechanisms import exponential_mechanism
@@ -95,6 +95,9 @@ def n_buckets(alpha, beta, k):
     return int(np.ceil(2.0 / (alpha * beta / k)))
 
 
+@noise_sources(NoiseSource("columns", "expmech", "privbounds.simulators.bns.cor3_4:direct_sum_points",
+                           param="epsilon", arg="eps0",
+                           what="each column's exponential mechanism, at eps0"))
 def point_columns_events(budget, trials, rng, d, k, eps0, rows, positives, reveal=None):
     """Audit of ``direct_sum_points`` (Cor 3.4 / Thm 2.22) on k label columns of ``rows``
     rows at x0 = 0 of POINT_(2^d): D has ``positives`` of them labelled 1 in every column,
@@ -115,6 +118,9 @@ def point_columns_events(budget, trials, rng, d, k, eps0, rows, positives, revea
     return out[0], out[1]
 
 
+@noise_sources(NoiseSource("columns", "expmech", "privbounds.simulators.bns.cor3_4:hash_learner",
+                           param="epsilon", arg="eps0",
+                           what="each column's exponential mechanism over buckets, at eps0"))
 def hash_columns_events(budget, trials, rng, k, buckets, eps0, rows, positives, reveal=None):
     """Audit of ``hash_learner`` (Cor 3.3's substitute) on the instance of
     ``point_columns_events``: ``rows`` rows at one point x0, ``positives`` (D) or one more

@@ -54,7 +54,7 @@ from privbounds.bounds.tools import COMPOSITION_RULES
 from privbounds.params import ALPHA_BELOW_HALF, APPROX_DELTA, BETA, EPSILON_AT_MOST_4, Interval, Options
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.prop2_20 import alg1_epsilon_events
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand, sweeps
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.sanitize_learn import alg2_points
@@ -90,6 +90,11 @@ def excess_error(h, targets, support):
     return np.where(h == targets, 0.0, (1 - 2 * NOISE) * (mass(targets) + mass(h)))
 
 
+@noise_sources(NoiseSource("sanitizer", "laplace", "privbounds.simulators.sanitizers:point_noise_scale",
+                           what="Alg 2's sanitizer (Alg 1): Lap(2/eps_san) on every non-zero count"),
+               NoiseSource("columns", "expmech", "privbounds.simulators.bns.cor3_9:alg2_points",
+                           param="epsilon", arg="eps0",
+                           what="Alg 2's exponential mechanisms, at eps0"))
 def alg2_points_events(budget, trials, rng, epsilon, delta, k, rule, counts, positives, move, event):
     """``alg2_points`` with the budget split of ``alg2_budget`` (every epsilon times
     ``budget``) on k columns of a sample on the points 0..m-1: counts[x] rows at x,

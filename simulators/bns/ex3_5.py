@@ -16,7 +16,7 @@ import numpy as np
 
 from privbounds.params import ALPHA_BELOW_HALF, BETA, EPSILON, Interval
 from privbounds.simulators.concepts import make_class
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.mechanisms import exponential_mechanism
@@ -30,6 +30,9 @@ def expmech_parities(signed_hist, n, eps0, rng):
     return exponential_mechanism(-parity_errors(signed_hist, n), eps0, rng)
 
 
+@noise_sources(NoiseSource("columns", "expmech", "privbounds.simulators.bns.ex3_5:expmech_parities",
+                           param="epsilon", arg="eps0",
+                           what="each column's exponential mechanism over parities, at eps0"))
 def parity_columns_events(budget, trials, rng, epsilon, d, k, x0, rows):
     """Audit of Example 3.5's direct sum (``expmech_parities`` on k columns at eps/k each,
     basic composition): D has ``rows`` rows at x0 labelled 0 in every column, D' relabels

@@ -56,7 +56,7 @@ from privbounds.params import ALPHA, BETA, DELTA, EPSILON, Interval, Options, Pa
 from privbounds.simulators import tardos
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.fp_attack import FingerprintAttack
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import expand
 from privbounds.simulators.mechanisms import exponential_mechanism_probs
 
@@ -139,6 +139,9 @@ def weight_law(users: int, nodes: int = 400) -> np.ndarray:
     return pmf @ (wts / 2)
 
 
+@noise_sources(NoiseSource("column", "expmech", "privbounds.simulators.bns.fp_agnostic:point_hypotheses",
+                           param="epsilon", arg="eps0",
+                           what="one column's exponential mechanism, at eps0"))
 def point_column_events(budget, trials, rng, coded, ones, eps0):
     """Audit of one column of the exponential-mechanism direct sum on POINT_X: the
     column's ``coded`` rows at x0 hold ``ones`` ones on D and one more on D' (one coded

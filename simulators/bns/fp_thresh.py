@@ -64,7 +64,7 @@ from privbounds.params import ALPHA_BELOW_HALF, BETA, DELTA, EPSILON, Interval, 
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.audit_direct_sums import tree_sanitizer_events
 from privbounds.simulators.bns.fp_attack import FingerprintAttack
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import expand
 from privbounds.simulators.fingerprint import BOTTOM, block_length, trace
 from privbounds.simulators.mechanisms import exponential_mechanism_probs
@@ -125,6 +125,9 @@ def draw_word(law: np.ndarray, d: int, extra: int, trials: int, rng: np.random.G
     return weights, wrong == 0
 
 
+@noise_sources(NoiseSource("column", "expmech", "privbounds.simulators.bns.fp_thresh:column_hypotheses",
+                           param="epsilon", arg="eps0",
+                           what="one column's exponential mechanism, at eps0"))
 def column_events(budget, trials, rng, users, suspect, column, eps0):
     """Audit of one column of the exponential-mechanism direct sum on the attack's
     neighbours: D has every user coded and no padding, D' has ``suspect``'s row replaced

@@ -32,7 +32,7 @@ import numpy as np
 from privbounds.params import BETA, EPSILON, Interval, Options
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.concepts import make_class
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.mechanisms import laplace_mechanism
@@ -77,6 +77,9 @@ def noisy_sign_learner(signed_hist, eps0, rng, noise_scale=None):
     return laplace_mechanism(signed_hist, scale, 1.0, rng) < 0
 
 
+@noise_sources(NoiseSource("noisy-sign", "laplace", "privbounds.simulators.bns.lem5_3:noisy_sign_learner",
+                           param="epsilon", arg="eps0",
+                           what="Lap(2k/eps) on each column's signed counts, at eps0"))
 def noisy_sign_events(budget, trials, rng, epsilon, k, rows, rounded):
     """Audit of the noisy-sign learner of Lemma 5.3's experiment (and of its rounding) on
     d = 2 with k columns at eps/k each (basic composition), every column alike: ``rows``

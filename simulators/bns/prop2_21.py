@@ -28,12 +28,14 @@ import numpy as np
 
 from privbounds.params import BETA, EPSILON, Interval
 from privbounds.simulators.accuracy import within
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.sanitizers import tree_prefix_counts
 
 
+@noise_sources(NoiseSource("tree", "laplace", "privbounds.simulators.sanitizers:tree_noise_scale",
+                           what="Lap(2L/eps) on every node of the dyadic tree"))
 def tree_events(budget, trials, rng, epsilon, rows=5):
     """``tree_prefix_counts`` over |X| = 4 on D = (rows, rows, rows, rows) and on D' =
     (rows - 1, rows, rows + 1, rows); E = {F(1) >= rows, F(2) >= 2 rows,

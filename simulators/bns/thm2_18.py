@@ -34,7 +34,7 @@ import numpy as np
 
 from privbounds.params import BETA, EPSILON, Interval
 from privbounds.simulators.accuracy import within
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.mechanisms import exponential_mechanism
@@ -71,6 +71,9 @@ def blr_release(hist: np.ndarray, epsilon: float, rng: np.random.Generator) -> n
     return exponential_mechanism(-prefix_distances(hist), epsilon, rng)
 
 
+@noise_sources(NoiseSource("blr", "expmech", "privbounds.simulators.bns.thm2_18:blr_release",
+                           param="epsilon", arg="epsilon",
+                           what="BLR's exponential mechanism over databases"))
 def blr_events(budget, trials, rng, epsilon, hist, move):
     """BLR on D = ``hist`` and on D', D with one row moved from point move[0] to
     move[1]; E = {the released S is strictly closer to D' than to D in worst prefix

@@ -48,8 +48,14 @@ from privbounds.simulators.bns.thm2_18 import (
     blr_release,
     candidate_prefixes,
 )
-from privbounds.simulators.bns.thm2_19 import BnsThm219, pmw_round_events, round_epsilon, threshold_queries
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.bns.thm2_19 import (
+    BnsThm219,
+    below_audit,
+    pmw_round_events,
+    round_epsilon,
+    threshold_queries,
+)
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.pmw import pmw_parameters, pmw_sanitize
@@ -70,12 +76,18 @@ def pmw_support(hist, alpha, epsilon, delta, rng):
     return np.round(synthetic * np.ceil(8 / alpha)) >= 1
 
 
+@noise_sources(NoiseSource("columns", "expmech", "privbounds.simulators.bns.cor3_10:alg2_thresholds",
+                           param="epsilon", arg="eps0",
+                           what="Alg 2's exponential mechanism, at eps0"))
 def alg2_blr_events(budget, trials, rng, **spec):
     """Algorithm 2 over BLR, as ``BnsThm31.run_trials`` runs it (``alg2_thresholds_neighbours``)."""
     return alg2_thresholds_neighbours(budget, trials, rng, sanitizer=BnsThm31().sanitizer,
                                       per_trial=2 * len(candidate_prefixes()), **spec)
 
 
+@noise_sources(NoiseSource("columns", "expmech", "privbounds.simulators.bns.cor3_10:alg2_thresholds",
+                           param="epsilon", arg="eps0",
+                           what="Alg 2's exponential mechanism, at eps0"))
 def alg2_pmw_events(budget, trials, rng, **spec):
     """Algorithm 2 over PMW, as ``BnsLem36.run_trials`` runs it (``alg2_thresholds_neighbours``)."""
     return alg2_thresholds_neighbours(budget, trials, rng, sanitizer=BnsLem36().sanitizer,
@@ -180,6 +192,7 @@ class BnsLem36(_GenericAlg2):
                       f"{eps:.3f} (instance of bns.thm2_19)",
                       "160 rows (1, 0, 18, 20, 20, 101, 0, 0) on the points 0..7 versus the row at 0 moved to 7",
                       "the update raised the prefix [0, 6)", eps, 0.0, pmw_round_events, dict(a), trials=600_000),
+            below_audit(),
             AuditCase("column-basic", "the exponential mechanism: Algorithm 2 over PMW, k = 1, basic composition "
                       "(eps = 1), eps0 = 0.5", COLUMN_NEIGHBOURS, "h = 0", 0.5, 0.0, alg2_pmw_events,
                       {**COLUMN, "rule": "basic"}, trials=200_000),

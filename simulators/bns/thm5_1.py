@@ -47,7 +47,7 @@ from privbounds.simulators.audit_direct_sums import tree_sanitizer_events
 from privbounds.simulators.audits import expmech_columns_events
 from privbounds.simulators.bns.cor3_4 import hash_columns_events, hash_learner, n_buckets
 from privbounds.simulators.concepts import make_class
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks, expmech_learner_grouped
 from privbounds.simulators.sanitize_learn import alg2_thresholds
@@ -100,6 +100,9 @@ def alg2_at_point(d: int, x0: int, rows: int, positives, eps_san: float, eps0: f
     return alg2_thresholds(hist, positives_in_bins, eps_san, ALPHA * rows / 8, eps0, rng)
 
 
+@noise_sources(NoiseSource("columns", "expmech", "privbounds.simulators.bns.thm5_1:alg2_at_point",
+                           param="epsilon", arg="eps0",
+                           what="Alg 2's k exponential mechanisms (the sanitizer sees the same points on both sides)"))
 def alg2_label_events(budget, trials, rng, d, x0, k, epsilon, rows, positives):
     """Audit of Algorithm 2 (basic accounting, ``alg2_at_point``) on label neighbours:
     ``rows`` rows at x0, ``positives`` (D) or one more (D') of them labelled 1 in every

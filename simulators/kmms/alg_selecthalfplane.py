@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.halfplanes import SelectHalfplane, and_quality, grid_arrangement
 from privbounds.simulators.kmms.halfplane_common import GEOMETRY_FIDELITY, NEVER_LEVEL, specs
@@ -39,6 +39,9 @@ AUDIT = {"d": 1, "eta": 1.0, "neg": [0, 3, 0, 0], "neg_prime": [0, 2, 1, 0], "po
          "threshold": 2.94, "moved_from": 1, "moved_to": 2}
 
 
+@noise_sources(NoiseSource("select-halfplane", "expmech", "privbounds.simulators.kmms.alg_selecthalfplane:SelectHalfplane",
+                           param="epsilon", arg="eta",
+                           what="Select Halfplane's density exp(eta q)"))
 def selecthalfplane_events(budget, trials, rng, d, eta, neg, neg_prime, pos, threshold, moved_from, moved_to):
     """Select Halfplane (domain mode on X_d^2, density exp(budget eta q)) on S and on S':
     the event "the output rejects ``moved_to`` and accepts ``moved_from``"."""

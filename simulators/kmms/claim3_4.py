@@ -29,7 +29,22 @@ the paper's T = ceil(2k ln(2/alpha)) at k = 1, alpha = 0.9):
   under the real accounting is on record (eps_hat far below 0.9).
 
 The parts are audited with power on their own: the Laplace count under kmms.thm2_4 and
-the exponential mechanism under kmms.prop2_5.
+the exponential mechanism under kmms.prop2_5, each at a fixed scale of its own; so also
+through the learner's own calls (``NoiseSource`` sites in simulators/setcover.py, which
+engine/mutations.py halves one at a time):
+
+- ``setcover-count``: the whole learner on the ``whole-neg`` sample (k = 1, T = 2, eta =
+  0.5) and on it with the changed negative relabelled positive, so |S0| differs (406
+  versus 405) and the noisy count b_1 = |S0| + Lap(b_L) - Delta moves. Event: b_1 > 406
+  (Delta = 0), read from the run's record (``SetCoverRun.b``, the count the selection is
+  given): a function of that one Laplace draw, so the declared guarantee is the Laplace
+  mechanism's 1 / b_L, here b_L = 1 (declared 1.0). The optimal event for the Laplace
+  mechanism, so eps_hat is about 0.96 of it; a halved noise scale gives 2. A
+  black-box event cannot have this power: the count reaches the output only through
+  exp(eta q), so its loss shows only where eta b_L >> 1, where the selection's 2 eta
+  dominates the declared T (1/b_L + 2 eta).
+- ``whole-neg`` / ``whole-pos`` keep |S0| and so see the selection alone (eta doubled by a
+  bug shows there).
 
 Measured (search) claim: Claim 3.4's eps_hat = eps/(2 ln(e/delta)) makes the sample size
 grow like ln(e/delta) (through eta); decoy family, d = 64, k = 4, delta = 1e-8 .. 1e-64.
@@ -45,7 +60,7 @@ import numpy as np
 from privbounds.params import Interval
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.conjunctions import literal_selector
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.kmms import setcover_common as common
 from privbounds.simulators.setcover import run_setcover, safe_parameters
@@ -114,6 +129,43 @@ def whole_events(budget, trials, rng, kind, k, rounds, lap_scale, eta, shift, ev
     return out[0], out[1]
 
 
+def count_events(budget, trials, rng, k, rounds, lap_scale, eta, shift, above):
+    """The whole learner on the ``whole-neg`` sample (D) and on it with the changed negative
+    at (0,1,1) relabelled positive (D', |S0| one less); E = {b_1 > above}."""
+    (a1, a0), _ = instance("neg")
+    b1, b0 = a1.copy(), a0.copy()
+    b0[ATOM[(0, 1, 1)]] -= 1.0
+    b1[ATOM[(0, 1, 1)]] += 1.0
+    x = np.broadcast_to(POINTS, (trials, *POINTS.shape))
+    sel = literal_selector(x, eta * budget)
+    out = []
+    for c1, c0 in ((a1, a0), (b1, b0)):
+        run = run_setcover(np.broadcast_to(c1, (trials, 8)), np.broadcast_to(c0, (trials, 8)), k,
+                           rounds, lap_scale / budget, shift, sel, rng, check=False)
+        out.append(run.b[:, 0] > above)
+    return out[0], out[1]
+
+
+# the learner's two noises, at its own calls (simulators/setcover.py calls each mechanism once)
+COUNT_LAPLACE = NoiseSource("count-laplace", "laplace", "privbounds.simulators.setcover:laplace_mechanism",
+                            param="epsilon", arg="epsilon", what="Lap(b_L) on |S0| every round (epsilon 1/b_L)")
+SELECTION = NoiseSource("selection", "expmech", "privbounds.simulators.setcover:exponential_mechanism",
+                        param="epsilon", arg="epsilon", what="density exp(eta q) (epsilon 2 eta)")
+
+
+def count_audit() -> AuditCase:
+    n = NOMINAL
+    return AuditCase(
+        "setcover-count",
+        f"the whole Set Cover Learner over LIT_3 (run_setcover), k = 1, T = {n['rounds']}, eta = {n['eta']:g}, "
+        "b_L = 1: its noisy count b_1 = |S0| + Lap(b_L) - Delta, as the run records it (white box: the count "
+        "the selection is given), 1/b_L-DP",
+        "the whole-neg sample (406 negatives) versus its changed negative at (0,1,1) relabelled positive (405)",
+        "b_1 > 406 (Delta = 0)", 1.0, 0.0, count_events,
+        dict(k=1, rounds=n["rounds"], lap_scale=1.0, eta=n["eta"], shift=0.0, above=406.0), trials=200_000,
+        sources=(COUNT_LAPLACE,), mutation_trials=100_000)
+
+
 K = {"neg": 1, "pos": 3}
 EVENT = {"neg": [1, 1], "pos": [1, 2]}  # neg: v2 twice (rare on D); pos: v2 then v3 (rare on D')
 EVENT_TEXT = {"neg": "(v2, v2)", "pos": "(v2, v3)"}
@@ -133,7 +185,8 @@ def whole_learner_audits() -> list:
             f"one {what} example at (0,1,1) on D moved to (1,0,1) on D' (tiny sample over {{0,1}}^3)",
             f"the output sequence is {EVENT_TEXT[kind]}", declared, 0.0, whole_events,
             dict(kind=kind, k=K[kind], rounds=n["rounds"], lap_scale=n["lap_scale"], eta=n["eta"], shift=0.0,
-                 event=EVENT[kind]), trials=1_000_000))
+                 event=EVENT[kind]), trials=1_000_000, sources=(SELECTION, COUNT_LAPLACE), mutation_trials=400_000))
+    cases.append(count_audit())
     for kind, what in (("neg", "negative"), ("pos", "positive")):
         p = safe_parameters(K[kind], 0.9 if K[kind] == 1 else 0.99, 0.1, 0.9, 1e-3)
         cases.append(AuditCase(

@@ -31,7 +31,7 @@ import numpy as np
 from privbounds.bounds.kmms import composition_parameters, n_union, n_union_composition
 from privbounds.params import ALPHA, BETA, Interval, Options, ParameterError
 from privbounds.simulators.accuracy import within
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Fidelity, Simulator, expand
 from privbounds.simulators.polygons import (
     FAMILIES,
@@ -82,6 +82,9 @@ AUDIT = {"d": 1, "m": 2, "eta": 1.0, "pos": [0.0, 0.0, 1.0, 0.0], "neg": [3.0, 0
          "neg_prime": [2.0, 1.0, 0.0, 0.0], "threshold": 0.5, "event": [0, 2, 3]}
 
 
+@noise_sources(NoiseSource("select-triangle", "expmech", "privbounds.simulators.kmms.thm5_1:TriangleSelector",
+                           param="epsilon", arg="eta",
+                           what="the surrogate selection's density exp(eta q)"))
 def selecttriangle_events(budget, trials, rng, d, m, eta, pos, neg, neg_prime, threshold, event):
     """The surrogate selection (polygons.TriangleSelector, density exp(budget eta q)) on S and
     on S': the event "the candidate with the G_m points ``event`` is chosen"."""

@@ -37,8 +37,9 @@ import numpy as np
 from privbounds.bounds.pap import learner_excess, m_pap_public, n_pmw_offline
 from privbounds.params import Options
 from privbounds.simulators.accuracy import within
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, noise_sources
 from privbounds.simulators.engine.simulator import Fidelity, Simulator, expand
+from privbounds.simulators.pap.audits import PMW_COMPARE, PMW_MEASURE, PMW_THRESHOLD
 from privbounds.simulators.pap.common import DELTA, line_probs, specs
 from privbounds.simulators.pap_learning import labelled_line, learn_thresholds, threshold_losses
 from privbounds.simulators.query_classes import DISTRIBUTIONS, sample_points
@@ -70,6 +71,7 @@ def sizes(point) -> tuple[int, int]:
     return m, int(n_pmw_offline(a / 2, b / 2, point["epsilon"], point["delta"], 2 * (m + 1), m + 1))
 
 
+@noise_sources(PMW_THRESHOLD, PMW_COMPARE, PMW_MEASURE)
 def learner_round_events(budget, trials, rng, n, d, d_prime, t0, e0, alpha):
     """One round of the learner's release step on THR_4, public sample {1} on both sides:
     the event is "the released error of member 1 (h_2) is below t0"."""

@@ -28,7 +28,17 @@ from privbounds.bounds.pap import n_pmw_offline, n_tree_thresholds
 from privbounds.params import Options
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.pap.audits import ROUND, pmw_round_events
+from privbounds.simulators.pap.audits import (
+    PMW_COMPARE,
+    PMW_MEASURE,
+    PMW_THRESHOLD,
+    ROUND,
+    TREE_LEAF,
+    UNITS,
+    pmw_round_events,
+    pmw_unit_events,
+    tree_leaf_events,
+)
 from privbounds.simulators.pap.common import DELTA, N_MAX, RELEASE_FIDELITY, line_probs, search_start, specs
 from privbounds.simulators.pap_release import multinomial_rows, pmw_all_thresholds, tree_thresholds
 from privbounds.simulators.pmw_offline import DenseQueries, pmw, pmw_constants
@@ -43,14 +53,44 @@ def random_class(size: int = 64) -> np.ndarray:
     return np.where(np.random.default_rng(RANDOM_CLASS_SEED).random((size, size)) < 0.5, 1, -1).astype(np.int8)
 
 
-def _pmw_audit(path: str) -> AuditCase:
+UNIT_TEXT = {
+    "pmw-round-below": ("counts (23, 16, ..., 16, 9) of n = 128 rows over [8] versus one row moved from the first "
+                        "cell to the last (every threshold query's gap moves the same way)",
+                        "AboveThreshold answered every query below (the run made no update)",
+                        "an all-below outcome of AboveThreshold, bounded by the threshold noise alone"),
+    "pmw-round-compare": ("counts (20, 12, 16, ..., 16) of n = 128 rows over [8] versus one row moved from the first "
+                          "cell to the second (only the query [0, 1) moves)",
+                          "the round's update is on the query [0, 1)",
+                          "on this pair only that query's comparison sees a different input"),
+    "pmw-round-measure": ("counts (20, 12, 16, ..., 16) of n = 128 rows over [8] versus one row moved from the first "
+                          "cell to the second (only the query [0, 1) moves)",
+                          "the released answer of [0, 1) exceeds its value on D, 20/128",
+                          "on this pair only that query's comparison (e0/4) and measurement (e0) see different inputs"),
+}
+
+
+def _unit_audits() -> list[AuditCase]:
+    """One round of PMW with one noise source given most of the declared budget (pap/audits.py)."""
+    cases = []
+    for name, (spec, units, sources) in UNITS.items():
+        nb, ev, why = UNIT_TEXT[name]
+        e0 = spec["e0"]
+        cases.append(AuditCase(
+            name, f"one round of PMW over all of [8], answering THR_8 (alpha = {spec['alpha']:g}, eps0 = {e0:g}); "
+            f"declared {units * e0:g}: {why}", nb, ev, units * e0, 0.0, pmw_unit_events, dict(spec),
+            trials=400_000, sources=sources, mutation_trials=200_000))
+    return cases
+
+
+def _pmw_audit(path: str) -> list[AuditCase]:
     e0 = ROUND["e0"]
-    return AuditCase(
+    return [AuditCase(
         "pmw-round", f"one round of PMW ({path}): one AboveThreshold instance and one measurement at "
         f"eps0 = {e0:g} each, pure {2 * e0:g}-DP (the unit a whole run composes)",
         f"{ROUND['n']} private rows, {ROUND['c0']} at the first point, versus one of them moved to the last",
         f"the released answer of the query over the first point exceeds {ROUND['t0']:g} (+-1 scale)",
-        2 * e0, 0.0, pmw_round_events, dict(ROUND), trials=600_000)
+        2 * e0, 0.0, pmw_round_events, dict(ROUND), trials=600_000,
+        sources=(PMW_THRESHOLD, PMW_COMPARE, PMW_MEASURE)), *_unit_audits()]
 
 
 PMW_UNAUDITED = {
@@ -58,7 +98,8 @@ PMW_UNAUDITED = {
         "no instance has power: a run spreads eps over up to c = floor(16 ln N / a^2) + 1 AboveThreshold "
         "instances and as many measurements, each eps0 = eps / (4 sqrt(c ln(1/delta))); at THR_256 with "
         "alpha = 0.2 (a = 0.05), eps = 1, delta = 1e-10 that is c = 35,489 and eps0 = 1.7e-4, so a doubled "
-        "run moves no event's probability measurably. Its unit, one round, is audited (privacy-pmw-round)."),
+        "run moves no event's probability measurably. Its unit, one round, is audited (privacy-pmw-round, and "
+        "against each of its three noises on its own: privacy-pmw-round-below, -compare, -measure)."),
 }
 
 
@@ -97,7 +138,7 @@ class PapLem27(Simulator):
                               "advanced composition"}
 
     def audits(self):
-        return [_pmw_audit("over all of [2], answering THR_2")]
+        return _pmw_audit("over all of [2], answering THR_2")
 
     def n_range(self, point):
         return search_start(self.bound_n(point)), N_MAX
@@ -136,12 +177,13 @@ class PapBasePriv(Simulator):
     fidelities = RELEASE_FIDELITY
     unaudited = {
         **PMW_UNAUDITED,
-        "binary-tree release": (
-            "no instance has power: the tree adds Lap(2L/eps) to every node (L = log2 T + 1 levels; a replaced "
+        "binary-tree release, as a whole": (
+            "its node noise is audited through one released prefix (privacy-tree-leaf); as a whole no instance "
+            "has power: the tree adds Lap(2L/eps) to every node (L = log2 T + 1 levels; a replaced "
             "point changes at most 2 node counts per level), but a replaced point moves any one released prefix "
-            "count by at most 1, so an event on one prefix shows at most eps/(2L) even with the budget doubled; "
-            "the full loss appears only in the joint law of several prefixes, for which we have no event fixed "
-            "in advance with power. Not audited."),
+            "count by at most 1, so an event on one prefix shows at most eps/(2L) (eps/L doubled) against the "
+            "whole's eps; the full loss appears only in the joint law of several prefixes, for which we have no "
+            "event fixed in advance with power. The whole is not audited."),
     }
     # PMW over [T] costs about one pass over T cells per update, and the far-from-uniform
     # distributions take ~1000 updates at T = 4096 (about 10 s per block of 200 trials): that
@@ -167,7 +209,15 @@ class PapBasePriv(Simulator):
                 "accounting": "PMW (Alg 1) over all of [T], advanced composition"}
 
     def audits(self):
-        return [_pmw_audit("over all of [2], answering THR_2")]
+        t = TREE_LEAF
+        levels = int(np.log2(t["size"])) + 1
+        tree = AuditCase(
+            "tree-leaf", f"the binary-tree release of THR_{t['size']} (L = {levels} levels) at eps = {t['epsilon']:g}: "
+            f"its answer to [0, 1) is one leaf plus Lap(2L/eps), eps/(2L) = {t['epsilon'] / (2 * levels):g}-DP alone",
+            f"{t['n']} private rows, {t['c0']} at the first cell and the rest at the last, versus one of them moved "
+            "to the last", f"the released answer of [0, 1) exceeds {2 * t['c0'] / t['n'] - 1:g} (+-1 scale)",
+            t["epsilon"] / (2 * levels), 0.0, tree_leaf_events, dict(t), trials=200_000, mutation_trials=200_000)
+        return [*_pmw_audit("over all of [2], answering THR_2"), tree]
 
     def n_range(self, point):
         if point["learner"] == "tree":

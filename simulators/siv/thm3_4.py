@@ -34,7 +34,7 @@ import numpy as np
 
 from privbounds.params import ALPHA, BETA, EPSILON, Interval, Options
 from privbounds.simulators.accuracy import within
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.instances import threshold_cluster
 from privbounds.simulators.learners import chunks
@@ -48,6 +48,9 @@ from privbounds.simulators.private_thresholds import (
 LEARNERS = ("pure", "approx", "erm")
 
 
+@noise_sources(NoiseSource("interval-sampler", "expmech", "privbounds.simulators.siv.thm3_4:interval_sampler",
+                           param="epsilon", arg="epsilon",
+                           what="the exponential mechanism over thresholds, at its epsilon"))
 def pure_events(budget, trials, rng, b, x0, epsilon):
     """The interval sampler on one row (x0, 0) versus (x0, 1); E = output <= x0 (the
     output labels x0 with 1)."""
@@ -60,6 +63,9 @@ def pure_events(budget, trials, rng, b, x0, epsilon):
     return out[0], out[1]
 
 
+@noise_sources(NoiseSource("binary-search", "gaussian", "privbounds.simulators.private_thresholds:binary_search_sigma",
+                           param="scale", arg=None,
+                           what="the binary search's noise sigma, as binary_search_private computes it"))
 def approx_events(budget, trials, rng, b, rows, x0, epsilon, delta, event):
     """The binary search on ``rows`` copies of (x0, 0) versus the same with one relabelled
     1; E = output == event."""

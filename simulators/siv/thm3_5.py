@@ -32,7 +32,7 @@ import numpy as np
 from privbounds.bounds.sivakumar import amplified_epsilon, one_draw_epsilon
 from privbounds.params import ALPHA, BETA, EPSILON_AT_MOST_1, Interval, Options
 from privbounds.simulators.accuracy import within
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.private_thresholds import interval_sampler
@@ -66,6 +66,9 @@ def empirical_errors(t, support, rows, labels):
     return (((support >= np.asarray(t)[:, None]) != labels) * rows).sum(axis=1)
 
 
+@noise_sources(NoiseSource("interval-sampler", "expmech", "privbounds.simulators.siv.thm3_5:interval_sampler",
+                           param="epsilon", arg="epsilon",
+                           what="the exponential-mechanism learner on the subsample, at its epsilon"))
 def subsample_events(budget, trials, rng, b, m, n, epsilon):
     """B on m rows (0, label 0) versus m - 1 of them and (0, label 1); E = output 0."""
     out = []

@@ -26,7 +26,7 @@ import numpy as np
 
 from privbounds.bounds import wlf as wlf_bounds
 from privbounds.params import EPSILON, Interval, Options
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, noise_sources
 from privbounds.simulators.engine.simulator import Fidelity, Simulator, expand
 from privbounds.simulators.wlf import finite
 
@@ -109,6 +109,7 @@ def always_aerm_gap(gaps_by_dataset: dict) -> tuple[str, float]:
     return name, float(gaps_by_dataset[name])
 
 
+@noise_sources(finite.ALG1)
 def subsampled_alg1_events(budget, trials, rng, bits=1, n=9, j=1, label=0, epsilon=3.0, k=1):
     """Audit events of Algorithm 1 (nominal ``epsilon`` x budget, Delta q = 2/m) run on a
     random floor(sqrt n)-subset: D holds n copies of (x_j, label), D' replaces one by

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import BETA, Interval, Options
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.wlf import finite
@@ -30,6 +30,16 @@ def parts(n: int, beta: float) -> tuple[int, int]:
     """a = ceil(log(3/delta)) candidates and m = floor(n/(a+1)) rows a part."""
     a = int(np.ceil(np.log(3.0 / beta)))
     return a, n // (a + 1)
+
+
+def selection_logits(val, eps_v):
+    """The selection's exp(eps_v q / (2 Delta)) with q = -val/m and Delta = 2/m (the paper's
+    2(a+1)/n): logits -(eps_v / 4) val. The learner and its audit both take them from here."""
+    return -(eps_v / 4.0) * np.asarray(val, float)
+
+
+SELECTION = NoiseSource("selection", "expmech", "privbounds.simulators.wlf.boosting:selection_logits",
+                        param="epsilon", arg="eps_v", what="the validation step's exp(-eps_v err / 4)")
 
 
 def boost(prob: finite.Problem, n: int, beta: float, trials: int, rng: np.random.Generator) -> np.ndarray:
@@ -43,11 +53,11 @@ def boost(prob: finite.Problem, n: int, beta: float, trials: int, rng: np.random
     cand = finite.sample_hypotheses(finite.alg1_log_probs(errs[:, :a], m, eps_m), rng)  # (trials, a)
     val = np.take_along_axis(errs[:, a], cand, axis=1)  # validation error counts of the candidates
     eps_v = (np.log(3.0 / beta) + 1.0) / np.sqrt(n)
-    # exp(eps_v q / (2 Delta)) with q = -val/m and Delta = 2/m (the paper's 2(a+1)/n)
-    pick = finite.sample_hypotheses(-(eps_v / 4.0) * val.astype(float), rng)
+    pick = finite.sample_hypotheses(selection_logits(val, eps_v), rng)
     return np.take_along_axis(cand, pick[:, None], axis=1)[:, 0]
 
 
+@noise_sources(SELECTION)
 def selection_events(budget, trials, rng, epsilon=2.0, gap=2):
     """Theorem 25's selection step alone: the exponential mechanism over two candidates
     scored by validation errors with the paper's sensitivity (weights exp(-eps_v err/4));
@@ -57,7 +67,7 @@ def selection_events(budget, trials, rng, epsilon=2.0, gap=2):
     eps = epsilon * budget
     out = []
     for err in ((gap, 0), (gap - 1, 1)):
-        logits = np.broadcast_to(-(eps / 4.0) * np.asarray(err, float), (trials, 2))
+        logits = np.broadcast_to(selection_logits(err, eps), (trials, 2))
         out.append(finite.sample_hypotheses(logits, rng) == 0)
     return out[0], out[1]
 

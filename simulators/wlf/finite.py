@@ -30,6 +30,7 @@ import numpy as np
 from scipy.special import log_softmax
 
 from privbounds.params import check_positive
+from privbounds.simulators.engine.audit import NoiseSource, noise_sources
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,13 @@ def sample_hypotheses(logp: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.argmax(logp + rng.gumbel(size=logp.shape), axis=-1)
 
 
+# Algorithm 1's one noise, its density exp(eps q / (2 Delta q)), at the function every
+# experiment and audit takes its log-probabilities from (looked up as finite.alg1_log_probs)
+ALG1 = NoiseSource("alg1", "expmech", "privbounds.simulators.wlf.finite:alg1_log_probs", param="epsilon",
+                   arg="epsilon", what="Alg 1's density exp(eps q / (2 Delta q))")
+
+
+@noise_sources(ALG1)
 def alg1_events(budget, trials, rng, bits=3, n=4, j=0, epsilon=2.0, sensitivity=None):
     """Audit events of Algorithm 1 on P-fin (``AuditCase.events``): n - 1 rows (x_{G-1}, 1)
     and one row at x_j labelled 0 (D) or 1 (D'); event "h_t with t <= j" (the few

@@ -29,7 +29,7 @@ from scipy.special import expit
 
 from privbounds.bounds import wlf as wlf_bounds
 from privbounds.params import BETA, Interval, Options, ParameterError
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.wlf.alg1_rates import FIDELITIES
 
@@ -55,6 +55,9 @@ def gap_exceeds(counts, chosen, n: int, size: int, tau: float) -> np.ndarray:
     return (np.abs(true_mean - sample_mean) >= tau).astype(float)
 
 
+@noise_sources(NoiseSource("subset-expmech", "expmech",
+                           "privbounds.simulators.wlf.generalisation_tail:inclusion_probability", param="epsilon",
+                           arg="epsilon", what="exponential mechanism over subsets, logit eps (c_x - n/(2N)) / 2"))
 def subset_events(budget, trials, rng, epsilon=1.0):
     """Audit events of the subset mechanism (``AuditCase.events``) on N = 4 points, n = 16:
     D has counts (1, 2, 7, 6) on points (a, b, c, d), D' moves a's row to b: (0, 3, 7, 6).

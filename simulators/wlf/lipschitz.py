@@ -35,7 +35,7 @@ from scipy.special import log_softmax
 
 from privbounds.bounds.wlf import wlf_ex21_epsilon
 from privbounds.params import EPSILON, Interval, Options, ParameterError
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Fidelity, Simulator
 
 SUPPORT = 32  # values of x
@@ -146,6 +146,8 @@ def grid_excess_risk(counts, d, B, grid, n, epsilon):
 
 # --- privacy audit of the grid sampler ----------------------------------------------------
 
+@noise_sources(NoiseSource("alg1-grid", "expmech", "privbounds.simulators.wlf.lipschitz:grid_log_probs",
+                           param="epsilon", arg="epsilon", what="Alg 1 on the grid, exp(eps q / (2 Delta q))"))
 def grid_events(budget, trials, rng, B=4.0, grid=8, epsilon=2.0, threshold=3.0, others=3):
     """Audit events of Alg 1 on the P-lip grid (d = 1, n = others + 1 rows): ``others`` rows
     (x = 1, y = -1) and one row (x = 1, y = +1) (D) or (x = 1, y = -1) (D'); event

@@ -47,6 +47,8 @@ from privbounds.simulators.wlf.count_mechanisms import (
     tv,
 )
 from privbounds.simulators.wlf.subsample import (
+    GAUSSIAN,
+    GEOMETRIC,
     gaussian_sub_declared,
     gaussian_sub_events,
     geometric_sub_events,
@@ -122,7 +124,8 @@ class WlfLem8(Simulator):
                       "3 rows (x_7, 1) and (x_0, 0) versus (x_0, 1)", "h_0", 1.0, 0.0, finite.alg1_events,
                       {"bits": 3, "n": 4, "j": 0, "epsilon": 2.0}, trials=200_000),
             AuditCase("geometric", "two-sided geometric count at eps = 1", "a count of 0 versus 1", "output >= 1",
-                      1.0, 0.0, geometric_sub_events, {"n": 1, "m": 1, "epsilon": 1.0}, trials=200_000),
+                      1.0, 0.0, geometric_sub_events, {"n": 1, "m": 1, "epsilon": 1.0}, trials=200_000,
+                      sources=(GEOMETRIC,)),  # m = n: no subsampling to weaken
             AuditCase("geometric-sub", f"geometric count at eps_b = {eb:.4g} on 1 of 2 rows (exactly 1-DP)",
                       "2 rows with no ones versus one", "output >= 1", 1.0, 0.0, geometric_sub_events,
                       {"n": 2, "m": 1, "epsilon": eb}, trials=200_000),
@@ -200,7 +203,7 @@ class WlfLem30(Simulator):
                                    "exact profile at eps = the event's ratio + 0.05",
                                    f"{n} rows with no ones versus one", "output >= 2", eps, delta,
                                    gaussian_sub_events, {"n": n, "m": m, "sigma": 1.0, "threshold": 2},
-                                   trials=200_000))
+                                   trials=200_000, sources=(GAUSSIAN,) if m == n else ()))
         return cases
 
     def run_trials(self, point, n, trials, rng):

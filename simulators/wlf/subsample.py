@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import EPSILON, Interval, Options, ParameterError
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.wlf import finite
 from privbounds.simulators.wlf.count_mechanisms import (
@@ -107,6 +107,19 @@ def tight_pure(gamma, epsilon):
     return float(np.log1p(gamma * np.expm1(epsilon)))
 
 
+# the noises of the subsampled counts and the subsample itself, at the functions the
+# mechanisms of Lemmas 29-34 call (the sample size m of n rows sets the rate gamma = m/n)
+GEOMETRIC = NoiseSource("geometric", "geometric", "privbounds.simulators.wlf.subsample:geometric_noise",
+                        param="epsilon", arg="epsilon",
+                        what="two-sided geometric noise P(j) ~ e^(-eps |j|)")
+GAUSSIAN = NoiseSource("gaussian", "gaussian", "privbounds.simulators.wlf.subsample:gaussian_noise", arg="sigma",
+                       what="discrete Gaussian, sigma")
+SUBSAMPLE = NoiseSource("subsample", "subsampling", "privbounds.simulators.wlf.subsample:subsampled_count",
+                        param="rate", arg="m",
+                        what="m of n rows without replacement (rate m/n)")
+
+
+@noise_sources(GEOMETRIC, SUBSAMPLE)
 def geometric_sub_events(budget, trials, rng, n, m, epsilon):
     """The two-sided geometric count (eps x budget) on m of n rows: D has no ones, D' one;
     E = {output >= 1}. On D' the one is drawn with probability m/n and the noise tail
@@ -119,6 +132,7 @@ def geometric_sub_events(budget, trials, rng, n, m, epsilon):
     return a >= 1, b >= 1
 
 
+@noise_sources(SUBSAMPLE)
 def count_sub_events(budget, trials, rng, n, m):
     """The exact count (no noise: (0, m/n)-DP by Lemma 29) on m of n rows; its one
     privacy parameter is the rate m/n, which the budget multiplies. D: no ones, D': one;
@@ -127,6 +141,7 @@ def count_sub_events(budget, trials, rng, n, m):
     return subsampled_count(0, n, mm, trials, rng) >= 1, subsampled_count(1, n, mm, trials, rng) >= 1
 
 
+@noise_sources(GAUSSIAN, SUBSAMPLE)
 def gaussian_sub_events(budget, trials, rng, n, m, sigma, threshold):
     """The discrete Gaussian count on m of n rows with its privacy budget x ``budget``
     (sigma / budget); D: no ones, D': one; E = {output >= threshold}."""
@@ -152,6 +167,7 @@ def gaussian_sub_declared(n, m, sigma, threshold):
     return eps, float(np.max(approx_delta(p, q, eps)))
 
 
+@noise_sources(finite.ALG1)
 def alg1_sub_events(budget, trials, rng, bits=3, n=4, m=2, j=0, epsilon=2.0):
     """Algorithm 1 on P-fin run on m of n rows (Lemma 4's learner). D: n - 1 rows
     (x_{G-1}, 1) and one row (x_j, 0); D' relabels that row 1 (the instance of
@@ -401,6 +417,7 @@ class WlfLem31(Simulator):
 # --- Proposition 33 (i) --------------------------------------------------------------------
 
 
+@noise_sources(SUBSAMPLE)
 def erm_sub_events(budget, trials, rng, bits, n, m):
     """Non-private ERM (smallest minimiser) on P-fin run on m of n rows ((0, m/n)-DP by
     Lemma 29; the budget multiplies the rate). D: n rows (x_{G-1}, 1), where ERM outputs

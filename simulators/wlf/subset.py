@@ -30,7 +30,7 @@ from scipy.special import log_softmax
 
 from privbounds.bounds.wlf import wlf_ex22_epsilon
 from privbounds.params import Interval, Options, ParameterError
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource
 from privbounds.simulators.engine.simulator import Fidelity, Simulator
 
 A, SIGMA, STEP, CLIP = 0.8, 0.1, 0.01, 3.0
@@ -119,6 +119,14 @@ def sample_two_stage(log_j, log_t, trials, rng):
     return j, k
 
 
+# the two stages' exponential mechanisms, at the function both the experiments and the
+# audits take their log-probabilities from (eps1: the support, eps2: the point on its line)
+STAGE1 = NoiseSource("stage1-support", "expmech", "privbounds.simulators.wlf.subset:two_stage_rows",
+                     param="epsilon", arg="eps1", what="stage (i): exp(eps1 q / (2 Delta q)) over supports")
+STAGE2 = NoiseSource("stage2-line", "expmech", "privbounds.simulators.wlf.subset:two_stage_rows",
+                     param="epsilon", arg="eps2", what="stage (ii): exp(eps2 q / (2 Delta q)) on the line")
+
+
 def two_stage_events(budget, trials, rng, stage="select", epsilon=2.0, points=8):
     """Audit events of the two stages, each at its own nominal budget ``epsilon`` (declared
     epsilon/2: Delta q = 2/n), through two_stage_rows and sample_two_stage.
@@ -189,11 +197,13 @@ class WlfEx22(Simulator):
         return [AuditCase("two-stage-select", "stage (i) of the two-stage learner, the support selector, at nominal "
                           "eps1 = 2 (Delta q = 2/n: realised 1)",
                           "d = 8, two rows with y = 1.5: x = (1, ..., 1) and (1, -1, ..., -1) versus (-1, 1, ..., 1)",
-                          "support 1 chosen", 1.0, 0.0, two_stage_events, {"stage": "select", "epsilon": 2.0}),
+                          "support 1 chosen", 1.0, 0.0, two_stage_events, {"stage": "select", "epsilon": 2.0},
+                          sources=(STAGE1,)),
                 AuditCase("two-stage-line", "stage (ii) of the two-stage learner, Alg 1 on the chosen line (8 grid "
                           "points), at nominal eps2 = 2 (realised 1)",
                           "3 rows with x y = -1 and a row with x y = +1 versus -1",
-                          "t on the top grid point", 1.0, 0.0, two_stage_events, {"stage": "line", "epsilon": 2.0})]
+                          "t on the top grid point", 1.0, 0.0, two_stage_events, {"stage": "line", "epsilon": 2.0},
+                          sources=(STAGE2,))]
 
     unaudited = {"the whole two-stage learner (eps1 + eps2, basic composition)": (
         "audited in its two parts, each at its own budget: an event on the final output that shows both "

@@ -31,7 +31,7 @@ from scipy.special import log_softmax
 
 from privbounds.bounds.wlf import wlf_cover_size, wlf_ex20_epsilon
 from privbounds.params import EPSILON, Interval, Options
-from privbounds.simulators.engine.audit import AuditCase
+from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Fidelity, Simulator
 from privbounds.simulators.wlf.finite import alg1_events
 
@@ -194,6 +194,8 @@ def cover_quantities(x, labels, t, a, b, c, alpha, epsilon):
 
 # --- privacy audit of the interval sampler -------------------------------------------------
 
+@noise_sources(NoiseSource("alg1-lebesgue", "expmech", "privbounds.simulators.wlf.thresholds:interval_log_probs",
+                           param="epsilon", arg="epsilon", what="Alg 1 on thresholds, exp(eps q / (2 Delta q))"))
 def interval_events(budget, trials, rng, n=3, a=0.25, top=0.99, epsilon=2.0):
     """Audit events of Alg 1 with Lebesgue measure on thresholds: n - 1 rows (top, 1) and one
     row at x = a labelled 0 (D) or 1 (D'); event h < a. The thresholds below a err on the

@@ -250,7 +250,9 @@ def _claim3_4() -> Theorem:
                "composition, 2.1, is audited with power. Under Claim 3.4's own (eps, delta) accounting no instance "
                "can have power (the simulator's docstring gives the argument): those two instances record the "
                "measured loss and are inconclusive by construction. The Laplace count and the exponential mechanism "
-               "are audited with power under kmms.thm2_4 and kmms.prop2_5."))
+               "are audited with power under kmms.thm2_4 and kmms.prop2_5, and through the learner's own calls: "
+               "privacy-setcover-count relabels one negative, so |S0| and the noisy count b_1 move, and audits b_1 "
+               "as the run records it (the moved-example instances keep |S0| and cannot see the count's noise)."))
 
 
 @entry("kmms.thm3_5")
