@@ -51,9 +51,11 @@ class PrivacyAudit(Claim):
         ratio = None if declared is None else declared / eps
         detail = {"label": self.case.learner, **m, "eps_hat": declared, "eps_hat_doubled": doubled,
                   "powered": powered, "verdict": verdict, "ratio": ratio}
+        # the noise sources this instance's event sees (the mutation tests halve each on its own)
+        sources = [f"{s.name} ({s.kind})" for s in self.case.noise_sources]
         return {"verdict": verdict, "reason": reason, "details": [detail], "epsilon": eps, "delta": delta,
                 "eps_hat": declared, "eps_hat_doubled": doubled, "powered": powered, "conf": conf,
-                "ratio": ratio}
+                "ratio": ratio, "sources": sources}
 
 
 def audit_claims(simulator) -> list[PrivacyAudit]:
