@@ -85,6 +85,20 @@ def _slack_fields(bound, value, low, high, upper: bool) -> dict:
     return {"slack": slack[0], "slack_low": slack[1], "slack_high": slack[2]}
 
 
+def cross_checked(out: dict, details: list[dict], what: str) -> dict:
+    """A claim decided on closed forms whose Monte Carlo estimate misses the exact value at
+    some point: the simulator disagrees with arithmetic, a bug to find, not a verdict on the
+    theorem, so the claim is inconclusive and says where."""
+    off = [d for d in details if d.get("mc_agrees") is False]
+    if off:
+        d = off[0]
+        out.update(verdict=INCONCLUSIVE, reason=(
+            f"the Monte Carlo {what} disagrees with the exact value at {len(off)} points (first {d['label']}: "
+            f"exact {d['exact']:.6g}, Monte Carlo interval [{d['mc_low']:.6g}, {d['mc_high']:.6g}]): the "
+            "simulator does not compute what the claim says"))
+    return out
+
+
 def _label(point: dict, keys) -> str:
     return ", ".join(f"{k}={point[k]}" for k in keys if k in point)
 
@@ -185,6 +199,9 @@ class Ceiling(Claim):
     # the claim says the event never happens (a theorem's "for every", checked on instances):
     # one observed event is a counterexample and refutes it, whatever the interval says
     never: bool = False
+    # the event's probability in closed form (a function of the row): the verdict is decided
+    # on it, and the Monte Carlo rate cross-checks the simulator (as MeanBound.closed_form)
+    closed_form: Callable[[dict], float] | None = None
     kind: str = field(init=False, default="success ceiling")
 
     def evaluate(self, points, rows):
@@ -205,14 +222,21 @@ class Ceiling(Claim):
             for (row, c), p_lo, p_hi in zip(keep, lo, hi):
                 v = (VACUOUS if c >= 1.0 else REFUTED if self.never and row["successes"] > 0
                      else CONFIRMED if p_hi <= c else REFUTED if p_lo > c else INCONCLUSIVE)
+                exact = None
+                if self.closed_form is not None:
+                    e = float(self.closed_form(row))
+                    exact = {"exact": e, "mc_value": float(row["p_hat"]), "mc_low": float(p_lo),
+                             "mc_high": float(p_hi), "mc_agrees": bool(p_lo - 1e-12 <= e <= p_hi + 1e-12)}
+                    v = v if v == VACUOUS else EXACT if e <= c else REFUTED
                 details.append({"label": _label(row, self.label_keys) + f", n={row['n']}",
                                 "point": {k: row[k] for k in row if k not in measured},
                                 "n": row["n"], "ceiling": c, "p_hat": row["p_hat"],
                                 "p_low": float(p_lo), "p_high": float(p_hi), "trials": row["trials"],
-                                "conf": conf, "verdict": v,
+                                "conf": conf, "verdict": v, **(exact or {}),
                                 **_slack_fields(None if c >= 1.0 else c, row["p_hat"], p_lo, p_hi, True)})
-        return {"verdict": with_slack(combine([d["verdict"] for d in details]), details), "details": details,
-                "conf": conf}
+        out = {"verdict": with_slack(combine([d["verdict"] for d in details]), details), "details": details,
+               "conf": conf}
+        return cross_checked(out, details, "rate")
 
 
 MEAN_FIELDS = ("mean", "sd", "ci_low", "ci_high", "min", "max", "trials", "conf")
@@ -290,13 +314,7 @@ class MeanBound(Claim):
                             **_slack_fields(None if self._vacuous(b) else b, val, lo, hi, self.upper)})
         out = {"verdict": with_slack(combine([d["verdict"] for d in details]), details), "details": details,
                "conf": conf, "statistic": self.statistic, "quantity": self.quantity, "upper": self.upper}
-        off = [d for d in details if d.get("mc_agrees") is False]
-        if off:  # the simulator disagrees with arithmetic: a bug to find, not a verdict on the theorem
-            out.update(verdict=INCONCLUSIVE, reason=(
-                f"the Monte Carlo mean disagrees with the exact value at {len(off)} points (first {off[0]['label']}: "
-                f"exact {off[0]['exact']:.6g}, Monte Carlo interval [{off[0]['mc_low']:.6g}, "
-                f"{off[0]['mc_high']:.6g}]): the simulator does not compute what the claim says"))
-        return out
+        return cross_checked(out, details, "mean")
 
     def _exact(self, row: dict, b: float, lo: float, hi: float) -> dict | None:
         """The point decided on the closed form, with the Monte Carlo interval beside it."""

@@ -294,3 +294,14 @@ def test_a_point_that_succeeds_at_its_smallest_n_is_left_out_of_a_fit():
     floor = {**pts[0], "n_hat": 1, "n_low": 1, "n_high": 1, "floor_reached": True}
     out = _scaling(predicted=1.0).evaluate([floor, *pts[1:]], None)
     assert out["points_used"] == len(pts) - 1 and out["points_at_floor"] == 1 and out["verdict"] == CONFIRMED
+
+
+def test_a_ceiling_with_a_closed_form_is_decided_on_it_and_checks_the_sampler():
+    from privbounds.claims import EXACT
+    exact = (1 - 1 / 4) ** 4  # m = 4 public draws all x0
+    claim = Ceiling("c", "t", lambda p: True, ("k",), bound=use(lambda: exact + 0.03),
+                    closed_form=lambda row: exact)
+    out = claim.evaluate(None, [_row(3164, 10_000)])  # p_hat 0.3164 ~ 0.3164
+    assert out["verdict"] == EXACT and out["details"][0]["mc_agrees"]
+    out = claim.evaluate(None, [_row(2900, 10_000)])  # a sampler off by 0.026: inside the tolerance
+    assert out["verdict"] == INCONCLUSIVE and "disagrees with the exact value" in out["reason"]
