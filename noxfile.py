@@ -1,4 +1,4 @@
-"""nox sessions: tests, slow, bench, reproduce, check, mutations, lint, lowest, gallery.
+"""nox sessions: tests, slow, bench, reproduce, check, mutations, alarms, lint, lowest, gallery.
 
 Each session installs the project (editable) with the extras it needs into its own
 virtual environment; ``nox -s tests`` is equivalent to the README's test command.
@@ -74,6 +74,28 @@ def mutations(session):
     _install(session)
     session.run("python", "-m", "privbounds.simulators.engine.mutations", *session.posargs)
     session.run("pytest", "-m", "slow or not slow", "tests/core/test_mutations.py")
+
+
+@nox.session(python=PY)
+def alarms(session):
+    """The check's false alarms on an unchanged tree: the quick run at seeds 1 to 6 against the
+    committed seed-0 quick baselines (pass theorem ids or patterns to restrict it, e.g. -- 'pap.*').
+    Prints each seed's exit code and regressions; the session fails if any seed raised an alarm.
+    About six quick runs of wall time on 2 cores."""
+    _install(session, "dask")
+    alarms = []
+    for seed in range(1, 7):
+        out = f"alarms-out/seed{seed}"
+        session.run("privbounds", "run", *session.posargs, "--fidelity", "quick", "--jobs", "2", "--quiet",
+                    "--seed", str(seed), "--out", out)
+        # exit 1 is an alarm to count here, not a failure of the session's command
+        text = session.run("privbounds", "check", "--out", out, success_codes=[0, 1], silent=True)
+        print(text)
+        if "check FAILED" in text:
+            alarms.append(seed)
+    session.log(f"false alarms: {len(alarms)} of 6 seeds ({', '.join(map(str, alarms)) or 'none'})")
+    if alarms:
+        session.error(f"the check raised an alarm at seeds {alarms} on an unchanged tree")
 
 
 @nox.session(python=PY)
