@@ -292,7 +292,7 @@ def _plan(mechanism, d, d_prime, neighbours, domain, instance, n, instance_param
     if is_learner(mechanism):
         d, d_prime, k = learner_rows(pair)
         _check_pair(d, d_prime)
-        plan = domain_plan(d, d_prime, domain, seed)
+        plan = domain_plan(d, d_prime, domain, seed, labels=k)
         mech, takes = learner_mechanism(mechanism, k)
         return plan, mech, predictor_statistic(*plan.sets, k=k), takes
     if not (isinstance(pair, (tuple, list)) and len(pair) == 2):

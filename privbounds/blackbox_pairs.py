@@ -93,17 +93,23 @@ def domain_rows(domain, shape, dtype, rng) -> tuple[str, list]:
     return "set", members
 
 
-def domain_plan(d, d_prime, domain, seed: int) -> Plan:
+def domain_plan(d, d_prime, domain, seed: int, labels: int = 0) -> Plan:
     """The user's pair (always estimated) and, for a declared domain, D with its changed row
-    replaced by each of the domain's rows; every two of these datasets are candidates."""
+    replaced by each of the domain's rows; every two of these datasets are candidates. For a
+    learner (``labels`` = k label columns at the end of each row) the domain is of feature
+    rows, and each is tried with all labels 0 and all labels 1: a label is never set to a
+    value of the feature range."""
     d, d_prime = np.asarray(d), np.asarray(d_prime)
     plan = Plan([d, d_prime], [(0, 1, "D, D' (yours)", True)])
     if domain is None:
         return plan
     i = int(np.flatnonzero(np.any((d != d_prime).reshape(len(d), -1), axis=1))[0])
     dtype = np.result_type(d.dtype, float)
-    _, rows = domain_rows(domain, d.shape[1:], dtype, np.random.default_rng(np.random.SeedSequence(
+    shape = (d.shape[1] - labels,) if labels else d.shape[1:]
+    _, rows = domain_rows(domain, shape, dtype, np.random.default_rng(np.random.SeedSequence(
         seed, spawn_key=(200,))))
+    if labels:
+        rows = [np.append(r, np.full(labels, y, dtype)) for r in rows for y in (0, 1)]
     names = ["D", "D'"]
     for r in rows:  # a row D or D' already has (or a repeated member) adds nothing
         if not any(np.array_equal(s[i], r) for s in plan.sets):

@@ -18,8 +18,9 @@ a privacy audit, and the measured false-alarm rate below includes it):
 - an n_hat or n_hat interval that is not what the record's own counts give (the
   definition is recomputed here from the counts with scipy's beta quantiles, apart from
   the engine's code, so a bug in the engine's search or crossing cannot hide);
-- a verdict that got worse: always when it became *refuted*; any worsening (confirmed >
-  confirmed up to lower-order terms > inconclusive/vacuous > refuted) and any tightness
+- a verdict that got worse: always when it became *refuted*; any worsening (confirmed,
+  confirmed (exact), confirmed (slack >= 100x), below the bound > confirmed up to
+  lower-order terms > inconclusive/vacuous > refuted, erratum, above the bound) and any tightness
   or exponent interval that no longer overlaps the baseline's when the run and the
   baseline share their seed (then an unchanged tree reproduces every number exactly).
   Across seeds those move by chance and the tests below decide instead.
@@ -173,9 +174,15 @@ def _consistency(tid: str, record: dict) -> list[str]:
         if not rows:
             bad.append(f"{point_key(p['point'])}: an n_hat without counts")
             continue
+        floor = sim.n_floor(p["point"])
+        if p.get("n_floor") not in (None, floor):
+            bad.append(f"{point_key(p['point'])}: recorded floor {p['n_floor']}, the simulator's is {floor}")
         want = recompute_n_hat([r["n"] for r in rows], [r["successes"] for r in rows],
-                               [r["trials"] for r in rows], sim.target(p["point"]), p["conf"],
-                               sim.n_floor(p["point"]))
+                               [r["trials"] for r in rows], sim.target(p["point"]), p["conf"], floor)
+        if want[1] == floor and not any(r["n"] == floor for r in rows) and want[2] is not None:
+            # no failure seen: the interval may run down to the floor only if the search tried it
+            bad.append(f"{point_key(p['point'])}: an interval down to n = {floor} that no trial at n = {floor} "
+                       "bracketed")
         got = (p["n_hat"], p["n_low"], p["n_high"])
         if tuple(got) != want:
             bad.append(f"{point_key(p['point'])}: n_hat [interval] recorded {got[0]} [{got[1]}, {got[2]}], "

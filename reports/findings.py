@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from privbounds.claims import CONFIRMED, ERRATUM, INCONCLUSIVE, REFUTED, SLACK
+from privbounds.claims import CONFIRMED, ERRATUM, EXACT, INCONCLUSIVE, REFUTED, SLACK
 from privbounds.results import load_valid
 
 LOOSE = 10.0  # "looser than 10x": slack at least 10 at every point (and below 100 somewhere)
@@ -103,10 +103,11 @@ def _slack_range(v: dict) -> tuple | None:
     has no finite least slack (an open interval end)."""
     if v["kind"] not in ("upper bound", "lower bound", "mean bound", "success ceiling"):
         return None
-    ends = [d.get("slack_low") for d in v.get("details") or [] if d.get("verdict") != "vacuous"]
+    real = [d for d in v.get("details") or [] if d.get("verdict") != "vacuous"]
+    ends = [d.get("slack_low") for d in real]
     if not ends or any(e is None for e in ends):
         return None
-    return min(ends), max(d.get("slack_high") or e for d, e in zip(v["details"], ends))
+    return min(ends), max(d.get("slack_high") or e for d, e in zip(real, ends))
 
 
 def _loose(v: dict) -> str | None:
@@ -126,7 +127,7 @@ def _category(v: dict) -> str | None:
         return "could-not-fail"
     if v.get("finding") == "loose":
         return "shape"
-    return None if v["verdict"] == CONFIRMED else "qualified"
+    return None if v["verdict"] in (CONFIRMED, EXACT) else "qualified"
 
 
 def collect(out) -> list[Finding]:

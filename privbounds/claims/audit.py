@@ -19,6 +19,7 @@ from privbounds.claims.base import Claim
 from privbounds.claims.verdicts import CONFIRMED, INCONCLUSIVE, REFUTED
 from privbounds.simulators.engine.audit import BUDGETS, epsilon_lower_bound
 
+
 @dataclass
 class PrivacyAudit(Claim):
     """eps_hat <= epsilon on the instance ``case`` (an AuditCase), with power: the doubled

@@ -297,9 +297,10 @@ class MeanBound(Claim):
                     (float(x) for x in mean_interval(val, row["sd"], row["trials"], conf, self.value_range))
                 good, worse = (hi <= b, lo > b) if self.upper else (lo >= b, hi < b)
                 v = VACUOUS if self._vacuous(b) else CONFIRMED if good else REFUTED if worse else INCONCLUSIVE
-            exact = self._exact(row, b, lo, hi)
-            if exact and v != VACUOUS:
-                v, val, lo, hi = exact["verdict"], exact["exact"], exact["exact"], exact["exact"]
+            # a vacuous point stays vacuous: its closed form decides nothing
+            exact = None if v == VACUOUS else self._exact(row, b, lo, hi)
+            if exact:
+                v, val, lo, hi = exact.pop("verdict"), exact["exact"], exact["exact"], exact["exact"]
             if self.upper:
                 tight = [x / b if b > 0 else None for x in (val, lo, hi)]
             else:

@@ -82,12 +82,11 @@ def slack_of(bound: float, value, low, high, upper: bool) -> tuple:
     """(slack, least slack, largest slack) of one measurement with interval [low, high]
     against a bound: bound / measured for an upper bound, measured / bound for a lower one.
     None where a ratio is undefined (an open interval end, a bound at or below 0); an upper
-    bound over a measured 0 is infinitely slack."""
+    bound over a measured value at or below 0 has no ratio (a signed quantity such as a
+    generalisation gap would otherwise read as infinitely slack however small the margin)."""
     def ratio(num, den):
-        if num is None or den is None:
+        if num is None or den is None or den <= 0:
             return None
-        if den <= 0:
-            return float("inf") if num > 0 else None
         return float(num) / float(den)
     if upper:
         return ratio(bound, value), ratio(bound, high), ratio(bound, low)

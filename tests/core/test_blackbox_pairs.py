@@ -143,3 +143,15 @@ def test_the_instance_audit_has_power_on_the_correct_learner():
     r = audit(GridThreshold, epsilon=1.0, instance="thresholds", instance_params={"d": 4}, trials=20_000,
               pilot=5_000)
     assert r.verdict == NO_VIOLATION and r.powered, r.summary()
+
+
+def test_a_learners_domain_is_of_feature_rows_and_labels_stay_labels():
+    d = np.column_stack([X, Y]).astype(float)
+    d2 = np.column_stack([X, Y2]).astype(float)
+    plan = domain_plan(d, d2, (0.0, 1.0), seed=0, labels=1)
+    tried = {tuple(s[1]) for s in plan.sets[2:]}  # the changed row (row 1) of each new dataset
+    assert tried == {(0.0, 0.0), (0.0, 1.0), (1.0, 0.0), (1.0, 1.0)}
+    assert all(set(np.unique(s[:, -1])) <= {0.0, 1.0} for s in plan.sets)
+    ok = audit(GridThreshold, neighbours=((X, Y), (X, Y2)), domain=(0.0, 1.0), epsilon=1.0, trials=2_000,
+               pilot=500, takes_epsilon=False)
+    assert ok.verdict != "refuted", ok.summary()

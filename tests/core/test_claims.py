@@ -305,3 +305,10 @@ def test_a_ceiling_with_a_closed_form_is_decided_on_it_and_checks_the_sampler():
     assert out["verdict"] == EXACT and out["details"][0]["mc_agrees"]
     out = claim.evaluate(None, [_row(2900, 10_000)])  # a sampler off by 0.026: inside the tolerance
     assert out["verdict"] == INCONCLUSIVE and "disagrees with the exact value" in out["reason"]
+
+
+def test_a_vacuous_point_with_a_closed_form_stays_vacuous():
+    from privbounds.claims import MeanBound
+    claim = MeanBound("m", "t", lambda p: True, ("k",), bound=use(lambda: 1.0), closed_form=lambda row: 0.3)
+    out = claim.evaluate([], [_mean_row(0.3, 0.01)])
+    assert out["verdict"] == VACUOUS and out["details"][0]["verdict"] == VACUOUS
