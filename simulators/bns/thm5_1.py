@@ -84,6 +84,51 @@ def column_epsilon(learner: str, epsilon: float, k: int) -> float:
     return float(epsilon) if learner == "nosplit" else per_concept_epsilon(epsilon, k, "basic")
 
 
+def column_split(row: dict) -> tuple[int, int]:
+    """(m1, m0): how many of one column's equally scored hypotheses label x0 with 1 and with
+    0 on the packing instance (every row at x0, so a hypothesis errs on all n rows or on
+    none). Direct sums: the members of POINT_d or THRESH_d, counted by evaluating the class
+    at x0 (POINT: 1 and 2^d - 1; THRESH: 2^(d-1) and 2^(d-1) + 1). Hash learner: x0's bucket
+    against the M - 1 empty buckets and the constant 0, which its sampler weighs as one
+    group of M (``hash_learner``; M = ``n_buckets(ALPHA, beta, k)``)."""
+    learner = row["learner"]
+    if learner in ("directsum-basic", "nosplit"):
+        cls_name, d = row.get("class", "point"), int(row["d"])
+        cls = make_class(cls_name, d)
+        ones = int(np.count_nonzero(cls.evaluate(np.arange(cls.size), packing_point(cls_name, d))))
+        return ones, cls.size - ones
+    if learner == "hash-directsum":
+        return 1, n_buckets(ALPHA, row["beta"], row["k"])
+    raise ValueError(f"no closed form for learner {learner!r}: Algorithm 2's columns share the sanitized "
+                     "support, whose law is a 30-node Laplace integral through a running maximum and rounding")
+
+
+def packing_success_exact(row: dict):
+    """Bun-Nissim-Stemmer Theorem 5.1, the packing instance: the exact success probability
+    p(n) of the direct sums (``directsum-basic``, the bug ``nosplit``) and of the hash
+    learner (``hash-directsum``) that ``BnsThm51.run_trials`` estimates, at a row (the
+    point with its n; n may be an array).
+
+    Given the label vector b, column j runs its own exponential mechanism (fresh Gumbel
+    noise, and a fresh hash for the hash learner) on n rows (x0, b_j): the m1 hypotheses
+    that label x0 with 1 err on 0 rows if b_j = 1 and on all n if b_j = 0, the m0 others
+    the other way round (``column_split``). With s = eps0 n / 2 (score sensitivity 1),
+    column j is right with probability m1 / (m1 + m0 e^-s) if b_j = 1 and m0 / (m0 + m1 e^-s)
+    if b_j = 0; the columns are independent and b is uniform, so
+
+        p(n) = ((m1 / (m1 + m0 e^-s) + m0 / (m0 + m1 e^-s)) / 2)^k,
+
+    taken in logs (log-sum-exp) so that k up to 4096 and eps0 n up to 1e3 keep every digit."""
+    m1, m0 = column_split(row)
+    k = int(row["k"])
+    s = column_epsilon(row["learner"], row["epsilon"], k) * np.asarray(row["n"], dtype=float) / 2.0
+    l1, l0 = np.log(m1), np.log(m0)
+    log_right1 = l1 - np.logaddexp(l1, l0 - s)   # b_j = 1
+    log_right0 = l0 - np.logaddexp(l0, l1 - s)   # b_j = 0
+    p = np.exp(k * (np.logaddexp(log_right1, log_right0) - np.log(2.0)))
+    return float(p) if p.ndim == 0 else p
+
+
 def alg2_at_point(d: int, x0: int, rows: int, positives, eps_san: float, eps0: float, rng) -> np.ndarray:
     """Algorithm 2 over the tree sanitizer (THRESH_d) on ``rows`` rows at x0, of which
     ``positives`` (B, k) are labelled 1 in each column. Returns the thresholds (B, k)."""
