@@ -85,6 +85,12 @@ def _slack_fields(bound, value, low, high, upper: bool) -> dict:
     return {"slack": slack[0], "slack_low": slack[1], "slack_high": slack[2]}
 
 
+# Family-wise confidence of a claim's Monte Carlo cross-check of its closed forms: a correct
+# simulator makes a closed-form claim inconclusive in at most 0.1% of runs (at the claim's own
+# 95% it would in up to 5%, and the check would see verdicts move for no reason).
+CROSS_CHECK = 0.999
+
+
 def cross_checked(out: dict, details: list[dict], what: str) -> dict:
     """A claim decided on closed forms whose Monte Carlo estimate misses the exact value at
     some point: the simulator disagrees with arithmetic, a bug to find, not a verdict on the
@@ -94,8 +100,8 @@ def cross_checked(out: dict, details: list[dict], what: str) -> dict:
         d = off[0]
         out.update(verdict=INCONCLUSIVE, reason=(
             f"the Monte Carlo {what} disagrees with the exact value at {len(off)} points (first {d['label']}: "
-            f"exact {d['exact']:.6g}, Monte Carlo interval [{d['mc_low']:.6g}, {d['mc_high']:.6g}]): the "
-            "simulator does not compute what the claim says"))
+            f"exact {d['exact']:.6g}, Monte Carlo interval [{d['mc_low']:.6g}, {d['mc_high']:.6g}], joint "
+            f"confidence {CROSS_CHECK:g}): the simulator does not compute what the claim says"))
     return out
 
 
@@ -218,15 +224,16 @@ class Ceiling(Claim):
             s = np.array([r["successes"] for r, _ in keep])
             t = np.array([r["trials"] for r, _ in keep])
             lo, hi = clopper_pearson(s, t, conf)
+            x_lo, x_hi = clopper_pearson(s, t, 1 - (1 - CROSS_CHECK) / m)
             measured = ("successes", "trials", "p_hat", "ci_low", "ci_high")
-            for (row, c), p_lo, p_hi in zip(keep, lo, hi):
+            for (row, c), p_lo, p_hi, m_lo, m_hi in zip(keep, lo, hi, x_lo, x_hi):
                 v = (VACUOUS if c >= 1.0 else REFUTED if self.never and row["successes"] > 0
                      else CONFIRMED if p_hi <= c else REFUTED if p_lo > c else INCONCLUSIVE)
                 exact = None
                 if self.closed_form is not None:
                     e = float(self.closed_form(row))
-                    exact = {"exact": e, "mc_value": float(row["p_hat"]), "mc_low": float(p_lo),
-                             "mc_high": float(p_hi), "mc_agrees": bool(p_lo - 1e-12 <= e <= p_hi + 1e-12)}
+                    exact = {"exact": e, "mc_value": float(row["p_hat"]), "mc_low": float(m_lo),
+                             "mc_high": float(m_hi), "mc_agrees": bool(m_lo - 1e-12 <= e <= m_hi + 1e-12)}
                     v = v if v == VACUOUS else EXACT if e <= c else REFUTED
                 details.append({"label": _label(row, self.label_keys) + f", n={row['n']}",
                                 "point": {k: row[k] for k in row if k not in measured},
@@ -298,7 +305,7 @@ class MeanBound(Claim):
                 good, worse = (hi <= b, lo > b) if self.upper else (lo >= b, hi < b)
                 v = VACUOUS if self._vacuous(b) else CONFIRMED if good else REFUTED if worse else INCONCLUSIVE
             # a vacuous point stays vacuous: its closed form decides nothing
-            exact = None if v == VACUOUS else self._exact(row, b, lo, hi)
+            exact = None if v == VACUOUS else self._exact(row, b, 1 - (1 - CROSS_CHECK) / m)
             if exact:
                 v, val, lo, hi = exact.pop("verdict"), exact["exact"], exact["exact"], exact["exact"]
             if self.upper:
@@ -317,11 +324,14 @@ class MeanBound(Claim):
                "conf": conf, "statistic": self.statistic, "quantity": self.quantity, "upper": self.upper}
         return cross_checked(out, details, "mean")
 
-    def _exact(self, row: dict, b: float, lo: float, hi: float) -> dict | None:
-        """The point decided on the closed form, with the Monte Carlo interval beside it."""
+    def _exact(self, row: dict, b: float, conf: float) -> dict | None:
+        """The point decided on the closed form, with the Monte Carlo interval (at the
+        cross-check's level ``conf``) beside it."""
         if self.closed_form is None:
             return None
         e = float(self.closed_form(row))
+        lo, hi = (float(x) for x in mean_interval(float(row["mean"]), row["sd"], row["trials"], conf,
+                                                  self.value_range))
         good = e <= b if self.upper else e >= b
         return {"exact": e, "mc_value": float(row["mean"]), "mc_low": lo, "mc_high": hi,
                 "mc_agrees": bool(lo - 1e-12 <= e <= hi + 1e-12), "verdict": EXACT if good else REFUTED}
