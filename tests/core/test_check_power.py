@@ -81,15 +81,15 @@ def test_expmech_without_its_factor_two_fails(baseline, tmp_path, monkeypatch):
 
 
 def test_n_hat_one_grid_step_low_fails(baseline, tmp_path, monkeypatch):
-    from privbounds.simulators.engine import runner, stats
+    from privbounds.simulators.engine import search, stats
 
     orig = stats.crossing
 
-    def one_step_low(ns, successes, trials, target, conf):
-        c = orig(ns, successes, trials, target, conf)
+    def one_step_low(ns, successes, trials, target, conf, floor=1):
+        c = orig(ns, successes, trials, target, conf, floor=floor)
         below = [n for n in sorted(ns) if c.n_hat is not None and n < c.n_hat]
         return dataclasses.replace(c, n_hat=below[-1] if below else c.n_hat)
-    monkeypatch.setattr(runner, "crossing", one_step_low)
+    monkeypatch.setattr(search, "crossing", one_step_low)  # where the engine's search calls it
     code, regs = check(run(tmp_path / "s0", ["bns.obs3_2"]), baseline, ["bns.obs3_2"])
     assert code == 1
     # the recorded n_hat is not what its counts give (six points at smoke are too few for
