@@ -16,12 +16,34 @@ from __future__ import annotations
 
 from privbounds.claims.audit import PrivacyAudit, audit_claims
 from privbounds.claims.base import (
-    BoundClaim, BoundRef, Ceiling, Claim, LowerBound, MeanBound, UpperBound, use, where)
-from privbounds.claims.scaling import (
-    DIRECTIONS, LAWS, UP_TO_LOGS, Scaling, competing_laws, worst_case)
+    BoundClaim,
+    BoundRef,
+    Ceiling,
+    Claim,
+    LowerBound,
+    MeanBound,
+    UpperBound,
+    use,
+    where,
+)
+from privbounds.claims.scaling import DIRECTIONS, LAWS, UP_TO_LOGS, Scaling, competing_laws, worst_case
 from privbounds.claims.verdicts import (
-    ABOVE, BELOW, CONFIRMED, ERRATUM, EXACT, INCONCLUSIVE, LOWER_ORDER, MEANING, ORDER, REFUTED, SLACK,
-    SLACK_LIMIT, VACUOUS, VERDICTS, combine)
+    ABOVE,
+    BELOW,
+    CONFIRMED,
+    ERRATUM,
+    EXACT,
+    INCONCLUSIVE,
+    LOWER_ORDER,
+    MEANING,
+    ORDER,
+    REFUTED,
+    SLACK,
+    SLACK_LIMIT,
+    VACUOUS,
+    VERDICTS,
+    combine,
+)
 
 __all__ = [
     "ABOVE", "BELOW", "CONFIRMED", "DIRECTIONS", "ERRATUM", "EXACT", "INCONCLUSIVE", "LAWS", "LOWER_ORDER", "MEANING",

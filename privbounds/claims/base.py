@@ -34,7 +34,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from privbounds.claims.verdicts import (
-    ABOVE, BELOW, CONFIRMED, EXACT, INCONCLUSIVE, REFUTED, VACUOUS, combine, slack_of, with_slack)
+    ABOVE,
+    BELOW,
+    CONFIRMED,
+    EXACT,
+    INCONCLUSIVE,
+    REFUTED,
+    VACUOUS,
+    combine,
+    slack_of,
+    with_slack,
+)
 from privbounds.simulators.engine.stats import clopper_pearson, mean_interval
 
 

@@ -1,6 +1,7 @@
 """Bun, Nissim, Stemmer, "Simultaneous Private Learning of Multiple Concepts" (ITCS 2016,
 JMLR 2019). The paper's theorems are registered by section: preliminaries.py (section
-2), upper_bounds.py (section 3 and Thm 1.1), fingerprinting.py (section 4), packing.py
+2), upper_bounds.py (section 3 and Thm 1.1) with stability.py (its stability-based
+learners), fingerprinting.py (section 4), packing.py
 (section 5)."""
 
 from __future__ import annotations
