@@ -196,9 +196,14 @@ def test_an_upper_scaling_claim_is_refuted_only_by_faster_growth():
     # faster growth: refuted; above the exact exponent but inside the tolerance: lower-order terms
     assert up(1.0).evaluate(_law(1.5, width=1.01), None)["verdict"] == REFUTED
     assert up(1.0, tolerance=0.15).evaluate(_law(1.1, width=1.01), None)["verdict"] == LOWER_ORDER
-    # an interval reaching above prediction + tolerance cannot decide
+    # an interval reaching above prediction + tolerance cannot decide while it holds a faster law
     out = up(1.0).evaluate(_law(1.0, ks=(1, 1.1, 1.2), width=3.0), None)
-    assert out["verdict"] == INCONCLUSIVE and "faster growth" in out["reason"]
+    assert out["verdict"] == INCONCLUSIVE and "faster growth" in out["reason"] and "competing law 2" in out["reason"]
+    # ... and it confirms when it holds the prediction and excludes every faster law
+    out = up(1.0).evaluate(_law(1.0, width=1.3), None)
+    assert out["fit"]["high"] > 1.0 and out["fit"]["high"] < 2.0 and out["verdict"] == CONFIRMED
+    # with no faster competitor named there is nothing to exclude: a wide interval stays inconclusive
+    assert up(1.0, competitors=(0.5,)).evaluate(_law(1.0, width=1.3), None)["verdict"] == INCONCLUSIVE
 
 
 def test_a_lower_scaling_claim_is_the_mirror_image():
