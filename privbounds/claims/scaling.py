@@ -98,8 +98,9 @@ def one_sided_verdict(lo: float, hi: float, pred: float, tol: float, upper: bool
         return LOWER_ORDER, (f"the interval lies {side} {pred:g} but within the tolerance {tol:g} the claim allows "
                              "for lower-order terms"), None
     if past(pred, far):
+        article = "an" if upper else "a"
         return CONFIRMED, (f"the bound is loose in {variable}: measured exponent [{lo:.3g}, {hi:.3g}] against "
-                           f"{pred:g}, which a {kind} bound allows"), "loose"
+                           f"{pred:g}, which {article} {kind} bound allows"), "loose"
     return CONFIRMED, "", None
 
 
