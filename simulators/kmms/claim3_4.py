@@ -114,19 +114,22 @@ def instance(kind: str):
     return (a1, a0), (b1, b0)
 
 
+def _runs(pairs, budget, trials, rng, k, rounds, lap_scale, eta, shift):
+    """The whole learner ``trials`` times on each sample of ``pairs`` ((positives, negatives)
+    counts over the 8 atoms), with b_L / budget and eta * budget."""
+    x = np.broadcast_to(POINTS, (trials, *POINTS.shape))
+    sel = literal_selector(x, eta * budget)
+    return [run_setcover(np.broadcast_to(c1, (trials, 8)), np.broadcast_to(c0, (trials, 8)), k,
+                         rounds, lap_scale / budget, shift, sel, rng, check=False) for c1, c0 in pairs]
+
+
 def whole_events(budget, trials, rng, kind, k, rounds, lap_scale, eta, shift, event):
     """The whole learner on D and on D' (``trials`` runs each) with b_L / budget and
     eta * budget; E = {the output sequence starts with ``event``}."""
-    (a1, a0), (b1, b0) = instance(kind)
-    x = np.broadcast_to(POINTS, (trials, *POINTS.shape))
-    sel = literal_selector(x, eta * budget)
-    out = []
-    for c1, c0 in ((a1, a0), (b1, b0)):
-        run = run_setcover(np.broadcast_to(c1, (trials, 8)), np.broadcast_to(c0, (trials, 8)), k,
-                           rounds, lap_scale / budget, shift, sel, rng, check=False)
-        ev = np.asarray(event)
-        out.append(np.all(run.chosen[:, :ev.size] == ev[None, :], axis=1))
-    return out[0], out[1]
+    ev = np.asarray(event)
+    runs = _runs(instance(kind), budget, trials, rng, k, rounds, lap_scale, eta, shift)
+    a, b = (np.all(run.chosen[:, :ev.size] == ev[None, :], axis=1) for run in runs)
+    return a, b
 
 
 def count_events(budget, trials, rng, k, rounds, lap_scale, eta, shift, above):
@@ -136,14 +139,9 @@ def count_events(budget, trials, rng, k, rounds, lap_scale, eta, shift, above):
     b1, b0 = a1.copy(), a0.copy()
     b0[ATOM[(0, 1, 1)]] -= 1.0
     b1[ATOM[(0, 1, 1)]] += 1.0
-    x = np.broadcast_to(POINTS, (trials, *POINTS.shape))
-    sel = literal_selector(x, eta * budget)
-    out = []
-    for c1, c0 in ((a1, a0), (b1, b0)):
-        run = run_setcover(np.broadcast_to(c1, (trials, 8)), np.broadcast_to(c0, (trials, 8)), k,
-                           rounds, lap_scale / budget, shift, sel, rng, check=False)
-        out.append(run.b[:, 0] > above)
-    return out[0], out[1]
+    runs = _runs(((a1, a0), (b1, b0)), budget, trials, rng, k, rounds, lap_scale, eta, shift)
+    a, b = (run.b[:, 0] > above for run in runs)
+    return a, b
 
 
 # the learner's two noises, at its own calls (simulators/setcover.py calls each mechanism once)
