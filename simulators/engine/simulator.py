@@ -59,6 +59,10 @@ class Simulator:
     fidelities = DEFAULT_FIDELITY
     # learner -> why no audit instance with power exists for it (shown on its page)
     unaudited: dict = {}
+    # the trials of one block share one random instance (a sample drawn once per block): its
+    # counts are one cluster, not independent trials, so ``check`` compares them with the
+    # baseline's only at the baseline's seed (where they repeat exactly), never by a test
+    shared_instance: bool = False
 
     def fidelity(self, name: str) -> Fidelity:
         if name not in FIDELITIES:

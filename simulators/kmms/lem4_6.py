@@ -98,6 +98,10 @@ class KmmsLem46(Simulator):
     _sample_d = {"smoke": [64], "quick": [64, 1024], "full": [64, 1024]}
     _points = {"smoke": [30], "quick": [50], "full": [50, 100]}
 
+    # one block shares one sample S (the lemma holds for every S): a block's trials are one
+    # cluster, so counts at another seed (another S) are not comparable by Fisher's test
+    shared_instance = True
+
     def grid(self, fidelity, overrides):
         rows = {"rows": ["survival", "paper", "ours"]}
         pts = expand({"mode": ["grid"], "d": self._grid_d[fidelity], "k": [4], "examples": [2000],
