@@ -135,7 +135,8 @@ def test_counts_of_trials_that_share_one_instance_are_not_tested_across_seeds():
     # kmms.lem4_6: one sample S per block, so 193/200 at seed 1 against 0/200 at seed 0 is
     # another S, not a change of the code
     assert get("kmms.lem4_6").simulator.shared_instance
-    now = {"counts": {"p": {"7": [193, 200]}}, "audits": {}, "n_hat": {}}
-    was = {"counts": {"p": {"7": [0, 200]}}, "audits": {}, "n_hat": {}}
+    key = '{"d":16,"experiment":"curve"}'
+    now = {"counts": {key: {"7": [193, 200]}}, "audits": {}, "n_hat": {}}
+    was = {"counts": {key: {"7": [0, 200]}}, "audits": {}, "n_hat": {}}
     assert _tests("kmms.lem4_6", now, was)[0][0] < 1e-50
     assert _tests("kmms.lem4_6", now, was, counts=False) == []
