@@ -47,6 +47,7 @@ from privbounds.blackbox_pairs import (  # noqa: F401  (the public names of the 
     learner_rows,
     predictor_statistic,
     replace_one,
+    sample_form,
 )
 from privbounds.claims import INCONCLUSIVE, REFUTED
 from privbounds.params import ParameterError, flag
@@ -281,7 +282,8 @@ def _plan(mechanism, d, d_prime, neighbours, domain, instance, n, instance_param
                                  f"neighbours are its sample's label flips (no {flag('domain')} either)")
         if isinstance(n, bool) or int(n) != n or n < 1:
             raise ParameterError(f"{flag('n')} must be an integer >= 1, got {n!r}")
-        plan, k, agnostic = instance_plan(instance, int(n), seed, **(instance_params or {}))
+        plan, k, agnostic = instance_plan(instance, int(n), seed, counts_form=sample_form(mechanism) == "counts",
+                                          **(instance_params or {}))
         mech, takes = learner_mechanism(mechanism, k, agnostic)
         return plan, mech, predictor_statistic(*plan.sets, k=k), takes
     if neighbours is not None and (d is not None or d_prime is not None):

@@ -149,7 +149,8 @@ def learner_rows(neighbours) -> tuple[np.ndarray, np.ndarray, int]:
     return out[0], out[1], ks.pop()
 
 
-def instance_plan(instance: str, n: int, seed: int = 0, **params) -> tuple[Plan, int, bool]:
+def instance_plan(instance: str, n: int, seed: int = 0, counts_form: bool = False,
+                  **params) -> tuple[Plan, int, bool]:
     """D, a sample of n rows of an instance family, and D with the labels of one row flipped,
     each (D, flip) a candidate; also the instance's k and whether it is agnostic.
 
@@ -176,12 +177,17 @@ def instance_plan(instance: str, n: int, seed: int = 0, **params) -> tuple[Plan,
             first, at_point = first[at_point == 1], at_point[at_point == 1]
             break
     else:
-        # every point of every draw holds several rows: a flip would give a point two labels,
-        # which this family never draws and a counts sample cannot hold, and could refute a
-        # correct learner; say so rather than audit on such a pair
-        raise ParameterError(f"instance {instance}: no point of {n} drawn rows holds a single row in {REDRAWS} "
-                             "seeded draws, so no label flip gives a dataset the family can draw; use a smaller "
-                             "--n or give your own neighbours ((X, y), (X2, y2))")
+        # every point of every draw holds several rows: a flip gives a point two labels. That
+        # is still a dataset, and differential privacy holds on every dataset, so a learner of
+        # rows is audited on it; a counts sample cannot hold it (and could refute a correct
+        # counts learner), so for one say so rather than audit on such a pair
+        if not counts_form:
+            first, at_point = first_row, counts
+        else:
+            raise ParameterError(f"instance {instance}: no point of {n} drawn rows holds a single row in "
+                                 f"{REDRAWS} seeded draws, and a label flip elsewhere gives a point two labels, "
+                                 "which a counts sample cannot hold; use a smaller --n or give your own "
+                                 "neighbours ((X, y), (X2, y2))")
     feats = s.X.astype(float)
     order = np.lexsort((-np.linalg.norm(feats[first], axis=1), at_point))[:MAX_FLIPS]
     plan = Plan([d], [])
@@ -232,6 +238,15 @@ def _sample(data, k: int, agnostic: bool, form: str):
     lab = rows[:, -k:].astype(np.int64)
     return Sample("counts", len(y), features=rows[:, :-k], labels=shaped(lab), counts=counts,
                   positives=shaped(lab * counts[:, None]))
+
+
+def sample_form(learner) -> str:
+    """The sample form a learner takes ("rows" or "counts"): its own attribute, or that of
+    the object its factory makes (at epsilon 1, only to read the attribute)."""
+    from privbounds.learners import _construct
+
+    form = getattr(learner, "sample_form", None)
+    return form or getattr(_construct(learner, {"epsilon": 1.0}), "sample_form", "rows")
 
 
 def learner_mechanism(learner, k: int = 1, agnostic: bool = False):

@@ -155,3 +155,11 @@ def test_a_learners_domain_is_of_feature_rows_and_labels_stay_labels():
     ok = audit(GridThreshold, neighbours=((X, Y), (X, Y2)), domain=(0.0, 1.0), epsilon=1.0, trials=2_000,
                pilot=500, takes_epsilon=False)
     assert ok.verdict != "refuted", ok.summary()
+
+
+def test_with_no_row_alone_at_its_point_a_rows_learner_is_audited_and_a_counts_learner_refused():
+    # 100 rows on the 16 points of X_4: every point holds several rows in every draw
+    plan, _, _ = instance_plan("thresholds", 100, 0, d=4)
+    assert plan.pairs  # two labels at one point is a dataset too, and DP holds on every dataset
+    with pytest.raises(ParameterError, match="counts sample cannot hold"):
+        instance_plan("thresholds", 100, 0, counts_form=True, d=4)
