@@ -10,37 +10,13 @@ from privbounds.claims import UP_TO_LOGS, Ceiling, LowerBound, Scaling, use, whe
 from privbounds.registry import Theorem, entry
 
 
-@entry("bns.thm5_1")
-def _bns_thm5_1() -> Theorem:
+def _thm5_1_scaling() -> list:
+    """Theorem 5.1's growth laws in k: tight on the packing instance, where the paper's lower
+    bound and each learner's upper bound have exponent 1."""
     from privbounds.simulators.bns.cor3_4 import n_buckets
-    from privbounds.simulators.bns.thm5_1 import ALPHA, BnsThm51, packing_success_exact
+    from privbounds.simulators.bns.thm5_1 import ALPHA
 
-    keys = ("learner", "class", "d", "k")
-    alg2 = "alg2-tree-basic"
-    claims = [
-        LowerBound(
-            "lower-nhat",
-            "Every pure-DP k-learner we have (direct sums on POINT and THRESH, the hash learner, "
-            "Algorithm 2 over the tree sanitizer): n_hat >= (k ln 2 + ln(1 - beta))/eps",
-            where(experiment="search"), keys,
-            bound=use(bns_bounds.packing_lower_bound)),
-        # the direct sums' and the hash learner's success has a closed form (independent
-        # columns, two score levels each): decided on it, the Monte Carlo rate cross-checks
-        Ceiling(
-            "ceiling-success",
-            "Direct sums on POINT and THRESH and the hash learner: success probability p(n) <= "
-            "e^(eps n)/2^k on the packing instance, decided on the exact p(n) = ((m1/(m1 + m0 e^(-eps0 n/2)) + "
-            "m0/(m0 + m1 e^(-eps0 n/2)))/2)^k (m1, m0: hypotheses labelling x0 with 1, 0)",
-            lambda p: p.get("experiment") == "curve" and p["learner"] != alg2, keys,
-            bound=use(bns_bounds.packing_success_ceiling), closed_form=packing_success_exact),
-        # Algorithm 2's columns share the sanitized support, whose law has no small sum
-        Ceiling(
-            "ceiling-success-alg2",
-            "Algorithm 2 over the tree sanitizer: success probability p(n) <= e^(eps n)/2^k on the "
-            "packing instance (Monte Carlo: no closed form)",
-            where(experiment="curve", learner=alg2), keys,
-            bound=use(bns_bounds.packing_success_ceiling)),
-    ]
+    claims = []
     for cls, name, size in (("point", "POINT", lambda d: 2 ** d), ("thresh", "THRESH", lambda d: 2 ** d + 1)):
         for d in (1, 4):
             claims.append(Scaling(
@@ -72,6 +48,40 @@ def _bns_thm5_1() -> Theorem:
         ("k",), variable=lambda p: p["k"], variable_name="k", predicted=1.0,
         factor=lambda p: float(bns_bounds.direct_sum_log_factor(8 / ALPHA + 2, p["k"], p["beta"])),
         factor_name="ln(8/alpha + 2) + ln(2k/beta)", tolerance=UP_TO_LOGS, direction="tight"))
+    return claims
+
+
+@entry("bns.thm5_1")
+def _bns_thm5_1() -> Theorem:
+    from privbounds.simulators.bns.thm5_1 import BnsThm51, packing_success_exact
+
+    keys = ("learner", "class", "d", "k")
+    alg2 = "alg2-tree-basic"
+    claims = [
+        LowerBound(
+            "lower-nhat",
+            "Every pure-DP k-learner we have (direct sums on POINT and THRESH, the hash learner, "
+            "Algorithm 2 over the tree sanitizer): n_hat >= (k ln 2 + ln(1 - beta))/eps",
+            where(experiment="search"), keys,
+            bound=use(bns_bounds.packing_lower_bound)),
+        # the direct sums' and the hash learner's success has a closed form (independent
+        # columns, two score levels each): decided on it, the Monte Carlo rate cross-checks
+        Ceiling(
+            "ceiling-success",
+            "Direct sums on POINT and THRESH and the hash learner: success probability p(n) <= "
+            "e^(eps n)/2^k on the packing instance, decided on the exact p(n) = ((m1/(m1 + m0 e^(-eps0 n/2)) + "
+            "m0/(m0 + m1 e^(-eps0 n/2)))/2)^k (m1, m0: hypotheses labelling x0 with 1, 0)",
+            lambda p: p.get("experiment") == "curve" and p["learner"] != alg2, keys,
+            bound=use(bns_bounds.packing_success_ceiling), closed_form=packing_success_exact),
+        # Algorithm 2's columns share the sanitized support, whose law has no small sum
+        Ceiling(
+            "ceiling-success-alg2",
+            "Algorithm 2 over the tree sanitizer: success probability p(n) <= e^(eps n)/2^k on the "
+            "packing instance (Monte Carlo: no closed form)",
+            where(experiment="curve", learner=alg2), keys,
+            bound=use(bns_bounds.packing_success_ceiling)),
+        *_thm5_1_scaling(),
+    ]
     return Theorem(
         number="Theorem 5.1",
         title="Packing lower bound for pure-DP k-learning",
