@@ -24,7 +24,7 @@ import pkgutil
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from privbounds.params import ParameterError
@@ -57,6 +57,39 @@ class Paper:
             raise ValueError(f"Paper kind must be one of {', '.join(KINDS)}, got {self.kind!r} ({self.title})")
 
 
+class ErratumError(ValueError):
+    """An erratum record with an empty field (one line; ``get`` adds the theorem's id)."""
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """A misprint in the paper on which no claim is made: where it is, the form as printed,
+    the form the paper's own argument gives (the one our bounds and simulators use), and
+    which step of that argument gives it. A misprint that a claim tests instead is a claim
+    marked ``erratum`` (privbounds.claims)."""
+
+    where: str
+    printed: str
+    corrected: str
+    why: str
+
+    def __post_init__(self):
+        # a record that leaves out a field would put an unsupported correction on the pages, and
+        # show, findings and the page print each field on one line
+        for name in ERRATUM_FIELDS:
+            value = getattr(self, name)
+            if not isinstance(value, str) or not value.strip() or "\n" in value:
+                raise ErratumError(f"erratum at {self.where if isinstance(self.where, str) else '?'!r}: {name} "
+                                   f"must be one non-empty line of text, got {value!r}")
+
+    def line(self) -> str:
+        """The erratum in one line, as ``privbounds show`` and the findings print it."""
+        return f"{self.where}: printed {self.printed}; corrected {self.corrected} ({self.why})"
+
+
+ERRATUM_FIELDS = ("where", "printed", "corrected", "why")
+
+
 @dataclass
 class Theorem:
     """One numbered result. ``status`` is ``simulated`` (a simulator measures it), or
@@ -78,6 +111,8 @@ class Theorem:
     status: str = SIMULATED
     reason: str = ""
     tested_by: tuple = ()
+    # misprints of the paper in this result with no claim on the printed form
+    errata: tuple[Erratum, ...] = ()
 
     @property
     def prefix(self) -> str:
@@ -111,7 +146,7 @@ class Theorem:
     def summary(self) -> dict:
         return {"id": self.id, "paper": self.paper, "number": self.number, "title": self.title,
                 "statement": self.statement, "status": self.status, "reason": self.reason,
-                "tested_by": list(self.tested_by),
+                "tested_by": list(self.tested_by), "errata": [asdict(e) for e in self.errata],
                 "unaudited": dict(getattr(self.simulator, "unaudited", {}) or {}),
                 "claims": [c.summary() for c in self.claims]}
 
@@ -251,9 +286,13 @@ def get(theorem_id: str) -> Theorem:
     if theorem_id not in _ENTRIES:
         raise ParameterError(f"unknown theorem id {theorem_id!r}; see 'privbounds list' for the known ids")
     if theorem_id not in _BUILT:
-        thm = _ENTRIES[theorem_id][1]()
+        try:
+            thm = _ENTRIES[theorem_id][1]()
+        except ErratumError as e:  # made inside the builder: say which theorem it belongs to
+            raise ErratumError(f"theorem {theorem_id}: {e}") from None
         if thm.id not in (None, theorem_id):
             raise RuntimeError(f"builder registered as {theorem_id} returned {thm.id}")
+        _check_errata(theorem_id, thm.errata)
         thm.id = theorem_id
         thm.paper = thm.paper or _PAPERS[theorem_id.split(".")[0]].title
         # every learner the simulator runs is audited: one claim per audit instance
@@ -262,6 +301,15 @@ def get(theorem_id: str) -> Theorem:
         thm.claims = [*thm.claims, *audit_claims(thm.simulator)]
         _BUILT[theorem_id] = thm
     return _BUILT[theorem_id]
+
+
+def _check_errata(theorem_id: str, errata) -> None:
+    """Refuse errata that are not a tuple of ``Erratum`` records (an Erratum refuses an
+    empty field itself, when it is made)."""
+    if not isinstance(errata, tuple) or not all(isinstance(e, Erratum) for e in errata):
+        got = type(errata).__name__ if not isinstance(errata, tuple) else \
+            next(type(e).__name__ for e in errata if not isinstance(e, Erratum))
+        raise TypeError(f"theorem {theorem_id}: errata must be a tuple of Erratum records, got {got}")
 
 
 def theorems() -> list[Theorem]:
