@@ -9,7 +9,7 @@ import math
 
 from privbounds.bounds import sivakumar as siv_bounds
 from privbounds.claims import UP_TO_LOGS, Ceiling, Scaling, UpperBound, use, where
-from privbounds.registry import BOUND_ONLY, Paper, Theorem, entry
+from privbounds.registry import BOUND_ONLY, Erratum, Paper, Theorem, entry
 
 PAPER = Paper("siv", "Sivakumar. A Basic Overview of Private PAC Learning (lecture notes, 2023)")
 
@@ -73,6 +73,13 @@ def _siv_thm3_3() -> Theorem:
               "at alpha = beta = 1/4: max(32, 16/eps)(ln|H| + ln 8). "
               "ERM: (ln|H| + ln(1/beta))/alpha; thresholds: ln(2/beta)/alpha."),
         simulator=SivThm33(), plotter="siv.thm3_3:plot", claims=claims,
+        errata=(Erratum(
+            "Theorem 3.3, proof (the Chernoff step: no bad hypothesis looks good on the sample)",
+            "Pr[err_S(h) <= err_D(h)/2] <= e^(-n/8), so that |H| e^(-n/8) <= 1/8",
+            "Pr[err_S(h) <= err_D(h)/2] <= e^(-n/32), so that the step needs n >= 32 (ln|H| + ln 8)",
+            "the multiplicative Chernoff bound P[X <= mu/2] <= e^(-mu/8) with mu = n err_D(h) > n/4 gives "
+            "e^(-n/32), while e^(-n/8) is below the true tail (at n = 100 and err_D(h) = 1/4 the tail is 1.0e-3, "
+            "e^(-n/8) is 3.7e-6)"),),
         notes=(
             "Instances: THRESH_d under a 4-point cluster (target p3; only p2, p3, p4 are "
             "1/4-accurate); POINT_d with mass 1/2 on the target and 1/2 on a decoy. "
@@ -152,6 +159,13 @@ def _siv_lem3_2() -> Theorem:
                   "2 Delta (ln|H| + a)/eps or more with probability at most e^(-a).",
         math="P[max score - score(output) >= 2 Delta (ln|H| + a)/eps] <= e^(-a).",
         simulator=SivLem32(), plotter="siv.lem3_2:plot", claims=claims,
+        errata=(Erratum(
+            "the weight of algorithm A' (section 3, given with Lemma 3.2)",
+            "h drawn with probability proportional to e^(-eps score_S(h)/2), where score_S(h) = -n err_S(h)",
+            "h drawn with probability proportional to e^(eps score_S(h)/2) = e^(-eps n err_S(h)/2)",
+            "Lemma 3.2 promises an output whose score is near the best, and the proof of Theorem 3.3 needs one "
+            "with training error at most 1/8; the printed sign gives the most weight to the hypothesis with the "
+            "most errors"),),
         notes=("Five shapes of score vector (one winner with the rest far behind, many ties at the top, a "
                "linear ramp, two levels, and fresh uniform random scores in every trial), a = 0.25 to 4, "
                "eps = 0.5, 1, 2, sampled by Gumbel-max. The notes print the weight as exp(-eps score/2) with "
@@ -266,6 +280,13 @@ def _siv_thm3_6() -> Theorem:
                   "i.e. n >= log*|V| up to constants.",
         math="|V| <= tower_n(n); n >= log*|V| (bounds.sivakumar.tower, log_star).",
         status=BOUND_ONLY, tested_by=("siv.thm3_4",),
+        errata=(Erratum(
+            "Theorem 3.6, the two forms of its conclusion",
+            "|V| <= tower_n(n) (a tower of n's of height n), or equivalently n >= log*|V|",
+            "|V| <= tower_n(n), which gives n >= log*|V| only up to a constant factor (log*|V| = O(n)); the two "
+            "forms are not equivalent",
+            "log* undoes a tower of 2's, and a tower of n's grows faster: |V| = 3^27 = tower_3(3) meets the first "
+            "form, yet log*(3^27) = 5 > 3"),),
         reason=("A combinatorial bound used in the proof of Theorem 3.4; there is nothing to sample, and the "
                 "lower bound it implies, n >= log*|X|, is at most 5 for every domain a computer can hold "
                 "(the table in the notes), so no experiment could tell it from a constant. Theorem 3.4's "

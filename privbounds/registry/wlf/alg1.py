@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from privbounds.bounds import wlf as wb
 from privbounds.claims import MeanBound, use, where
-from privbounds.registry import Theorem, entry
+from privbounds.registry import Erratum, Theorem, entry
 
 ER, AG, GG = "excess risk", "AERM gap", "generalisation gap"
 
@@ -341,6 +341,11 @@ def _wlf_lem10() -> Theorem:
         math="sup_Z E[R_hat(A'(Z), Z)] - R_hat*(Z) <= 2 xi(floor(sqrt n)) (the proof's factor 2; stated: xi); "
              "privacy (2/sqrt n)(e^eps - e^-eps)",
         simulator=Lem10(), plotter="wlf.alg1:always_aerm", claims=claims,
+        errata=(Erratum(
+            "Lemma 10, the always-AERM rate (statement; proof in Appendix A.2)",
+            "always AERM with rate xi(sqrt n)", "always AERM with rate 2 xi(floor(sqrt n))",
+            "the proof bounds the gap on a subset drawn without replacement by the gap on an i.i.d. draw "
+            "divided by P(no duplicates) >= 1/2, and its last line reads 2 xi(sqrt n)"),),
         notes=("A = Algorithm 1 at eps = 1 on P-fin (M = 4), n = 100 to 102400 (m = 10 to 320). 'Always' is a "
                "supremum over datasets: measured as the largest AERM gap over four fixed, designed datasets "
                "(spread with 10% flipped labels; a two-point cluster at the target, clean and with 10% noise; two "

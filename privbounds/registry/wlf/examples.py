@@ -9,7 +9,7 @@ import math
 
 from privbounds.bounds import wlf as wb
 from privbounds.claims import MeanBound, use, where
-from privbounds.registry import BOUND_ONLY, Theorem, entry
+from privbounds.registry import BOUND_ONLY, Erratum, Theorem, entry
 
 # --- Definitions 3 and 13 as checkers -----------------------------------------------------
 
@@ -109,6 +109,13 @@ def _wlf_prop12() -> Theorem:
         math="K = ceil(e^(eps n)) datasets in disjoint windows; P(A(Z_1) in W_i) >= e^(-eps n) P(A(Z_i) in W_i); "
              "corrected: gap < 0.1 on every Z_i (i >= 2) forces a gap >= 0.4 on Z_1.",
         simulator=WlfProp12(), plotter="wlf.examples:plot_prop12", claims=claims,
+        errata=(Erratum(
+            "Proposition 12, proof (the step before eq. (5) and the line after it)",
+            "P(A(Z_i) in W_i) > 0.9, hence E R_hat(h, Z_1) >= 0.9 x 1 = 0.9",
+            "P(A(Z_i) in W_i) > 0.8, hence E R_hat(h, Z_1) >= 0.8 x 1/2 x (1 - e^(-eps n)) = 0.4 (1 - e^(-eps n)), "
+            "still above 0.1, so the contradiction stands",
+            "the construction puts half of each Z_i on either side of h_i, so a threshold outside the window errs "
+            "on half the points (loss 1/2, not 1), and the sum runs over the K - 1 windows other than W_1"),),
         notes=("Algorithm 1 with Lebesgue base measure is sampled exactly (intervals between the sorted points, "
                "in log space, so windows down to 10^-40 lose nothing) on cluster datasets: n points in a window "
                "of width w, half labelled 0 below its centre and half 1 above. Its AERM gap is exact over h. "
@@ -134,6 +141,13 @@ def _wlf_lem14() -> Theorem:
                   "12 xi'(n^(1/4)) + 37/sqrt(n) + xi(sqrt(n)), and (2/sqrt n)(e^eps - e^-eps)-DP.",
         math="AG(n) <= 12 xi'(n^(1/4)) + 37/sqrt(n) + xi(sqrt(n))  (bounds.wlf.wlf_lem14_rate)",
         status=BOUND_ONLY, tested_by=("wlf.thm15",),
+        errata=(Erratum(
+            "Lemma 14, eq. (15) in its proof (Appendix A.4)",
+            "[3 xi'(n^(1/4)) + 8/sqrt n] + [6 xi'(n^(1/4)) + 18/sqrt n] + [3 xi'(n^(1/4)) + 10/sqrt n] = "
+            "12 xi(n^(1/4)) + 36/sqrt n",
+            "the same sum = 12 xi'(n^(1/4)) + 36/sqrt n, the non-private rate xi', as in the lemma's statement",
+            "each of the three terms is a rate of the non-private learner B (its AERM, generalisation and "
+            "consistency), so their sum is in xi'"),),
         reason="The constants come from a non-constructive auxiliary learner (Shalev-Shwartz et al.'s AERM "
                "learner built from any consistent one), so there is no algorithm to run; the bound function "
                "wlf_lem14_rate gives the rate from the two rates' values. Its eq. (15) sums three terms of the "
@@ -284,6 +298,13 @@ def _wlf_ex21() -> Theorem:
         math="mu(S_t) >= beta_p V_{p,d} (t/L)^d (corrected: the paper omits V_{p,d}); xi(n) = 9[log K + (d + 2) "
              "log n]/(n eps) + 2 eps (eq. 11).",
         simulator=WlfEx21(), claims=claims,
+        errata=(Erratum(
+            "Example 21, the volume of the sublevel set (statement; proof in Appendix A.6)",
+            "mu(S_t) >= beta_p mu(B(t/L)) = beta_p (t/L)^d, so K = mu(H) L^d / beta_p",
+            "mu(S_t) >= beta_p V_{p,d} (t/L)^d, so K = mu(H) L^d / (beta_p V_{p,d}), with V_{p,d} the volume of "
+            "the unit l_p ball of R^d (2^d for p = infinity)",
+            "the proof bounds mu(S_t) by beta_p times the volume of an l_p ball of radius t/L, and that volume "
+            "is V_{p,d} (t/L)^d, not (t/L)^d"),),
         notes=("Scaled logistic loss on H = [-2, 2]^d, d = 1 and 2, with x taking 32 fixed values in the l_1 ball "
                "and 10% label noise, so the risk is exact (a dot product with D's cell masses; no test sample "
                "and no quadrature) and R* is minimised over the continuous box. Alg 1 runs exactly on a grid "
@@ -310,6 +331,17 @@ def _wlf_ex22() -> Theorem:
                   "private and consistent with rate O((s(log d + log n + log L) + log(mu(H_S)/beta_p))/sqrt(n)).",
         math="stage (i): O((s log d + log n)/(n eps)); stage (ii): O((s log L + s log n + log(mu(H_S)/beta))/(n eps))",
         simulator=WlfEx22(), plotter="wlf.examples:plot_ex22", claims=claims,
+        errata=(
+            Erratum("Example 22, the overall rate",
+                    "O((s(log d + log n + L) + log(mu(H_S)/beta_p))/sqrt n)",
+                    "O((s(log d + log n + log L) + log(mu(H_S)/beta_p))/sqrt n)",
+                    "the overall rate is the sum of the two stages' rates, and stage (ii) contributes s log L, "
+                    "not s L"),
+            Erratum("Example 22, the exponent rho of the two stages",
+                    "rho = 0 in both cases",
+                    "rho = 0 for the choice of the support, rho = s for the regression on the chosen support",
+                    "the example's own bound mu(S_t) >= (t/L)^s grows like t^-s, which is rho = s in A2 (eq. (10)), "
+                    "and rho = s is what puts s log n into stage (ii)'s rate")),
         notes=("s = 1, d = 5, 10, 20; loss min(1, (y - <h, x>)^2/4) (1-Lipschitz in h on each line), x uniform on "
                "{-1, 1}^d, y = 0.8 x_1 + N(0, 0.01) rounded to 0.01 (a fixed preprocessing). Both stages are "
                "exact over their outputs and the risk is exact; the data enter as histograms (see the "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from privbounds.bounds import wlf as B
 from privbounds.claims import Ceiling, MeanBound, use
-from privbounds.registry import BOUND_ONLY, Theorem, entry
+from privbounds.registry import BOUND_ONLY, Erratum, Theorem, entry
 
 LOSS = "privacy loss eps (exact)"
 
@@ -242,6 +242,12 @@ def _prop33() -> Theorem:
                    "approximately privately learnable."),
         math="(i) (0, delta~(n))-DP with rate xi(n delta~(n)); (ii) delta~(n) <= exp(-eps(n^2) n^2)/n",
         simulator=WlfProp33(), plotter="wlf.privacy:prop33", claims=claims,
+        errata=(Erratum(
+            "Proposition 33, proof of (ii) (the condition on delta(n) in the packing step)",
+            "delta(n) <= 0.4 n e^(-eps n)", "delta(n) <= 0.4 e^(-eps (n - 1))/n",
+            "rearranged, group privacy over n replacements costs n e^(-eps) delta in each window, and over about "
+            "e^(eps n) windows that stays below 0.4 only with n dividing, as in the proposition's own threshold "
+            "exp(-eps(n^2) n^2)/n"),),
         notes=("The finite shadow of part (i) at delta~(n) = n^-1/2: non-private ERM on floor(sqrt n) of n rows of "
                "P-fin (64 grid thresholds, label noise 0.1) is (0, floor(sqrt n)/n)-DP, measured exactly as the TV "
                "on designed neighbouring pairs (it reaches floor(sqrt n)/n), and its excess risk follows the ERM "
@@ -251,6 +257,28 @@ def _prop33() -> Theorem:
                "not measured: the threshold exp(-eps n^2)/n and the direct argument's exp(-eps n)/n on a log10 "
                "scale (below 1e-40 already at n = 100 for eps = 1). The packing step needs delta <= 0.4 "
                "e^(-eps (n-1))/n; the seed prints 0.4 n e^(-eps n)."))
+
+
+def _thm25_errata() -> tuple:
+    return (
+        Erratum("Theorem 25, the privacy level (statement, and the end of its proof in Appendix A.6)",
+                "max{eps(n/(log(3/n) + 1)), (log(3/delta) + 1)/sqrt n}-DP",
+                "max{eps(n/(log(3/delta) + 1)), (log(3/delta) + 1)/sqrt n}-DP",
+                "each candidate is trained on one of a + 1 = log(3/delta) + 1 disjoint parts of n/(a + 1) rows, "
+                "so the base learner runs at that sample size"),
+        Erratum("Theorem 25, eq. (21) in its proof (the validation step)",
+                "R_hat(h_j, Z_(a+1)) - R(h_j) <= sqrt(log(2a/delta_1)/(2n)), added once to the final bound",
+                "|R_hat(h_j, Z_(a+1)) - R(h_j)| <= sqrt((a + 1) log(2a/delta_1)/(2n)), added twice",
+                "the validation part Z_(a+1) has n/(a + 1) rows, not n, and the chain from R(h) to the best "
+                "candidate's risk passes between risk and validation risk twice (at the output and at the best "
+                "candidate)"),
+        Erratum("Theorem 25, the excess-risk bound (statement, against the last display of its proof)",
+                "R(h) - R* <= e xi(n/(log(3/delta) + 1)) + C sqrt(log(3/delta)/n)",
+                "R(h) - R* <= e xi(n/(log(3/delta) + 1)) + C log(3/delta)/sqrt n",
+                "at the proof's eps = (log(3/delta) + 1)/sqrt n its selection term 8(log(3/delta) + log log(3/delta))"
+                "(log(3/delta) + 1)/(eps n) is 8(log(3/delta) + log log(3/delta))/sqrt n, which no absolute C "
+                "times sqrt(log(3/delta)/n) bounds as delta -> 0"),
+    )
 
 
 @entry("wlf.thm25")
@@ -268,7 +296,7 @@ def _thm25() -> Theorem:
                    "C sqrt(log(3/delta)/n)."),
         math=("P[R(h) - R* > e xi(m) + 2 sqrt((a+1) log(6a/delta)/(2n)) + 8(log(3/delta) + log a)(a+1)/(eps_v n)] "
               "<= delta, a = ceil(log(3/delta)), m = floor(n/(a+1)), eps_v = (log(3/delta) + 1)/sqrt n"),
-        simulator=WlfThm25(), plotter="wlf.privacy:thm25", claims=claims,
+        simulator=WlfThm25(), plotter="wlf.privacy:thm25", claims=claims, errata=_thm25_errata(),
         notes=("Base learner: Algorithm 1 on P-fin (64 grid thresholds, label noise 0.1) at Example 20's eps(m); "
                "its rate xi(m) = 4(log|H| + 1)/(eps m) + sqrt(log|H|/(2m)) is ours (valid for every D; Theorem 19's "
                "rate exceeds 1 at every affordable m). Each trial runs the whole boosting learner and fails when the "
