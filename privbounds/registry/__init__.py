@@ -84,7 +84,7 @@ class Erratum:
 
     def line(self) -> str:
         """The erratum in one line, as ``privbounds show`` and the findings print it."""
-        return f"{self.where}: printed {self.printed}; corrected {self.corrected} ({self.why})"
+        return f"{self.where}: printed {self.printed}; corrected {self.corrected}; why: {self.why}"
 
 
 ERRATUM_FIELDS = ("where", "printed", "corrected", "why")

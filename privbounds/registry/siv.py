@@ -283,10 +283,9 @@ def _siv_thm3_6() -> Theorem:
         errata=(Erratum(
             "Theorem 3.6, the two forms of its conclusion",
             "|V| <= tower_n(n) (a tower of n's of height n), or equivalently n >= log*|V|",
-            "|V| <= tower_n(n), which gives n >= log*|V| only up to a constant factor (log*|V| = O(n)); the two "
-            "forms are not equivalent",
-            "log* undoes a tower of 2's, and a tower of n's grows faster: |V| = 3^27 = tower_3(3) meets the first "
-            "form, yet log*(3^27) = 5 > 3"),),
+            "|V| <= tower_n(n), hence log*|V| = O(n): n >= log*|V| only up to a constant factor",
+            "log* undoes a tower of 2's and a tower of n's grows faster, so the two forms are not equivalent: "
+            "|V| = 3^27 = tower_3(3) meets the first, yet log*(3^27) = 5 > 3"),),
         reason=("A combinatorial bound used in the proof of Theorem 3.4; there is nothing to sample, and the "
                 "lower bound it implies, n >= log*|X|, is at most 5 for every domain a computer can hold "
                 "(the table in the notes), so no experiment could tell it from a constant. Theorem 3.4's "

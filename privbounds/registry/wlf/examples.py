@@ -112,10 +112,10 @@ def _wlf_prop12() -> Theorem:
         errata=(Erratum(
             "Proposition 12, proof (the step before eq. (5) and the line after it)",
             "P(A(Z_i) in W_i) > 0.9, hence E R_hat(h, Z_1) >= 0.9 x 1 = 0.9",
-            "P(A(Z_i) in W_i) > 0.8, hence E R_hat(h, Z_1) >= 0.8 x 1/2 x (1 - e^(-eps n)) = 0.4 (1 - e^(-eps n)), "
-            "still above 0.1, so the contradiction stands",
+            "P(A(Z_i) in W_i) > 0.8, hence E R_hat(h, Z_1) >= 0.8 x 1/2 x (1 - e^(-eps n)) = 0.4 (1 - e^(-eps n))",
             "the construction puts half of each Z_i on either side of h_i, so a threshold outside the window errs "
-            "on half the points (loss 1/2, not 1), and the sum runs over the K - 1 windows other than W_1"),),
+            "on half the points (loss 1/2, not 1), and the sum runs over the K - 1 windows other than W_1; 0.4 is "
+            "still above 0.1, so the contradiction stands"),),
         notes=("Algorithm 1 with Lebesgue base measure is sampled exactly (intervals between the sorted points, "
                "in log space, so windows down to 10^-40 lose nothing) on cluster datasets: n points in a window "
                "of width w, half labelled 0 below its centre and half 1 above. Its AERM gap is exact over h. "
@@ -145,9 +145,9 @@ def _wlf_lem14() -> Theorem:
             "Lemma 14, eq. (15) in its proof (Appendix A.4)",
             "[3 xi'(n^(1/4)) + 8/sqrt n] + [6 xi'(n^(1/4)) + 18/sqrt n] + [3 xi'(n^(1/4)) + 10/sqrt n] = "
             "12 xi(n^(1/4)) + 36/sqrt n",
-            "the same sum = 12 xi'(n^(1/4)) + 36/sqrt n, the non-private rate xi', as in the lemma's statement",
-            "each of the three terms is a rate of the non-private learner B (its AERM, generalisation and "
-            "consistency), so their sum is in xi'"),),
+            "12 xi'(n^(1/4)) + 36/sqrt n",
+            "each of the three terms summed is a rate of the non-private learner B (its AERM, generalisation and "
+            "consistency), so the sum is in the non-private rate xi', as the lemma's statement has it"),),
         reason="The constants come from a non-constructive auxiliary learner (Shalev-Shwartz et al.'s AERM "
                "learner built from any consistent one), so there is no algorithm to run; the bound function "
                "wlf_lem14_rate gives the rate from the two rates' values. Its eq. (15) sums three terms of the "
