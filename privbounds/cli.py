@@ -408,6 +408,13 @@ def _show(args) -> int:
         print(f"tested by: {', '.join(info['tested_by'])}")
     print(f"statement: {info['statement']}")
     print(f"math:      {info['math']}")
+    if info["errata"]:
+        from privbounds.registry import Erratum
+        from privbounds.reports.findings import NO_CLAIM
+
+        print(f"errata in the paper ({NO_CLAIM}):")
+        for e in info["errata"]:
+            print(f"    {Erratum(**e).line()}")
     print("files:")
     for f in info["files"]:
         print(f"    {f}")
