@@ -2,13 +2,15 @@
 
 For every theorem with results, grouped by what a reader needs (design notes,
 "Verdicts"): claims the measurement refutes (it contradicts the theorem's statement);
-errata (a printed form that contradicts the paper's own proof, refuted, beside the
-corrected claim); bounds loose in shape (a scaling claim whose exponent lies wholly below
-an upper bound's, or above a lower bound's); bounds that could not fail (slack >= 100x at
-every point tested); inconclusive claims with their reason; confirmations with a
-qualification (vacuous, up to lower-order terms); bounds looser than 10x everywhere;
-constants we reconstructed rather than the paper's; learners without a powered audit;
-and each theorem whose run failed. Every finding carries its numbers and the theorem
+errata (a printed form that contradicts the paper's own proof: a claim on it, refuted,
+beside the corrected claim; or, with no claim on the printed form, a misprint our bound
+corrects, from the theorem's ``errata``, for every theorem with a page); bounds loose in
+shape (a scaling claim whose exponent lies wholly below an upper bound's, or above a
+lower bound's); bounds that could not fail (slack >= 100x at every point tested);
+inconclusive claims with their reason; confirmations with a qualification (vacuous, up
+to lower-order terms); bounds looser than 10x everywhere; constants we reconstructed
+rather than the paper's; learners without a powered audit; and each theorem whose run
+failed. Every finding carries its numbers and the theorem
 page it comes from. ``privbounds findings`` prints them; the report's findings page
 lists them.
 """
@@ -26,7 +28,8 @@ LOOSE = 10.0  # "looser than 10x": slack at least 10 at every point (and below 1
 CATEGORIES = {
     "failed": "Runs that failed (no measurement, no verdict)",
     "refuted": "Refuted: the measurement contradicts the theorem's statement",
-    "erratum": "Errata: a printed form that contradicts the paper's own proof (the corrected claim is beside it)",
+    "erratum": ("Errata: a printed form that contradicts the paper's own proof (the corrected claim is beside it, "
+                "or no claim is on the printed form and our bound uses the corrected form)"),
     "shape": "Bounds loose in shape: the measured exponent lies wholly on the allowed side of the bound's",
     "could-not-fail": "Bounds that could not fail: slack >= 100x at every point tested",
     "inconclusive": "Inconclusive: the interval cannot decide (with the reason)",
@@ -48,9 +51,36 @@ class Finding:
     verdict: str | None
     numbers: str
     page: str
+    # a misprint that no claim tests (privbounds.registry.Erratum as a dict), else None
+    erratum: dict | None = None
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        out = asdict(self)
+        if out["erratum"] is None:  # the other findings keep their shape
+            del out["erratum"]
+        return out
+
+
+# How a misprint without a claim is marked, wherever it is listed.
+NO_CLAIM = "no claim on the printed form; our bound uses the corrected form"
+
+
+def errata_findings(theorem_ids) -> list[Finding]:
+    """The misprints no claim tests (``Theorem.errata``) of every theorem that has a page
+    in the report: those in ``theorem_ids`` (their results), and the entries of the same
+    papers that have no experiment of their own (always shown), in the registry's order."""
+    from privbounds.registry import get, ids, select
+
+    known = set(ids())
+    shown = {t for t in theorem_ids if t in known}
+    for prefix in {t.split(".")[0] for t in shown}:
+        shown |= {t for t in select(paper=prefix) if not get(t).runnable}
+    found = []
+    for tid in (t for t in ids() if t in shown):
+        for e in get(tid).errata:
+            found.append(Finding("erratum", tid, None, "no claim", None, f"{e.line()}; {NO_CLAIM}",
+                                 f"{tid}.html#errata", erratum=asdict(e)))
+    return found
 
 
 def _fmt(x) -> str:
@@ -135,7 +165,8 @@ def collect(out) -> list[Finding]:
     from privbounds.registry import papers
 
     found = []
-    for tid, rec in load_valid(out).items():
+    records = load_valid(out)
+    for tid, rec in records.items():
         page = f"{tid}.html"
         measured = getattr(papers().get(tid.split(".")[0]), "kind", "paper") == "learners"
         if rec.get("status") == "failed":
@@ -160,5 +191,6 @@ def collect(out) -> list[Finding]:
             if "RECONSTRUCTED" in (v.get("bound_source") or ""):
                 found.append(Finding("reconstructed", numbers=f"bound {v.get('bound_name')}: {v['bound_source']}",
                                      **base))
+    found += errata_findings(records)  # after the claims', so an erratum claim stays first in its group
     rank = {c: i for i, c in enumerate(CATEGORIES)}
     return sorted(found, key=lambda f: rank[f.category])  # stable: theorem order kept within a category
