@@ -22,6 +22,7 @@ from privbounds.bounds._meta import origin
 from privbounds.claims import ABOVE, BELOW, EXACT, LOWER_ORDER, MEANING, SLACK, VERDICTS
 from privbounds.params import ParameterError
 from privbounds.registry import ids as registered_ids
+from privbounds.reports.findings import NO_CLAIM
 from privbounds.results import available, export_csv, load_valid, overrides_text, results_dir, write_atomic
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -168,6 +169,7 @@ def environment() -> Environment:
     env.filters["summary"] = ceiling_summary
     env.globals["FOLD"] = FOLD
     env.globals["DIRECTION"] = DIRECTION
+    env.globals["NO_CLAIM"] = NO_CLAIM
     return env
 
 
@@ -210,7 +212,7 @@ def build(out: Path) -> Path:
                              for p in rec["points"]}, key=lambda g: (g[2], str(g[0]), str(g[1])))
         page = f"{tid}.html"
         pages.append({"id": tid, "page": page, "rec": rec, "counts": counts})
-        html = env.get_template("theorem.html").render(root="", rec=rec, figs=figs, tid=tid,
+        html = env.get_template("theorem.html").render(root="", rec=rec, figs=figs, tid=tid, errata=errata(tid),
                                                        guarantees=guarantees, **common)
         write_atomic(site / page, html)
     pages += _unsimulated_pages(site, env, {p["id"].split(".")[0] for p in pages}, common)
@@ -277,8 +279,16 @@ def _unsimulated_pages(site: Path, env, prefixes, common) -> list[dict]:
             page = f"{tid}.html"
             pages.append({"id": tid, "page": page, "rec": rec, "counts": {}})
             write_atomic(site / page, env.get_template("theorem.html").render(
-                root="", rec=rec, figs={}, tid=tid, guarantees=[], **common))
+                root="", rec=rec, figs={}, tid=tid, errata=thm.errata, guarantees=[], **common))
     return pages
+
+
+def errata(theorem_id: str) -> tuple:
+    """The paper's misprints in a theorem that no claim tests, from the registry (a record
+    written before its entry had them still shows them); none for an id it does not hold."""
+    from privbounds.registry import get
+
+    return get(theorem_id).errata if theorem_id in registered_ids() else ()
 
 
 def _headline_caption(prefix: str) -> str:
