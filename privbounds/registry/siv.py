@@ -160,7 +160,7 @@ def _siv_lem3_2() -> Theorem:
         math="P[max score - score(output) >= 2 Delta (ln|H| + a)/eps] <= e^(-a).",
         simulator=SivLem32(), plotter="siv.lem3_2:plot", claims=claims,
         errata=(Erratum(
-            "the weight of algorithm A' (section 3, given with Lemma 3.2)",
+            "Section 3, the weight of algorithm A' (stated just before Lemma 3.2)",
             "h drawn with probability proportional to e^(-eps score_S(h)/2), where score_S(h) = -n err_S(h)",
             "h drawn with probability proportional to e^(eps score_S(h)/2) = e^(-eps n err_S(h)/2)",
             "Lemma 3.2 promises an output whose score is near the best, and the proof of Theorem 3.3 needs one "

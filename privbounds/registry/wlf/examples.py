@@ -111,7 +111,7 @@ def _wlf_prop12() -> Theorem:
         simulator=WlfProp12(), plotter="wlf.examples:plot_prop12", claims=claims,
         errata=(Erratum(
             "Proposition 12, proof (the step before eq. (5) and the line after it)",
-            "P(A(Z_i) in W_i) > 0.9, hence E R_hat(h, Z_1) >= 0.9 x 1 = 0.9",
+            "P(A(Z_i) in W_i) > 0.9, hence an AERM gap >= 0.9 x 1 = 0.9 on Z_1",
             "P(A(Z_i) in W_i) > 0.8, hence E R_hat(h, Z_1) >= 0.8 x 1/2 x (1 - e^(-eps n)) = 0.4 (1 - e^(-eps n))",
             "the construction puts half of each Z_i on either side of h_i, so a threshold outside the window errs "
             "on half the points (loss 1/2, not 1), and the sum runs over the K - 1 windows other than W_1; 0.4 is "
