@@ -75,8 +75,9 @@ def _siv_thm3_3() -> Theorem:
         simulator=SivThm33(), plotter="siv.thm3_3:plot", claims=claims,
         errata=(Erratum(
             "Theorem 3.3, proof (the Chernoff step: no bad hypothesis looks good on the sample)",
-            "Pr[err_S(h) <= err_D(h)/2] <= e^(-n/8), so that |H| e^(-n/8) <= 1/8",
-            "Pr[err_S(h) <= err_D(h)/2] <= e^(-n/32), so that the step needs n >= 32 (ln|H| + ln 8)",
+            "Pr[err_S(h) <= err_D(h)/2] <= e^(-n/8), so a bad sample has probability at most |H| e^(-n/8)",
+            "Pr[err_S(h) <= err_D(h)/2] <= e^(-n/32), at most |H| e^(-n/32) for a bad sample, so the step needs "
+            "n >= 32 (ln|H| + ln 8)",
             "the multiplicative Chernoff bound P[X <= mu/2] <= e^(-mu/8) with mu = n err_D(h) > n/4 gives "
             "e^(-n/32), while e^(-n/8) is below the true tail (at n = 100 and err_D(h) = 1/4 the tail is 1.0e-3, "
             "e^(-n/8) is 3.7e-6)"),),

@@ -245,9 +245,9 @@ def _prop33() -> Theorem:
         errata=(Erratum(
             "Proposition 33, proof of (ii) (the condition on delta(n) in the packing step)",
             "delta(n) <= 0.4 n e^(-eps n)", "delta(n) <= 0.4 e^(-eps (n - 1))/n",
-            "rearranged, group privacy over n replacements costs n e^(-eps) delta in each window, and over about "
-            "e^(eps n) windows that stays below 0.4 only with n dividing, as in the proposition's own threshold "
-            "exp(-eps(n^2) n^2)/n"),),
+            "rearranged, group privacy over n replacements costs n e^(-eps) delta in each window; over about "
+            "e^(eps n) windows that is n e^(eps (n - 1)) delta, at most 0.4 only if n divides, as it does in the "
+            "proposition's own threshold exp(-eps(n^2) n^2)/n"),),
         notes=("The finite shadow of part (i) at delta~(n) = n^-1/2: non-private ERM on floor(sqrt n) of n rows of "
                "P-fin (64 grid thresholds, label noise 0.1) is (0, floor(sqrt n)/n)-DP, measured exactly as the TV "
                "on designed neighbouring pairs (it reaches floor(sqrt n)/n), and its excess risk follows the ERM "
