@@ -510,7 +510,7 @@ def prop33_threshold_direct(n, epsilon):
 @bound(EXACT, "Wang-Lei-Fienberg Proposition 33's packing step, RECONSTRUCTED: delta <= 0.4 e^(-eps (n-1))/n (printed 0.4 n e^(-eps n)), as log10")
 def prop33_packing_delta(n, epsilon):
     """Group privacy over n replacements loses n e^((n-1) eps) delta; summed over K - 1 ~
-    e^(eps n) windows the argument needs delta <= 0.4 e^(-eps (n-1))/n (the seed prints
+    e^(eps n) windows the argument needs delta <= 0.4 e^(-eps (n-1))/n (the paper prints
     0.4 n e^(-eps n): n in the numerator is a typo)."""
     n = positive("n", n)
     return np.log10(0.4) - positive("epsilon", epsilon) * (n - 1) / np.log(10) - np.log10(n)
@@ -554,7 +554,7 @@ def thm25_excess_bound(n, beta, bits):
 @bound(EXACT, "Wang-Lei-Fienberg Theorem 25 (privacy, with log(3/n) read as log(3/delta)), RECONSTRUCTED typo fix")
 def thm25_privacy(n, beta, bits):
     """max{eps(n/(a+1)), (log(3/delta) + 1)/sqrt n} with eps(m) = sqrt((M + log m)/m) the
-    base learner's schedule (the seed prints eps(n/(log(3/n) + 1)))."""
+    base learner's schedule (the paper prints eps(n/(log(3/n) + 1)))."""
     n, a, m = _thm25_parts(n, beta)
     eps_m = np.sqrt((np.asarray(bits, float) + np.log(m)) / m)
     return np.maximum(eps_m, (np.log(3.0 / np.asarray(beta, float)) + 1.0) / np.sqrt(n))

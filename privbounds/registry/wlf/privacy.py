@@ -256,7 +256,7 @@ def _prop33() -> Theorem:
                "domain and rates: no finite experiment can show that a problem is not learnable, so it is drawn, "
                "not measured: the threshold exp(-eps n^2)/n and the direct argument's exp(-eps n)/n on a log10 "
                "scale (below 1e-40 already at n = 100 for eps = 1). The packing step needs delta <= 0.4 "
-               "e^(-eps (n-1))/n; the seed prints 0.4 n e^(-eps n)."))
+               "e^(-eps (n-1))/n; the paper prints 0.4 n e^(-eps n)."))
 
 
 def _thm25_errata() -> tuple:
