@@ -93,9 +93,12 @@ def evidence(v: dict) -> str:
         return (f"{d['label']}: {what} {d['value']:.4g}{iv} against bound {d['bound']:.4g} ({d['trials']} "
                 f"trials); {n_bad} of {len(details)} points {d['verdict']}")
     floor = " (succeeds already at its smallest n)" if d.get("floor_reached") else ""
-    return (f"{d['label']}: n_hat {d['n_hat']} [{_fmt(d['n_low'])}, {_fmt(d['n_high'])}]{floor} against bound "
-            f"{d['bound']:.4g}, slack {_fmt(d.get('slack'))} ({d['trials']} trials); {n_bad} of {len(details)} "
-            f"points {d['verdict']}")
+    # a point decided on its exact n_hat shows it first, the Monte Carlo estimate beside it
+    exact = (f"exact n_hat {'not reached' if d['exact'] is None else d['exact']}, Monte Carlo "
+             if "exact" in d else "")
+    return (f"{d['label']}: {exact}n_hat {d['n_hat']} [{_fmt(d['n_low'])}, {_fmt(d['n_high'])}]{floor} against "
+            f"bound {d['bound']:.4g}, slack {_fmt(d.get('slack'))} ({d['trials']} trials); {n_bad} of "
+            f"{len(details)} points {d['verdict']}" + (f"; {v['reason']}" if v.get("reason") else ""))
 
 
 def _slack_range(v: dict) -> tuple | None:
