@@ -81,7 +81,7 @@ def evidence(v: dict) -> str:
                 + (f"; {v['reason']}" if v.get("reason") else ""))
     if not details:
         return "no point selected"
-    order = {REFUTED: 0, ERRATUM: 0, INCONCLUSIVE: 1, CONFIRMED: 2}
+    order = {REFUTED: 0, ERRATUM: 0, INCONCLUSIVE: 1, CONFIRMED: 2, EXACT: 2}  # a vacuous point decides nothing
     d = min(details, key=lambda d: order.get(d.get("verdict"), 3))
     n_bad = sum(1 for x in details if x.get("verdict") == d.get("verdict"))
     if v["kind"] == "success ceiling":
