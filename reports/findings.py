@@ -111,7 +111,7 @@ def evidence(v: dict) -> str:
                 + (f"; {v['reason']}" if v.get("reason") else ""))
     if not details:
         return "no point selected"
-    order = {REFUTED: 0, ERRATUM: 0, INCONCLUSIVE: 1, CONFIRMED: 2}
+    order = {REFUTED: 0, ERRATUM: 0, INCONCLUSIVE: 1, CONFIRMED: 2, EXACT: 2}  # a vacuous point decides nothing
     d = min(details, key=lambda d: order.get(d.get("verdict"), 3))
     n_bad = sum(1 for x in details if x.get("verdict") == d.get("verdict"))
     if v["kind"] == "success ceiling":
@@ -123,9 +123,12 @@ def evidence(v: dict) -> str:
         return (f"{d['label']}: {what} {d['value']:.4g}{iv} against bound {d['bound']:.4g} ({d['trials']} "
                 f"trials); {n_bad} of {len(details)} points {d['verdict']}")
     floor = " (succeeds already at its smallest n)" if d.get("floor_reached") else ""
-    return (f"{d['label']}: n_hat {d['n_hat']} [{_fmt(d['n_low'])}, {_fmt(d['n_high'])}]{floor} against bound "
-            f"{d['bound']:.4g}, slack {_fmt(d.get('slack'))} ({d['trials']} trials); {n_bad} of {len(details)} "
-            f"points {d['verdict']}")
+    # a point decided on its exact n_hat shows it first, the Monte Carlo estimate beside it
+    exact = (f"exact n_hat {'not reached' if d['exact'] is None else d['exact']}, Monte Carlo "
+             if "exact" in d else "")
+    return (f"{d['label']}: {exact}n_hat {d['n_hat']} [{_fmt(d['n_low'])}, {_fmt(d['n_high'])}]{floor} against "
+            f"bound {d['bound']:.4g}, slack {_fmt(d.get('slack'))} ({d['trials']} trials); {n_bad} of "
+            f"{len(details)} points {d['verdict']}" + (f"; {v['reason']}" if v.get("reason") else ""))
 
 
 def _slack_range(v: dict) -> tuple | None:

@@ -138,8 +138,11 @@ def verdict_reason(v: dict) -> str:
         if d.get("floor_reached"):
             iv += " (succeeds already at its smallest n)"
         side = "above" if v.get("kind") == "upper bound" else "below"
+        # a point with an exact n_hat is decided on it, not on the interval
+        refuted = (f"the exact n_hat {_fmt(d['exact'])} (Monte Carlo interval {iv}) lies {side} the bound {b}"
+                   if "exact" in d else f"the interval {iv} of n_hat lies {side} the bound {b}")
         what = {"vacuous": f"the bound {b} is at or below 0 (or not finite), so it says nothing",
-                "refuted": f"the interval {iv} of n_hat lies {side} the bound {b}",
+                "refuted": refuted,
                 "inconclusive": f"the interval {iv} of n_hat holds the bound {b} (or has an open end)",
                 "confirmed up to lower-order terms": f"the interval {iv} of n_hat against the bound {b}"}
     return f"{where}, {what.get(v['verdict'], v['verdict'])}"

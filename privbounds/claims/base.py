@@ -5,6 +5,8 @@ with a bound function of ``privbounds.bounds`` (design notes, "Vocabulary").
   tightness n_hat / N, slack N / n_hat.
 - ``LowerBound``: n_hat's interval must lie at or above L(params); tightness L / n_hat,
   slack n_hat / L. A lower bound at or below 0 says nothing: that point is *vacuous*.
+  Either may take the success probability p(n) in exact form (``exact_success``): the
+  point is then decided on the exact n_hat, and the interval cross-checks it.
 - ``Ceiling``: the measured success probability p(n) must stay under c(n); its
   Clopper-Pearson intervals are Bonferroni-adjusted over the claim's non-vacuous points.
   A ceiling at or above 1 says nothing: that point's verdict is *vacuous*.
@@ -45,7 +47,7 @@ from privbounds.claims.verdicts import (
     slack_of,
     with_slack,
 )
-from privbounds.simulators.engine.stats import clopper_pearson, mean_interval
+from privbounds.simulators.engine.stats import clopper_pearson, crossing, exact_crossing, mean_interval
 
 
 @dataclass(frozen=True)
@@ -110,9 +112,14 @@ def cross_checked(out: dict, details: list[dict], what: str) -> dict:
         d = off[0]
         out.update(verdict=INCONCLUSIVE, reason=(
             f"the Monte Carlo {what} disagrees with the exact value at {len(off)} points (first {d['label']}: "
-            f"exact {d['exact']:.6g}, Monte Carlo interval [{d['mc_low']:.6g}, {d['mc_high']:.6g}], joint "
+            f"exact {_num(d['exact'])}, Monte Carlo interval [{_num(d['mc_low'])}, {_num(d['mc_high'])}], joint "
             f"confidence {CROSS_CHECK:g}): the simulator does not compute what the claim says"))
     return out
+
+
+def _num(x) -> str:
+    """A number of a cross-check's message; None is an open end ("not reached")."""
+    return "not reached" if x is None else f"{x:.6g}"
 
 
 def _label(point: dict, keys) -> str:
@@ -145,46 +152,104 @@ class Claim:
 @dataclass
 class BoundClaim(Claim):
     """n_hat against a bound B(params): an upper bound needs n_hat's interval at or below
-    B (tightness n_hat / B), a lower bound at or above it (tightness B / n_hat)."""
+    B (tightness n_hat / B), a lower bound at or above it (tightness B / n_hat).
+
+    With ``exact_success`` (the success probability p(n) in closed form or as a small exact
+    sum: a function of the row, the point with its n) at the points ``exact_where`` selects,
+    n_hat is computed exactly: the *exact n_hat* is the smallest integer n >= the point's
+    n_floor with p(n) >= the target 1 - beta (``exact_target``), by ``stats.exact_crossing``.
+    The exact form must be nondecreasing in n, as each registered one proves (more data
+    never hurts those learners on those instances): then this is also the smallest n from
+    which p stays at or above the target, what the Monte Carlo search estimates. The point
+    is decided on it, *confirmed (exact)* or *refuted*, with tightness and slack (bound /
+    exact n_hat for an upper bound, exact n_hat / bound for a lower one) of the exact value;
+    the Monte Carlo n_hat is shown beside it and cross-checks the simulator: its interval,
+    recomputed from the point's counts at the joint level ``CROSS_CHECK``, must hold the
+    exact n_hat, or the claim is inconclusive and says where (as ``MeanBound.closed_form``).
+    A claim with points of both kinds is *confirmed* (not exact) when all are confirmed."""
 
     bound: BoundRef = None
     # the bound is held to a learner the theorem is not about: "above / below the bound"
     comparison: bool = False
+    exact_success: Callable[[dict], float] | None = None
+    exact_where: Callable[[dict], bool] | None = None  # None: every point of the claim
+    exact_target: Callable[[dict], float] | None = None  # None: 1 - beta (Simulator.target's default)
     upper: bool = field(init=False, default=True)
 
+    def _has_exact(self, point: dict) -> bool:
+        return self.exact_success is not None and (self.exact_where is None or self.exact_where(point))
+
     def evaluate(self, points, rows):
-        details = []
-        for r in points:
-            p = r["point"]
-            if "n_hat" not in r or not self.select(p):
-                continue
-            B = float(self.bound(p))
-            vacuous = not self.upper and B <= 0
-            if vacuous:
-                # a lower bound at or below 0 (small k in a packing bound) says nothing; taking
-                # it as 0 keeps the tightness interval B/hi .. B/lo in order
-                B = 0.0
-            lo, hi, nh = r["n_low"], r["n_high"], r["n_hat"]
+        mine = [r for r in points if "n_hat" in r and self.select(r["point"])]
+        # the cross-check's family: every point decided on an exact n_hat
+        m = max(1, sum(1 for r in mine if self._has_exact(r["point"])))
+        details = [self._point(r, rows, 1 - (1 - CROSS_CHECK) / m) for r in mine]
+        out = {"verdict": with_slack(combine([d["verdict"] for d in details]), details), "details": details,
+               "comparison": self.comparison}
+        return cross_checked(out, details, "n_hat interval")
+
+    def _point(self, r: dict, rows, conf_x: float) -> dict:
+        """One point's record: its bound, n_hat (Monte Carlo, and exact where there is a
+        form), tightness, slack and verdict."""
+        p = r["point"]
+        B = float(self.bound(p))
+        vacuous = not self.upper and B <= 0
+        if vacuous:
+            # a lower bound at or below 0 (small k in a packing bound) says nothing; taking
+            # it as 0 keeps the tightness interval B/hi .. B/lo in order
+            B = 0.0
+        lo, hi, nh = r["n_low"], r["n_high"], r["n_hat"]
+        exact = self._exact(r, rows, conf_x) if self._has_exact(p) else None
+        if exact is not None:
+            # decided on the exact n_hat: a point, whose tightness and slack are the exact ones
+            e = exact["exact"]
+            nh_, lo_, hi_ = (None, None, None) if e is None else (e, e, e)
+            # an exact n_hat beyond the cap is above any bound we evaluate
+            good = (e is not None and e <= B) if self.upper else (e is None or e >= B)
+            bad = not good
+        else:
+            nh_, lo_, hi_ = nh, lo, hi
             if self.upper:
                 good, bad = hi is not None and hi <= B, lo is not None and lo > B
-                tight = (None if nh is None else nh / B, None if lo is None else lo / B,
-                         None if hi is None else hi / B)
             else:
                 good, bad = lo is not None and lo >= B, hi is not None and hi < B
-                tight = (None if not nh else B / nh, None if hi is None else B / hi,
-                         None if not lo else B / lo)
-            slack = (None, None, None) if vacuous else slack_of(B, nh, lo, hi, self.upper)
-            details.append({
-                "label": _label(p, self.label_keys), "point": p, "bound": B,
-                "n_hat": nh, "n_low": lo, "n_high": hi, "trials": r["trials"],
-                "conf": r["conf"], "monotone": r["monotone"],
-                # succeeded already at the smallest n the learner runs at: n_hat is at most that
-                "floor_reached": bool(r.get("floor_reached")), "n_floor": r.get("n_floor"),
-                "verdict": VACUOUS if vacuous else self._word(good, bad),
-                "tightness": tight[0], "tightness_low": tight[1], "tightness_high": tight[2],
-                "slack": slack[0], "slack_low": slack[1], "slack_high": slack[2]})
-        return {"verdict": with_slack(combine([d["verdict"] for d in details]), details), "details": details,
-                "comparison": self.comparison}
+        if self.upper:
+            tight = tuple(None if x is None else x / B for x in (nh_, lo_, hi_))
+        else:
+            tight = (None if not nh_ else B / nh_, None if hi_ is None else B / hi_, None if not lo_ else B / lo_)
+        slack = (None, None, None) if vacuous else slack_of(B, nh_, lo_, hi_, self.upper)
+        verdict = VACUOUS if vacuous else self._word(good, bad)
+        if exact is not None and verdict == CONFIRMED:
+            verdict = EXACT
+        return {
+            "label": _label(p, self.label_keys), "point": p, "bound": B,
+            "n_hat": nh, "n_low": lo, "n_high": hi, "trials": r["trials"],
+            "conf": r["conf"], "monotone": r["monotone"],
+            # succeeded already at the smallest n the learner runs at: n_hat is at most that
+            "floor_reached": bool(r.get("floor_reached")), "n_floor": r.get("n_floor"),
+            "verdict": verdict, **(exact or {}),
+            "tightness": tight[0], "tightness_low": tight[1], "tightness_high": tight[2],
+            "slack": slack[0], "slack_low": slack[1], "slack_high": slack[2]}
+
+    def _exact(self, r: dict, rows, conf_x: float) -> dict:
+        """The exact n_hat of a point and its cross-check: the Monte Carlo interval from the
+        point's own counts at level ``conf_x`` (the recorded interval, at the search's level,
+        when the counts are not at hand). An open upper end holds any n above the lower."""
+        p = r["point"]
+        target = float(self.exact_target(p)) if self.exact_target else 1.0 - float(p["beta"])
+        floor = int(r.get("n_floor") or 1)
+        e, _ = exact_crossing(lambda n: self.exact_success({**p, "n": n}), target, floor)
+        mine = [x for x in rows or () if x.get("experiment", "search") == "search" and "successes" in x
+                and all(x.get(k) == v for k, v in p.items())]
+        if mine:
+            c = crossing([x["n"] for x in mine], [x["successes"] for x in mine], [x["trials"] for x in mine],
+                         target, conf_x, floor)
+            lo, hi, conf = c.low, c.high, conf_x
+        else:
+            lo, hi, conf = r["n_low"], r["n_high"], r["conf"]
+        agrees = (hi is None) if e is None else (lo is None or lo <= e) and (hi is None or e <= hi)
+        return {"exact": e, "exact_target": target, "mc_value": r["n_hat"], "mc_low": lo, "mc_high": hi,
+                "mc_conf": conf, "mc_agrees": bool(agrees)}
 
     def _word(self, good: bool, bad: bool) -> str:
         """The verdict of one point: on the bound's side (good), across it (bad), or neither."""

@@ -48,7 +48,7 @@ SLACK_LIMIT = 100.0  # a bound this many times loose at every tested point could
 # Why a verdict qualifies a confirmation, in a phrase the report and the CLI share.
 MEANING = {
     SLACK: "this test could not have failed: the bound is over 100x loose at every point tested",
-    EXACT: "decided on the quantity's exact value, which the Monte Carlo mean's interval holds",
+    EXACT: "decided on the quantity's exact value, which the Monte Carlo estimate's interval holds",
     ERRATUM: "the paper's printed form contradicts its own proof; see the corrected claim",
     ABOVE: "a comparison with a learner the theorem is not about: it needs more examples than the bound",
     BELOW: "a comparison with a learner the theorem is not about: it needs no more examples than the bound",
@@ -57,13 +57,15 @@ MEANING = {
 
 def combine(verdicts: list[str]) -> str:
     """A claim over several points: refuted if any point is, vacuous if every point is,
-    otherwise the weakest verdict of its non-vacuous points."""
+    otherwise the weakest verdict of its non-vacuous points; confirmed points of which only
+    some were decided exactly make the claim *confirmed*, not *confirmed (exact)*."""
     if not verdicts:
         return INCONCLUSIVE
     real = [v for v in verdicts if v != VACUOUS]
     if not real:
         return VACUOUS
-    return min(real, key=ORDER.__getitem__)
+    worst = min(real, key=ORDER.__getitem__)
+    return CONFIRMED if worst == EXACT and CONFIRMED in real else worst
 
 
 def with_slack(verdict: str, details: list[dict]) -> str:

@@ -10,7 +10,8 @@
   sum of the exponential mechanism over POINT_d (eps/k per column; grouped sampler).
   Success: every h_j has error <= alpha under P, computed exactly:
   err(h_j) = 2 alpha [h_j(x0) != v_j] + (1 - 2 alpha) [h_j(x1) = 1]; for alpha < 1/3 this
-  means h_j(x0) = v_j and h_j(x1) = 0.
+  means h_j(x0) = v_j and h_j(x1) = 0. The success probability is a small exact sum
+  (``accuracy_packing_success_exact``), from which the claims compute n_hat exactly.
 - Theorem 5.4 (pure-DP parities): every eps-DP k-learner for PAR_d under the uniform
   distribution needs n >= (k d ln 2 + ln(1 - beta)) / eps. Experiment: the pure direct
   sum of Example 3.5 (``bns_ex3_5.BnsEx35``, reused as is) on a grid of d and k.
@@ -19,6 +20,8 @@
 from __future__ import annotations
 
 import numpy as np
+from scipy import stats
+from scipy.special import logsumexp
 
 from privbounds.params import EPSILON, Interval
 from privbounds.simulators.accuracy import within
@@ -48,6 +51,44 @@ def accuracy_packing_trials(d, k, alpha, epsilon, n, trials, rng, eps0=None):
         err = 2 * alpha * ((h == 0) != v) + (1 - 2 * alpha) * (h == 1)
         ok[sl] = np.all(within(err, alpha), axis=1)
     return ok
+
+
+def accuracy_packing_success_exact(row: dict) -> float:
+    """Remark 5.2's instance: the exact success probability p(n) that
+    ``accuracy_packing_trials`` estimates, at a row (the point with its n).
+
+    Given n0 ~ Bin(n, 2 alpha) rows at x0 (n1 = n - n0 at x1), column j runs its own
+    exponential mechanism (eps0 = eps / k, score -errors, sensitivity 1, s = eps0 / 2) over
+    POINT_d: if v_j = 1, c_x0 errs on no row, c_x1 on all n and the G = 2^d - 2 others on
+    the n0 at x0, so the column succeeds (h = c_x0) with P1 = 1 / (1 + e^(-s n) + G e^(-s n0));
+    if v_j = 0, c_x0 errs on n0 rows, c_x1 on n1 and the G others on none, and success
+    (h(x0) = h(x1) = 0) has P0 = G / (G + e^(-s n0) + e^(-s n1)). Given n0 the columns are
+    independent and v uniform, so
+
+        p(n) = sum over n0 of Bin(n0; n, 2 alpha) ((P1 + P0) / 2)^k,
+
+    summed in logs (log-sum-exp). Only n0 within 20 sqrt(n) + 1 of n 2 alpha are summed:
+    by Hoeffding the rest weigh at most 2 e^-800, below the smallest double, so the sum is
+    the full one to double precision while costing O(sqrt(n)) at any n.
+
+    p is nondecreasing in n (the exact n_hat's search relies on it): P1 and P0 are each
+    nondecreasing in n0 and in n1 (a row at x0 or at x1 only lowers the weights of the
+    wrong hypotheses), so ((P1 + P0) / 2)^k is too; n + 1 rows are n rows plus one more at
+    x0 or x1, so p(n + 1) >= p(n)."""
+    d, k, n = int(row["d"]), int(row["k"]), int(row["n"])
+    q, s = 2.0 * float(row["alpha"]), float(row["epsilon"]) / k / 2.0
+    half = 20.0 * np.sqrt(n) + 1.0
+    n0 = np.arange(max(0, int(np.floor(n * q - half))), min(n, int(np.ceil(n * q + half))) + 1)
+    log_g = np.log(2.0 ** d - 2.0)
+    log_p1 = -np.logaddexp(np.logaddexp(0.0, -s * n), log_g - s * n0)
+    log_p0 = log_g - np.logaddexp(log_g, np.logaddexp(-s * n0, -s * (n - n0)))
+    log_column = np.logaddexp(log_p1, log_p0) - np.log(2.0)
+    # the log of binom.pmf (Boost's, accurate to a few ulps), not binom.logpmf, whose
+    # log-gamma differences lose digits as n grows (p off by 4e-11 at n = 1e5, 3e-7 at 1e9);
+    # the terms that underflow to 0 weigh below 1e-308
+    with np.errstate(divide="ignore"):
+        log_pmf = np.log(stats.binom.pmf(n0, n, q))
+    return float(np.exp(logsumexp(log_pmf + k * log_column)))
 
 
 class BnsRem52(Simulator):

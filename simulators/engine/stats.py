@@ -9,6 +9,9 @@ Not tied to one paper. Methods (also printed in the report):
   n whose upper Clopper-Pearson end is below 1 - beta (the smallest n the learner runs
   at when none is, which the search (search.py) then has tried), to the first evaluated
   n whose lower end reaches 1 - beta;
+- exact n_hat (``exact_crossing``), where the success probability p(n) has a closed form
+  or a small exact sum: the smallest n with p(n) >= 1 - beta, found by doubling and
+  bisection (p nondecreasing in n);
 - measured means (excess risk, stability, privacy loss per trial): Student-t intervals
   from the trials' mean and standard deviation (``scipy.stats.t``; large-sample); when
   every trial gave the same value, a distribution-free interval from the values' known
@@ -20,6 +23,7 @@ Not tied to one paper. Methods (also printed in the report):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -85,6 +89,44 @@ def crossing(ns, successes, trials, target: float, conf: float, floor: int = 1) 
     # Monotone in the sense we can test: nothing clearly passes below a clear failure.
     monotone = not (passing.size and below.size and ns[passing[0]] < ns[below[-1]])
     return Crossing(n_hat, n_low, n_high, bool(monotone))
+
+
+EXACT_CAP = 1 << 30  # the exact n_hat's search gives up beyond this n: "not reached"
+
+
+def exact_crossing(p: Callable[[int], float], target: float, floor: int = 1,
+                   cap: int = EXACT_CAP) -> tuple[int | None, dict]:
+    """The exact n_hat of a success probability ``p(n)`` known exactly: the smallest integer
+    n >= ``floor`` with p(n) >= ``target``, or None when p(cap) < target.
+
+    ``p`` must be nondecreasing in n (each exact form proves it in its docstring). Then this
+    is also the smallest n from which p stays at or above the target, the definition the
+    Monte Carlo n_hat estimates (``crossing`` discards a pass below a clear failure), and
+    doubling from ``floor`` then bisection find it in O(log n) evaluations of p rather
+    than one per n. Returns (n_hat, {n: p(n)} of the n evaluated); raises ValueError when
+    those values are not in order, i.e. p is not monotone after all (beyond round-off)."""
+    seen: dict = {}
+
+    def ok(n: int) -> bool:
+        seen[n] = float(p(n))
+        return seen[n] >= target
+
+    lo, hi = None, int(floor)  # lo: the largest n known to fail; hi: the next n to try
+    while not ok(hi):
+        if hi >= cap:
+            hi = None
+            break
+        lo, hi = hi, min(2 * hi, cap)
+    if hi is not None and lo is not None:
+        while hi - lo > 1:  # invariant: p(lo) < target <= p(hi)
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if ok(mid) else (mid, hi)
+    ns = sorted(seen)
+    vals = np.array([seen[n] for n in ns])
+    # a relative dip of 1e-9 is round-off of a sum in logs (k log(...) at k = 4096), not a trend
+    if np.any(np.diff(vals) < -1e-9 * vals[1:]):
+        raise ValueError(f"the exact success probability is not nondecreasing in n: {dict(zip(ns, vals))}")
+    return hi, seen
 
 
 def geometric_grid(n_min: int, n_max: int, steps_per_doubling: int) -> np.ndarray:

@@ -58,12 +58,16 @@ def _bns_thm5_1() -> Theorem:
     keys = ("learner", "class", "d", "k")
     alg2 = "alg2-tree-basic"
     claims = [
+        # the direct sums' and the hash learner's n_hat is exact (their p(n) below, nondecreasing
+        # in n): those points are decided on it; Algorithm 2's on its Monte Carlo interval
         LowerBound(
             "lower-nhat",
             "Every pure-DP k-learner we have (direct sums on POINT and THRESH, the hash learner, "
-            "Algorithm 2 over the tree sanitizer): n_hat >= (k ln 2 + ln(1 - beta))/eps",
+            "Algorithm 2 over the tree sanitizer): n_hat >= (k ln 2 + ln(1 - beta))/eps; decided on the exact "
+            "n_hat (from the exact p(n) of ceiling-success) except for Algorithm 2",
             where(experiment="search"), keys,
-            bound=use(bns_bounds.packing_lower_bound)),
+            bound=use(bns_bounds.packing_lower_bound), exact_success=packing_success_exact,
+            exact_where=lambda p: p["learner"] != alg2),
         # the direct sums' and the hash learner's success has a closed form (independent
         # columns, two score levels each): decided on it, the Monte Carlo rate cross-checks
         Ceiling(
@@ -110,7 +114,7 @@ def _bns_thm5_1() -> Theorem:
 
 @entry("bns.rem5_2")
 def _bns_rem5_2() -> Theorem:
-    from privbounds.simulators.bns.packing import BnsRem52
+    from privbounds.simulators.bns.packing import BnsRem52, accuracy_packing_success_exact
 
     def logf(p):
         return float(bns_bounds.direct_sum_log_factor(2 ** p["d"], p["k"], p["beta"]))
@@ -119,9 +123,10 @@ def _bns_rem5_2() -> Theorem:
         LowerBound(
             "lower-nhat",
             "Direct sum (basic composition) on POINT_4 under P(x0) = 2 alpha, P(x1) = 1 - 2 alpha: "
-            "n_hat >= (k ln 2 + ln(1/2 - beta))/(4 alpha eps)",
+            "n_hat >= (k ln 2 + ln(1/2 - beta))/(4 alpha eps), decided on the exact n_hat (from the exact "
+            "p(n) = sum over n0 ~ Bin(n, 2 alpha) of ((P1 + P0)/2)^k)",
             lambda p: True, ("alpha", "k"),
-            bound=use(bns_bounds.packing_accuracy_lower_bound)),
+            bound=use(bns_bounds.packing_accuracy_lower_bound), exact_success=accuracy_packing_success_exact),
         Scaling(
             "scaling-alpha",
             f"Direct sum, k = {BnsRem52.K_FOR_ALPHA}: n_hat grows like 1/alpha (predicted exponent 1 "
@@ -153,6 +158,8 @@ def _bns_rem5_2() -> Theorem:
                "(v_j = 1) or by a point concept outside {x0, x1} (v_j = 0), v uniform. Learner: the "
                "exponential mechanism over POINT_4 per column, eps/k each (grouped sampler). Errors "
                "under P are exact; alpha < 1/3 so that success is h_j(x0) = v_j and h_j(x1) = 0. "
+               "Its success probability is an exact sum (``accuracy_packing_success_exact``: n0 ~ Bin(n, 2 alpha) "
+               "rows at x0, then independent columns), so n_hat is exact; the Monte Carlo interval cross-checks it. "
                "The bound is negative (vacuous) at k = 1 for beta = 0.1."))
 
 
