@@ -136,6 +136,11 @@ class AuditCase:
     trials: int = 200_000
     sources: tuple = ()  # NoiseSource of every noise the event sees (mutation tests weaken each)
     mutation_trials: int = 0  # trials per side for a mutation test (0: min(trials, 200_000))
+    # source name -> why halving that source is not caught by THIS instance, with the
+    # numbers, and what catches it instead (another instance of the same site, a unit test,
+    # or "a delta event: the declared budget never shows it"); "-" for an instance that
+    # declares no source. engine/mutations.py prints it in the table's "why not" column.
+    uncaught: dict = field(default_factory=dict)
 
     def run(self, budget: float, trials: int, rng: np.random.Generator) -> tuple[int, int]:
         a, b = self.events(budget, trials, rng, **self.spec)

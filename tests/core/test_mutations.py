@@ -66,6 +66,7 @@ def _case(theorem, name) -> AuditCase:
 # --- the harness --------------------------------------------------------------------------------
 
 SCALE = 2.0
+OTHER = 1.0  # a constant no toy event reads
 
 
 def _scale():
@@ -135,6 +136,38 @@ def test_every_declared_site_exists_and_every_covered_source_is_declared():
             declared.add((case.name, s.name))
     for _, name, source in COVERED:
         assert (name, source) in declared
+
+
+def test_every_uncaught_reason_names_a_source_numbers_and_what_catches_it():
+    """``AuditCase.uncaught`` explains a row of the table that is not caught: its keys are
+    declared sources ("-" for an instance without any), and each reason gives numbers and
+    says what catches that source instead: another audit ("caught by <theorem> <audit>"),
+    a unit test ("tests/..."), or that the event is a delta event. A covered source has no
+    reason (it is caught)."""
+    import re
+
+    covered = {(name, source) for _, name, source in COVERED}
+    for tid, case in mu.theorem_cases():
+        names = {s.name for s in case.noise_sources} or {"-"}
+        for source, reason in case.uncaught.items():
+            assert source in names, f"{tid} {case.name}: reason for an undeclared source {source!r}"
+            assert (case.name, source) not in covered, f"{tid} {case.name}: {source} is covered, yet has a reason"
+            assert re.search(r"\d", reason), f"{tid} {case.name} {source}: the reason states no number"
+            assert re.search(r"caught by [a-z]+\.[a-z0-9_]+ [a-z0-9-]+|tests/\S+\.py|a delta event", reason), (
+                f"{tid} {case.name} {source}: the reason names nothing else that catches it")
+
+
+def test_the_table_gives_every_row_that_is_not_caught_its_reason():
+    case = AuditCase("toy", "toy", "toy", "toy", 0.5, 0.0, _events, dict(p=0.2), trials=20_000,
+                     sources=(NoiseSource("coin", "other", f"{__name__}:SCALE"),
+                              NoiseSource("fn", "other", f"{__name__}:OTHER")),
+                     uncaught={"fn": "the coin shows nothing of it (0 of 2); caught by toy.thm toy-fn"})
+    rows = mu.mutate_case(case, "toy")
+    fn = next(r for r in rows if r.source == "fn")
+    assert not fn.caught and fn.why.endswith("caught by toy.thm toy-fn")
+    bare = AuditCase("bare", "toy", "toy", "toy", 0.5, 0.0, _events, dict(p=0.2), trials=2_000)
+    assert "NO REASON DECLARED" in mu.mutate_case(bare, "toy")[0].why
+    assert "1 rows not caught without a declared reason" in mu.totals(rows + mu.mutate_case(bare, "toy"))
 
 
 def test_every_declared_site_is_reached_by_its_audit():
