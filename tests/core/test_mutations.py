@@ -3,7 +3,7 @@ source of a learner, halved on its own at the call site the learner uses, must m
 audit instance that declares it refute the learner, and the same instance must not
 refute the clean learner (a test that could not fail would prove nothing).
 
-The slow tests run the instances at their ``mutation_trials`` (100,000 - 400,000 per
+The slow tests run the instances at their ``mutation_trials`` (100,000 - 4,000,000 per
 side, a few seconds each); ``nox -s slow`` runs them. The fast ones check the harness
 and that every declared site exists and is reached.
 """
@@ -34,6 +34,9 @@ COVERED = [
     ("pap.base_priv", "tree-leaf", "tree"),
     ("bns.thm2_19", "pmw-round-below", "threshold"),
     ("bns.thm2_19", "pmw-round-query", "query"),
+    ("bns.thm4_3", "column-advanced", "column"),  # at its own 4 x 10^6 trials per side
+    ("pap.base_stumps", "gauss", "gaussian"),  # at its own 4 x 10^6 trials per side
+    ("pap.thm4_2", "combo", "gaussian"),  # likewise
     ("bns.prop2_20", "alg1-epsilon", "sanitizer"),
     ("bns.prop2_21", "tree", "tree"),
     ("bns.lem5_3", "histogram", "noisy-sign"),
