@@ -23,7 +23,10 @@ other. So an instance also declares its noise sources (``NoiseSource``): for eac
 call site in the learner's own code path where its scale (or the epsilon it spends) is
 computed or passed. engine/mutations.py weakens one site at a time (halves that one
 scale) and runs the instance, clean and mutated, with the engine's own functions: a source
-is covered when the mutated learner is refuted and the clean one is not.
+is covered when the mutated learner is refuted and the clean one is not. An instance that
+cannot catch one of its sources says why in ``AuditCase.uncaught``, with numbers, and
+names what catches that source instead (another instance of the same site, a unit test,
+or that its event is a delta event the declared budget never shows).
 """
 
 from __future__ import annotations

@@ -184,8 +184,8 @@ def whole_learner_audits() -> list:
             f"the output sequence is {EVENT_TEXT[kind]}", declared, 0.0, whole_events,
             dict(kind=kind, k=K[kind], rounds=n["rounds"], lap_scale=n["lap_scale"], eta=n["eta"], shift=0.0,
                  event=EVENT[kind]), trials=1_000_000, sources=(SELECTION, COUNT_LAPLACE), mutation_trials=400_000,
-            uncaught={"count-laplace": "moving an example keeps |S0| (406 on both sides), so the Laplace count "
-                                       "moves nothing and the event's loss is the selection's: the count's noise "
+            uncaught={"count-laplace": "moving an example keeps |S0| (the same on both sides), so the Laplace "
+                                       "count moves nothing and the event's loss is the selection's: the count's noise "
                                        "halved moves eps_hat 1.17 -> 1.20 (neg), 1.08 -> 1.10 (pos) of 2.1 at "
                                        "400,000 trials; caught by kmms.claim3_4 setcover-count (0.964 -> 1.959 of "
                                        "1, the same laplace_mechanism call)"}))
