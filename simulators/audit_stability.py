@@ -51,6 +51,12 @@ from privbounds.simulators.mechanisms import stable_choice
 from privbounds.simulators.sanitizers import sanitizer_threshold
 from privbounds.simulators.stability import alg4_parities, alg5_points, top_two
 
+# What catches these noise scales where an instance cannot (its AuditCase.uncaught says why
+# not, with numbers): the instances with power against each scale on its own, as the
+# mutation table (engine/mutations.py) shows them at 200,000 trials.
+ALG1_CATCHES = "caught by bns.prop2_20 alg1-epsilon (0.954 -> 1.941 of 1, the same point_noise_scale)"
+ADIST_CATCHES = "caught by bns.prop3_11 adist-same-top (0.332 -> 0.618 of 0.5, the same adist_noise_scale)"
+
 
 def _votes(votes) -> np.ndarray:
     """A database of votes [[key, count], ...] as one row of keys (1, total)."""

@@ -53,6 +53,7 @@ from privbounds.bounds.bns import alg2_budget
 from privbounds.bounds.tools import COMPOSITION_RULES
 from privbounds.params import ALPHA_BELOW_HALF, APPROX_DELTA, BETA, EPSILON_AT_MOST_4, Interval, Options
 from privbounds.simulators.accuracy import within
+from privbounds.simulators.audit_stability import ALG1_CATCHES
 from privbounds.simulators.bns.prop2_20 import alg1_epsilon_events
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand, sweeps
@@ -159,7 +160,10 @@ class Alg2PointsSimulator(Simulator):
             "(5 labelled 1) versus one row (x = 1, label 0) moved to x = 0", "h = 1 (the point concept at 1)",
             1.0, DELTA, alg2_points_events,
             {"epsilon": 1.0, "delta": DELTA, "k": 1, "rule": "basic", "counts": [77, 40], "positives": [26, 5],
-             "move": [1, 0, 0, 0], "event": 1}, trials=400_000)
+             "move": [1, 0, 0, 0], "event": 1}, trials=400_000,
+            uncaught={"sanitizer": "the event's loss is mostly the exponential mechanism's: Algorithm 1's noise "
+                                   "halved moves eps_hat 0.56 -> 0.79 of 1 at 200,000 trials (the mechanism's "
+                                   f"temperature halved: 1.03); {ALG1_CATCHES}"})
 
     def audits(self):
         e_san, d_san, eps0 = alg2_budget(1.0, 1, "advanced", DELTA)
@@ -175,7 +179,10 @@ class Alg2PointsSimulator(Simulator):
                       "x = 0 changed from 0 to 1 (Algorithm 1 sees the same rows)", "h = 0", eps0, 0.0,
                       alg2_points_events, {"epsilon": 1.0, "delta": DELTA, "k": 1, "rule": "advanced",
                                            "counts": [200, 200], "positives": [92, 100], "move": [0, 0, 0, 1],
-                                           "event": 0}, trials=1_000_000),
+                                           "event": 0}, trials=1_000_000,
+                      uncaught={"sanitizer": "the neighbours differ in one label only, so Algorithm 1 sees the "
+                                             "same rows on both sides: its noise halved leaves eps_hat at 0.033 of "
+                                             f"0.080 (200,000 trials); {ALG1_CATCHES}"}),
         ]
 
     unaudited = {

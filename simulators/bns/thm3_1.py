@@ -49,6 +49,7 @@ from privbounds.simulators.bns.thm2_18 import (
     candidate_prefixes,
 )
 from privbounds.simulators.bns.thm2_19 import (
+    PMW_ROUND_UNCAUGHT,
     BnsThm219,
     below_audit,
     pmw_round_events,
@@ -191,7 +192,8 @@ class BnsLem36(_GenericAlg2):
             AuditCase("pmw-round", f"the sanitizer's unit: one update round of PMW (cutoff 1), eps_AT + eps_L = "
                       f"{eps:.3f} (instance of bns.thm2_19)",
                       "160 rows (1, 0, 18, 20, 20, 101, 0, 0) on the points 0..7 versus the row at 0 moved to 7",
-                      "the update raised the prefix [0, 6)", eps, 0.0, pmw_round_events, dict(a), trials=600_000),
+                      "the update raised the prefix [0, 6)", eps, 0.0, pmw_round_events, dict(a), trials=600_000,
+                      uncaught=PMW_ROUND_UNCAUGHT),
             below_audit(),
             AuditCase("column-basic", "the exponential mechanism: Algorithm 2 over PMW, k = 1, basic composition "
                       "(eps = 1), eps0 = 0.5", COLUMN_NEIGHBOURS, "h = 0", 0.5, 0.0, alg2_pmw_events,

@@ -17,7 +17,7 @@ import numpy as np
 from privbounds.bounds.bns import alg4_block_size
 from privbounds.params import APPROX_DELTA, BETA, EPSILON_AT_MOST_1, Interval
 from privbounds.simulators import gf2
-from privbounds.simulators.audit_stability import ALG4_D, alg4_events
+from privbounds.simulators.audit_stability import ADIST_CATCHES, ALG4_D, alg4_events
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.learners import chunks
@@ -75,13 +75,21 @@ class BnsThm312(Simulator):
                       "2 blocks solved by parity 'other' versus 1 'other' and 1 'top' (one label changed; "
                       "the tie goes to 'top')", "parity 'other' is released", eps, d_tie, alg4_events,
                       {"epsilon": eps, "delta": d_tie, "blocks_d": ["other"] * 2, "blocks_d2": ["other", "top"],
-                       "event": "release-other"}, trials=100_000),
+                       "event": "release-other"}, trials=100_000,
+                      uncaught={"adist": "a delta event: the declared budget never shows it (4,164 of 100,000 "
+                                         "runs on D release 'other', 0.042 < delta = 0.05, D' never), and the gap "
+                                         f"noise halved with the threshold kept releases it less often; "
+                                         f"{ADIST_CATCHES}"}),
             AuditCase("alg4-same-top", f"Algorithm 4 (d = {ALG4_D}, k = 1) at eps = {eps:g}, delta = {d_top:g}, "
                       "top solution unchanged: A_dist's Lap(4/eps) on the gap (sensitivity 2) costs eps/2",
                       f"{g} blocks of parity 'top' versus {g - 1} and one 'other' (one label changed)",
                       "a parity is released (not bottom)", eps / 2, 0.0, alg4_events,
                       {"epsilon": eps, "delta": d_top, "blocks_d": ["top"] * g,
-                       "blocks_d2": ["top"] * (g - 1) + ["other"], "event": "release"}, trials=20_000),
+                       "blocks_d2": ["top"] * (g - 1) + ["other"], "event": "release"}, trials=20_000,
+                      uncaught={"adist": f"the gap {g} is A_dist's threshold for the doubled budget (twice as "
+                                         "far as declared), so as declared 259 of 20,000 runs on D release (eps_hat "
+                                         "0.019 of 0.5) and with the gap noise alone halved (the threshold kept) "
+                                         f"fewer do (-2.72); {ADIST_CATCHES}"}),
         ]
 
     def n_range(self, point):

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import APPROX_DELTA, EPSILON, EPSILON_AT_MOST_1, Interval, Options
-from privbounds.simulators.audit_stability import adist_events
+from privbounds.simulators.audit_stability import ADIST_CATCHES, adist_events
 from privbounds.simulators.audits import expmech_events, laplace_events
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
@@ -166,7 +166,11 @@ class BnsProp311(_Curve):
                       "releases it with probability <= delta", "2 votes for solution 2 versus 1 each for 2 and 1 "
                       "(a tie, won by solution 1)", "solution 2 is released", eps, delta, adist_events,
                       {"epsilon": eps, "delta": delta, "votes_d": [[2, 2]], "votes_d2": [[2, 1], [1, 1]],
-                       "event": "release-first"}, trials=100_000),
+                       "event": "release-first"}, trials=100_000,
+                      uncaught={"adist": "a delta event: the declared budget never shows it (D releases solution 2 "
+                                         "in 8,172 of 100,000 runs, 0.082 < delta = 0.1, D' never; only eps doubled "
+                                         "to 2 > 2 ln 2 lifts it above delta), and the gap noise halved with the "
+                                         f"threshold kept releases it less often; {ADIST_CATCHES}"}),
         ]
 
     def trials_factor(self, point):

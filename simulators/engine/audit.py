@@ -23,7 +23,10 @@ other. So an instance also declares its noise sources (``NoiseSource``): for eac
 call site in the learner's own code path where its scale (or the epsilon it spends) is
 computed or passed. engine/mutations.py weakens one site at a time (halves that one
 scale) and runs the instance, clean and mutated, with the engine's own functions: a source
-is covered when the mutated learner is refuted and the clean one is not.
+is covered when the mutated learner is refuted and the clean one is not. An instance that
+cannot catch one of its sources says why in ``AuditCase.uncaught``, with numbers, and
+names what catches that source instead (another instance of the same site, a unit test,
+or that its event is a delta event the declared budget never shows).
 """
 
 from __future__ import annotations
@@ -136,6 +139,11 @@ class AuditCase:
     trials: int = 200_000
     sources: tuple = ()  # NoiseSource of every noise the event sees (mutation tests weaken each)
     mutation_trials: int = 0  # trials per side for a mutation test (0: min(trials, 200_000))
+    # source name -> why halving that source is not caught by THIS instance, with the
+    # numbers, and what catches it instead (another instance of the same site, a unit test,
+    # or "a delta event: the declared budget never shows it"); "-" for an instance that
+    # declares no source. engine/mutations.py prints it in the table's "why not" column.
+    uncaught: dict = field(default_factory=dict)
 
     def run(self, budget: float, trials: int, rng: np.random.Generator) -> tuple[int, int]:
         a, b = self.events(budget, trials, rng, **self.spec)

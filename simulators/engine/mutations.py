@@ -11,6 +11,11 @@ its declared budget, clean and mutated, through ``AuditCase.run`` and the engine
 run. A source is *caught* when the mutated learner's eps_hat exceeds the declared epsilon
 (the claim would read "refuted") while the clean learner's does not.
 
+A source an instance does not catch gets the instance's own reason from
+``AuditCase.uncaught`` (with numbers, and what catches that source instead: another
+instance of the same site, a unit test, or the fact that the event is a delta event), or
+"NO REASON DECLARED", so that the table says why for every row that is not caught.
+
 Each patched site counts its calls: a site the run never reached is a wrong declaration
 (the audit would be testing code the learner does not run), reported as such.
 
@@ -21,7 +26,8 @@ reruns identically).
     python -m privbounds.simulators.engine.mutations [theorem ids or patterns] [--trials N]
 
 prints the table: theorem, audit, source, declared eps, eps_hat clean and mutated,
-caught or not (and why not), and the audit instances that declare no source.
+caught or not (and why not), one line per call site, and the totals (sources caught of
+those declared, call sites caught of all the sites weakened).
 """
 
 from __future__ import annotations
@@ -129,15 +135,22 @@ def mutate(case: AuditCase, source: NoiseSource, trials: int | None = None, theo
             mutated = eps_hat(case, n, _rng(theorem, case.name, source.name))
     except (ValueError, ZeroDivisionError) as err:  # e.g. a subsample rate already 1 cannot double
         return Mutation(theorem, case.name, source.name, source.kind, case.epsilon, clean, None, n,
-                        f"cannot weaken here: {str(err)[:60]}", _site(source))
+                        _with_reason(case, source.name, f"cannot weaken here: {str(err)[:60]}"), _site(source))
     if calls is not None and calls[0] == 0:
         raise SiteNotReached(f"{case.name}: the run never called {source.site} (source {source.name})")
     why = ""
     if clean > case.epsilon:
-        why = "the CLEAN learner is refuted"
+        why = _with_reason(case, source.name, "the CLEAN learner is refuted")
     elif not mutated > case.epsilon:
-        why = f"eps_hat {mutated:.3f} with the source halved is not above {case.epsilon:g}"
+        why = _with_reason(case, source.name, f"eps_hat {mutated:.3f} with the source halved is not above "
+                                              f"{case.epsilon:.4g}")
     return Mutation(theorem, case.name, source.name, source.kind, case.epsilon, clean, mutated, n, why, _site(source))
+
+
+def _with_reason(case: AuditCase, source: str, why: str) -> str:
+    """``why`` and the instance's declared reason for not catching ``source`` (its
+    ``uncaught`` entry), or a flag that it declares none."""
+    return f"{why}; {case.uncaught.get(source) or 'NO REASON DECLARED (AuditCase.uncaught)'}"
 
 
 def _site(source: NoiseSource) -> str:
@@ -149,7 +162,7 @@ def mutate_case(case: AuditCase, theorem: str = "", trials: int | None = None) -
     n = case_trials(case, trials)
     if not case.noise_sources:
         return [Mutation(theorem, case.name, "-", "-", case.epsilon, float("nan"), None, 0,
-                         "no noise source declared")]
+                         _with_reason(case, "-", "no noise source declared"))]
     clean = eps_hat(case, n, _rng(theorem, case.name, "clean"))
     return [mutate(case, s, n, theorem, clean) for s in case.noise_sources]
 
@@ -197,9 +210,24 @@ def by_site(rows) -> list[str]:
         caught = [f"{r.theorem} {r.audit}" for r in rs if r.caught]
         if caught:
             out.append(f"{site:58s} caught by {', '.join(caught[:3])}{' ...' if len(caught) > 3 else ''}")
-        else:
-            out.append(f"{site:58s} NOT caught ({len(rs)} instance(s) tried)")
+        else:  # the first row's declared reason says what catches it instead
+            out.append(f"{site:58s} NOT caught by an audit ({len(rs)} instance(s) tried): "
+                       f"{rs[0].why.split('; ', 1)[-1]}")
     return out
+
+
+def totals(rows) -> str:
+    """Sources caught of those declared, call sites caught of those weakened, instances
+    without a source, and rows not caught that declare no reason."""
+    declared = [r for r in rows if r.source != "-"]
+    sites: dict[str, bool] = {}
+    for r in declared:
+        sites[r.site] = sites.get(r.site, False) or r.caught
+    silent = sum(not r.caught and "NO REASON DECLARED" in r.why for r in rows)
+    return (f"{sum(r.caught for r in declared)} of {len(declared)} declared sources caught; "
+            f"{sum(sites.values())} of {len(sites)} call sites caught; "
+            f"{len(rows) - len(declared)} audit instances declare no source; "
+            f"{silent} rows not caught without a declared reason")
 
 
 def header() -> str:
@@ -228,9 +256,7 @@ def main(argv=None) -> int:
     print("\nby call site:")
     for line in by_site(rows):
         print(line)
-    declared = [r for r in rows if r.source != "-"]
-    print(f"\n{sum(r.caught for r in declared)} of {len(declared)} declared sources caught; "
-          f"{len(rows) - len(declared)} audit instances declare no source")
+    print("\n" + totals(rows))
     return 0
 
 

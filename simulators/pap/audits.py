@@ -59,6 +59,19 @@ from privbounds.simulators.pap_release import (
 
 ROUND = {"n": 6, "c0": 5, "t0": 0.98, "e0": 1.0, "alpha": 0.99}
 
+# Why the one-round instances (pmw-round here, alg3-round-* in thm3_1, learner-round in
+# lem5_3) do not catch PMW's threshold or comparison noise halved on its own, and what
+# does: the event mixes the round's three noises, the measurement's most (module
+# docstring). Numbers: eps_hat clean -> mutated of the declared 2 at 200,000 trials.
+def round_uncaught(threshold: str, compare: str) -> dict:
+    return {
+        "threshold": f"the event mixes the round's three noises, the measurement's most: eps_hat {threshold} of 2; "
+                     "caught by pap.base_priv pmw-round-below (0.415 -> 0.763 of 0.5, the all-below outcome)",
+        "compare": f"the event mixes the round's three noises, the measurement's most: eps_hat {compare} of 2; "
+                   "caught by pap.base_priv pmw-round-compare (0.184 -> 0.387 of 0.25, one moved query)",
+    }
+
+
 # PMW's three noises, at the functions that set their scales (simulators/pmw_offline.py)
 _PMW = "privbounds.simulators.pmw_offline"
 PMW_THRESHOLD = NoiseSource("threshold", "svt-threshold", f"{_PMW}:threshold_scale",

@@ -64,14 +64,24 @@ def audit_case(m: int, threshold: float, name: str, learner: str) -> AuditCase:
     deviation of the counts worse), above the declared 1, and 0.38 as declared: the
     classic calibration sqrt(2 ln(1.25/delta))/eps is loose (the Gaussian mechanism's exact
     privacy profile gives eps = 0.78 at delta = 1e-6 for this noise, 1.66 doubled), so no
-    event reaches eps itself."""
+    event reaches eps itself.
+
+    The doubled run is exactly the run with s halved at its site (``gauss_sigma``, which
+    the mutation test of engine/mutations.py weakens; w follows s either way), and halving
+    s breaks the declared guarantee: by the analytic Gaussian mechanism (Balle and Wang
+    2018, delta(eps) = Phi(mu/2 - eps/mu) - e^eps Phi(-mu/2 - eps/mu) for a shift of mu
+    standard deviations) the halved noise is (1, 7.7e-4)-DP only, not (1, 1e-6). The
+    best tail event for it, t = 3.1 of its standard deviations, needs about 660,000
+    trials per side for an expected eps_hat above 1 (1.4 million for two standard
+    deviations of margin); this instance's t = 3.5 is caught at its own 4 x 10^6, where
+    the mutation test runs it too (``mutation_trials``; 200,000 would give 0.63)."""
     a = STUMP_AUDIT
     return AuditCase(
         name, learner,
         f"{a['n']} private rows with coordinate means 0 versus one all -1 row replaced by the all +1 row"
         + (f"; the same {m} public rows (means 0) on both sides" if m else "; no public rows"),
         f"sum of the p = {a['p']} released answers > {threshold:g}", a["epsilon"], a["delta"], combo_events,
-        {**a, "m": m, "threshold": threshold}, trials=4_000_000)
+        {**a, "m": m, "threshold": threshold}, trials=4_000_000, mutation_trials=4_000_000)
 
 
 # Thresholds fixed in advance: 3.5 (1 - w) s sqrt(p) at the doubled budget (s = 0.0106,

@@ -39,7 +39,7 @@ from privbounds.params import Options
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.audit import AuditCase, noise_sources
 from privbounds.simulators.engine.simulator import Fidelity, Simulator, expand
-from privbounds.simulators.pap.audits import PMW_COMPARE, PMW_MEASURE, PMW_THRESHOLD
+from privbounds.simulators.pap.audits import PMW_COMPARE, PMW_MEASURE, PMW_THRESHOLD, round_uncaught
 from privbounds.simulators.pap.common import DELTA, line_probs, specs
 from privbounds.simulators.pap_learning import labelled_line, learn_thresholds, threshold_losses
 from privbounds.simulators.query_classes import DISTRIBUTIONS, sample_points
@@ -129,7 +129,8 @@ class PapLem53(Simulator):
             "6 labelled private rows: three (0, +1) and three (3, -1), versus one (0, +1) moved to (3, +1); the "
             "same public sample on both sides",
             f"the released error of h_2 (cover member 1) is below {ROUND['t0']:g}",
-            2 * e0, 0.0, learner_round_events, dict(ROUND), trials=300_000)]
+            2 * e0, 0.0, learner_round_events, dict(ROUND), trials=300_000,
+            uncaught=round_uncaught("1.10 -> 1.10", "1.10 -> 1.14"))]
 
     def n_range(self, point):
         n = sizes(point)[1]

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from privbounds.bounds.tools import SQRT512
 from privbounds.bounds.tools import advanced_composition_epsilon as advanced_composition
 from privbounds.simulators.engine.audit import epsilon_lower_bound
 from privbounds.simulators.engine.stats import clopper_pearson
@@ -343,3 +344,40 @@ def test_alg2_pmw_events_are_powered(name):
     from privbounds.simulators.bns.thm3_1 import BnsLem36
     case, (declared, doubled) = run_audit_case(BnsLem36(), name, 73)
     assert declared <= case.epsilon < doubled
+
+
+# --- the numeric answer's noise, measured (no audit instance can see it: thm2_19 docstring) --
+
+def numeric_sign_pvalue(seed: int, trials: int = 20_000) -> float:
+    """One PMW round (``one_round``) on X = {0, 1}, n = 10,000 rows, 9,500 at 0, at alpha =
+    0.3, eps = 1, delta = 1e-6: the plus slot of the prefix [0, 1) is g = 0.45 against the
+    threshold 2a = 0.2 and its Lap(0.075) comparison noise, so it is the first "above" in
+    89% of the runs (its minus slot, at -0.45, practically never). The update it makes
+    goes down exactly when its numeric answer g + Lap(b) is negative, probability
+    exp(-g / b) / 2: the released direction measures b. Returns the two-sided binomial
+    p-value of the down updates against the scale the module docstring declares,
+    b = sqrt(32 c ln(2/delta)) / (eps2 n), computed here and not by the learner."""
+    from privbounds.simulators.bns.thm2_19 import one_round, threshold_queries
+    n, alpha, eps, delta = 10_000, 0.3, 1.0, 1e-6
+    hist = np.array([9_500, 500])
+    params = pmw_parameters(n, 2, 3, alpha, eps, delta)  # the learner's own constants, through its scale sites
+    declared = math.sqrt(32 * params.cutoff * math.log(2 / delta)) / (2 / (SQRT512 + 1) * eps * n)
+    res = pmw_run(np.broadcast_to(hist, (trials, 2)), threshold_queries(2), one_round(params),
+                  np.random.default_rng(seed))
+    lr = np.log(res.synthetic[:, 0] / res.synthetic[:, 1])
+    up, down = int((lr > params.eta / 2).sum()), int((lr < -params.eta / 2).sum())
+    return stats.binomtest(down, up + down, 0.5 * math.exp(-0.45 / declared)).pvalue
+
+
+def test_numeric_answer_noise_has_the_declared_scale():
+    """The numeric answer's noise has the declared scale (P[down] 0.173 at 20,000 runs),
+    and halving it at its site (``pmw.numeric_answer_scale``, the harness's ``weakened``)
+    makes the measured direction disagree (P[down] 0.059): what catches a bug there."""
+    from privbounds.simulators.bns.thm2_19 import PMW_SOURCES
+    from privbounds.simulators.engine.mutations import weakened
+
+    assert numeric_sign_pvalue(80) >= 1e-3
+    numeric = next(s for s in PMW_SOURCES if s.name == "numeric")
+    with weakened(numeric) as calls:
+        assert numeric_sign_pvalue(80) < 1e-3
+    assert calls[0] > 0

@@ -3,7 +3,7 @@ source of a learner, halved on its own at the call site the learner uses, must m
 audit instance that declares it refute the learner, and the same instance must not
 refute the clean learner (a test that could not fail would prove nothing).
 
-The slow tests run the instances at their ``mutation_trials`` (100,000 - 400,000 per
+The slow tests run the instances at their ``mutation_trials`` (100,000 - 4,000,000 per
 side, a few seconds each); ``nox -s slow`` runs them. The fast ones check the harness
 and that every declared site exists and is reached.
 """
@@ -33,6 +33,10 @@ COVERED = [
     ("pap.lem2_7", "pmw-round-measure", "measure"),
     ("pap.base_priv", "tree-leaf", "tree"),
     ("bns.thm2_19", "pmw-round-below", "threshold"),
+    ("bns.thm2_19", "pmw-round-query", "query"),
+    ("bns.thm4_3", "column-advanced", "column"),  # at its own 4 x 10^6 trials per side
+    ("pap.base_stumps", "gauss", "gaussian"),  # at its own 4 x 10^6 trials per side
+    ("pap.thm4_2", "combo", "gaussian"),  # likewise
     ("bns.prop2_20", "alg1-epsilon", "sanitizer"),
     ("bns.prop2_21", "tree", "tree"),
     ("bns.lem5_3", "histogram", "noisy-sign"),
@@ -54,7 +58,8 @@ COVERED = [
 # The instances added for power against one source: within their budget and powered (the
 # engine's own criterion), at their mutation trials.
 NEW = [("kmms.claim3_4", "setcover-count"), ("pap.lem2_7", "pmw-round-below"), ("pap.lem2_7", "pmw-round-compare"),
-       ("pap.lem2_7", "pmw-round-measure"), ("bns.thm2_19", "pmw-round-below"), ("pap.base_priv", "tree-leaf")]
+       ("pap.lem2_7", "pmw-round-measure"), ("bns.thm2_19", "pmw-round-below"), ("pap.base_priv", "tree-leaf"),
+       ("bns.thm2_19", "pmw-round-query")]
 
 
 def _case(theorem, name) -> AuditCase:
@@ -66,6 +71,7 @@ def _case(theorem, name) -> AuditCase:
 # --- the harness --------------------------------------------------------------------------------
 
 SCALE = 2.0
+OTHER = 1.0  # a constant no toy event reads
 
 
 def _scale():
@@ -135,6 +141,38 @@ def test_every_declared_site_exists_and_every_covered_source_is_declared():
             declared.add((case.name, s.name))
     for _, name, source in COVERED:
         assert (name, source) in declared
+
+
+def test_every_uncaught_reason_names_a_source_numbers_and_what_catches_it():
+    """``AuditCase.uncaught`` explains a row of the table that is not caught: its keys are
+    declared sources ("-" for an instance without any), and each reason gives numbers and
+    says what catches that source instead: another audit ("caught by <theorem> <audit>"),
+    a unit test ("tests/..."), or that the event is a delta event. A covered source has no
+    reason (it is caught)."""
+    import re
+
+    covered = {(name, source) for _, name, source in COVERED}
+    for tid, case in mu.theorem_cases():
+        names = {s.name for s in case.noise_sources} or {"-"}
+        for source, reason in case.uncaught.items():
+            assert source in names, f"{tid} {case.name}: reason for an undeclared source {source!r}"
+            assert (case.name, source) not in covered, f"{tid} {case.name}: {source} is covered, yet has a reason"
+            assert re.search(r"\d", reason), f"{tid} {case.name} {source}: the reason states no number"
+            assert re.search(r"caught by [a-z]+\.[a-z0-9_]+ [a-z0-9-]+|tests/\S+\.py|a delta event", reason), (
+                f"{tid} {case.name} {source}: the reason names nothing else that catches it")
+
+
+def test_the_table_gives_every_row_that_is_not_caught_its_reason():
+    case = AuditCase("toy", "toy", "toy", "toy", 0.5, 0.0, _events, dict(p=0.2), trials=20_000,
+                     sources=(NoiseSource("coin", "other", f"{__name__}:SCALE"),
+                              NoiseSource("fn", "other", f"{__name__}:OTHER")),
+                     uncaught={"fn": "the coin shows nothing of it (0 of 2); caught by toy.thm toy-fn"})
+    rows = mu.mutate_case(case, "toy")
+    fn = next(r for r in rows if r.source == "fn")
+    assert not fn.caught and fn.why.endswith("caught by toy.thm toy-fn")
+    bare = AuditCase("bare", "toy", "toy", "toy", 0.5, 0.0, _events, dict(p=0.2), trials=2_000)
+    assert "NO REASON DECLARED" in mu.mutate_case(bare, "toy")[0].why
+    assert "1 rows not caught without a declared reason" in mu.totals(rows + mu.mutate_case(bare, "toy"))
 
 
 def test_every_declared_site_is_reached_by_its_audit():

@@ -106,17 +106,37 @@ def test_gauss_sigma_is_the_gaussian_mechanism_scale():
     assert float(gauss_sigma(200, 9, 0.5, 1e-5)) == pytest.approx(2 * 3 / 200 * math.sqrt(2 * math.log(1.25e5)) / 0.5)
 
 
+def gauss_variance_interval(seed: int) -> tuple[float, float]:
+    """Chi-square interval at 1e-3 for the residual variance of the Gaussian release at
+    n = 100,000, p = 4 (far from the clip), from 50,000 releases."""
+    n, p, trials = 100_000, 4, 50_000
+    resid = gauss_release(np.zeros((trials, p)), n, 1.0, 1e-6, np.random.default_rng(seed)).ravel()
+    df = resid.size - 1
+    lo, hi = (df * resid.var(ddof=1) / stats.chi2.ppf(q, df) for q in (1 - LEVEL / 2, LEVEL / 2))
+    return lo, hi
+
+
 def test_gauss_release_adds_noise_of_that_scale():
     """Residual sd of the Gaussian release (far from the clip) equals gauss_sigma: the
     sample variance's chi-square interval at 1e-3 holds it, and excludes 0.95 sigma."""
-    rng = np.random.default_rng(14)
-    n, p, trials = 100_000, 4, 50_000
-    s = float(gauss_sigma(n, p, 1.0, 1e-6))
-    resid = gauss_release(np.zeros((trials, p)), n, 1.0, 1e-6, rng).ravel()
-    df = resid.size - 1
-    lo, hi = (df * resid.var(ddof=1) / stats.chi2.ppf(q, df) for q in (1 - LEVEL / 2, LEVEL / 2))
+    s = float(gauss_sigma(100_000, 4, 1.0, 1e-6))  # bounds.pap's formula, not the release's call site
+    lo, hi = gauss_variance_interval(14)
     assert lo <= s ** 2 <= hi
     assert not lo <= (0.95 * s) ** 2 <= hi
+
+
+def test_gauss_release_with_its_noise_halved_fails_the_scale_check():
+    """The same check catches s halved at the release's own call site
+    (``stump_release.gauss_sigma``, weakened as the mutation harness does). The privacy
+    audits catch it too, at their 4 x 10^6 trials per side: halving s is the doubled
+    budget exactly, (1, 7.7e-4)-DP instead of (1, 1e-6) (``base_stumps.audit_case``)."""
+    from privbounds.simulators.engine.mutations import weakened
+
+    s = float(gauss_sigma(100_000, 4, 1.0, 1e-6))
+    source = combo_events.noise_sources[0]
+    with weakened(source) as calls:
+        lo, hi = gauss_variance_interval(14)
+    assert calls[0] == 1 and not lo <= s ** 2 <= hi and lo <= (s / 2) ** 2 <= hi
 
 
 def test_combo_weight_is_inverse_variance():
