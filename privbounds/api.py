@@ -6,8 +6,10 @@ costs nothing and leaves earlier results untouched.
 
 from __future__ import annotations
 
+import contextlib
 import platform
 import subprocess
+import sys
 import time
 import traceback
 from importlib import metadata
@@ -29,6 +31,7 @@ from privbounds.results import (
     save,
     write_log,
 )
+from privbounds.simulators.engine.blockstore import legacy_cache
 from privbounds.simulators.engine.runner import BACKENDS, run_points
 from privbounds.simulators.engine.simulator import FIDELITIES
 from privbounds.simulators.engine.store import clean_temporary, locked
@@ -249,11 +252,24 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
 
     with locked(out):
         clean_temporary(out)
-        run_points(work, fids, seed, out / "cache", jobs=jobs, backend=backend, scheduler=scheduler,
-                   progress=progress, use_cache=use_cache, on_done=done)
+        legacy = legacy_cache(out)
+        if legacy:
+            print(legacy, file=sys.stderr)
+        run_points(work, fids, seed, out, jobs=jobs, backend=backend, scheduler=scheduler,
+                   progress=progress, use_cache=use_cache, on_done=done, expected=_last_seconds(out, ids))
     if failures:
         raise TheoremsFailed(failures, records)
     return {tid: records[tid] for tid in ids}
+
+
+def _last_seconds(out: Path, ids) -> dict:
+    """Theorem id -> the seconds its blocks took in the last run recorded in ``out``, so
+    that the longest start first; a theorem never run there is absent."""
+    seconds = {}
+    for tid in ids:
+        with contextlib.suppress(Exception):  # no record, or one of an older format: no estimate
+            seconds[tid] = float(load(out, tid)["engine"]["block_seconds"])
+    return seconds
 
 
 class _BlockError(Exception):
