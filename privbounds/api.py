@@ -31,7 +31,7 @@ from privbounds.results import (
     save,
     write_log,
 )
-from privbounds.simulators.engine.blockstore import legacy_cache
+from privbounds.simulators.engine.blockstore import DEFAULT_MAX_BYTES, legacy_cache
 from privbounds.simulators.engine.runner import BACKENDS, run_points
 from privbounds.simulators.engine.simulator import FIDELITIES
 from privbounds.simulators.engine.store import clean_temporary, locked
@@ -174,7 +174,7 @@ def provenance(fidelity, seed, jobs, backend, wall, command) -> dict:
 def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEFAULT_OUT,
         backend: str = "loky", scheduler: str | None = None, overrides: dict | None = None,
         progress: bool = True, command: str | None = None, paper: str | None = None,
-        use_cache: bool = True) -> dict:
+        use_cache: bool = True, cache_max: int = DEFAULT_MAX_BYTES) -> dict:
     """Run the simulators of ``ids`` (all runnable theorems by default; exact ids or shell
     patterns, optionally limited to ``paper``), evaluate every claim and write each
     theorem's ``results/<id>.json`` and ``.csv`` as soon as it finishes. Returns {id:
@@ -256,7 +256,8 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
         if legacy:
             print(legacy, file=sys.stderr)
         run_points(work, fids, seed, out, jobs=jobs, backend=backend, scheduler=scheduler,
-                   progress=progress, use_cache=use_cache, on_done=done, expected=_last_seconds(out, ids))
+                   progress=progress, use_cache=use_cache, on_done=done, expected=_last_seconds(out, ids),
+                   cache_max=cache_max)
     if failures:
         raise TheoremsFailed(failures, records)
     return {tid: records[tid] for tid in ids}
@@ -420,10 +421,11 @@ def check(out=DEFAULT_OUT, baseline=None, update: bool = False, fidelity: str | 
 
 
 def reproduce(ids=None, fidelity="quick", jobs=1, seed=0, out=DEFAULT_OUT, backend="loky",
-              scheduler=None, progress=True, command=None, paper=None, use_cache=True):
+              scheduler=None, progress=True, command=None, paper=None, use_cache=True,
+              cache_max=DEFAULT_MAX_BYTES):
     """run + figures + report + check, stopping at the first failure."""
-    run(ids, fidelity=fidelity, jobs=jobs, seed=seed, out=out, backend=backend,
-        scheduler=scheduler, progress=progress, command=command, paper=paper, use_cache=use_cache)
+    run(ids, fidelity=fidelity, jobs=jobs, seed=seed, out=out, backend=backend, scheduler=scheduler,
+        progress=progress, command=command, paper=paper, use_cache=use_cache, cache_max=cache_max)
     plot(ids, out, paper=paper, jobs=jobs)
     report(out)
     if fidelity == "smoke":  # no committed baseline: the check is skipped, as on the command line

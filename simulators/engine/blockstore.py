@@ -237,6 +237,12 @@ class BlockStore:
         return StoreInfo(self.path, int(n), int(stored), on_disk, int(theorems), int(codes), oldest, newest,
                          self.max_bytes)
 
+    def codes(self) -> list[tuple[str, str, int, float]]:
+        """(code hash, its theorems, blocks, last used) of each code version, most recent first."""
+        return [(c, t, int(n), u) for c, t, n, u in self._db.execute(
+            "SELECT code, GROUP_CONCAT(DISTINCT theorem), COUNT(*), MAX(used) FROM blocks "
+            "GROUP BY code ORDER BY MAX(used) DESC")]
+
     def prune(self, *, older_than_days: float | None = None, codes: set[str] | None = None,
               keep_codes: set[str] | None = None, everything: bool = False) -> int:
         """Delete blocks: all of them, those not used for ``older_than_days``, those whose

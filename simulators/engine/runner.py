@@ -326,7 +326,7 @@ def _setup(work: dict, fidelity: dict, seed: int, errors: dict, expected: dict) 
                                      "(curve(point)), not an n_hat search")
                 runs.append(point_run(sim, tid, p, fid, measure))
         except Exception:
-            errors.setdefault(tid, f"setting up its points:\n{traceback.format_exc()}")
+            errors[tid] = f"setting up its points:\n{traceback.format_exc()}"
         m = max(1, sum(1 for r in runs if r.curve is None))
         theorems[tid] = TheoremWork(
             sim, fid, runs, cases, 1.0 - (1.0 - FAMILY_CONF) / m,  # Bonferroni over the theorem's searches

@@ -120,3 +120,22 @@ def test_legacy_cache_is_one_line(tmp_path):
     (tmp_path / "cache" / "joblib").mkdir(parents=True)
     line = legacy_cache(tmp_path)
     assert "\n" not in line and "prune --legacy" in line
+
+
+def test_cache_info_and_prune_from_the_command_line(tmp_path, capsys):
+    from privbounds.cli import main
+
+    with BlockStore(tmp_path) as s:
+        s.put_many([(key(b), b) for b in range(3)] + [(key(0, code="old"), 1)])
+    assert main(["cache", "info", "--codes", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "4 blocks of 1 theorems, 2 code versions" in out and "old" in out
+    assert main(["cache", "prune", "--code", "old", "--out", str(tmp_path)]) == 0
+    assert "removed 1 blocks; 3 left" in capsys.readouterr().out
+    assert main(["cache", "prune", "--out", str(tmp_path)]) == 2  # nothing said: refused in one line
+    assert capsys.readouterr().err.count("\n") == 1
+    assert main(["cache", "prune", "--all", "--out", str(tmp_path)]) == 0
+    assert "removed 3 blocks; 0 left" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as e:  # argparse's refusal: one line, exit 2
+        main(["run", "siv.thm2_2", "--cache-max", "12 parsecs", "--out", str(tmp_path)])
+    assert e.value.code == 2 and "--cache-max" in capsys.readouterr().err

@@ -14,6 +14,7 @@ import pytest
 from scipy import stats
 
 import privbounds
+from privbounds.simulators.engine.blockstore import FILENAME, BlockStore
 from privbounds.simulators.engine.runner import block_seed, run_points
 from privbounds.simulators.engine.simulator import Fidelity, Simulator
 from privbounds.simulators.engine.stats import geometric_grid
@@ -55,7 +56,10 @@ def test_dask_backend_gives_the_same_tables(tmp_path):
 
 
 def _cached_blocks(out: Path) -> int:
-    return sum(1 for _ in (out / "cache").rglob("output.pkl"))
+    if not (out / FILENAME).is_file():
+        return 0
+    with BlockStore(out) as s:
+        return s.info().blocks
 
 
 @pytest.mark.slow
