@@ -7,15 +7,17 @@ Design (design.md, "Engine"):
   point, n, block index), so a block's numbers do not depend on which worker runs it,
   on the backend, or on the order; the search only looks at block results, so n_hat is
   identical for any ``--jobs``.
-- Blocks run through joblib (loky processes by default, Dask when asked) and are cached
-  with ``joblib.Memory`` under ``<out>/cache``: a run stopped by Ctrl-C or a kill keeps
-  every finished block and the next run picks them up. A block's cache key holds the
-  hash of the code that computes it (``store.code_hash``), so a change to a simulator or
-  to anything of ours it imports recomputes its blocks instead of reusing stale ones,
-  and a digest of the simulator object itself (``simulator_digest``: its settings, and
-  for a class defined in a script or notebook its code and the globals it uses), taken
-  in the parent process. Workers receive the simulator by value (loky's cloudpickle) but
-  never hash it, so a simulator defined in ``__main__`` runs with ``jobs > 1``.
+- Blocks run in loky processes by default (joblib's reusable executor), threads, this
+  process alone, or a Dask cluster, and each finished block is stored in the keyed block
+  store (blockstore.py, ``<out>/blocks.sqlite``) by this process only: a run stopped by
+  Ctrl-C or a kill keeps every committed block and the next run picks them up. A block's
+  key holds the hash of the code that computes it (``store.code_hash``), so a change to a
+  simulator or to anything of ours it imports recomputes its blocks instead of reusing
+  stale ones, and a digest of the simulator object itself (``simulator_digest``: its
+  settings, and for a class defined in a script or notebook its code and the globals it
+  uses), taken in the parent process. Workers receive the simulator by value (loky's
+  cloudpickle) but never hash it, so a simulator defined in ``__main__`` runs with
+  ``jobs > 1``.
 - Every block runs with the numerical libraries' thread pools (BLAS, OpenMP) limited to
   one thread (threadpoolctl): the parallelism is over blocks, and a learner that calls
   a threaded library would otherwise oversubscribe the cores.
@@ -27,15 +29,15 @@ Design (design.md, "Engine"):
   summary (mean, sum of squared deviations, min, max) of its values, blocks combine
   exactly (Chan et al.'s pairwise update), and the point's curve rows carry the mean
   with a Student-t interval (``stats.mean_interval``) and the extremes.
-- Privacy audits (engine/audit.py) run in the first round beside the searches: each
-  instance of ``Simulator.audits`` as declared and with its budget doubled, in seeded,
-  cached blocks keyed like the others (plus the hash of the module of its events).
+- Privacy audits (engine/audit.py) start with the searches: each instance of
+  ``Simulator.audits`` as declared and with its budget doubled, in seeded, stored blocks
+  keyed like the others (plus the hash of the module of its events).
 - The n_hat search is adaptive (search.py): evaluate the geometric grid at doublings
   until the lower Clopper-Pearson end reaches 1 - beta; when nothing below that point
   clearly failed, halve n below the grid's start until something does or the learner's
   smallest n is reached; then fill in every grid point between the last clear failure
-  and the success. All parameter points advance in lock-step rounds, so one round's
-  blocks keep every worker busy.
+  and the success. Each point advances as soon as its own blocks are back (pipeline.py):
+  no point or theorem waits for another.
 """
 
 from __future__ import annotations
@@ -212,35 +214,31 @@ def _dask_client(jobs: int, scheduler: str | None):
 
 class _Progress:
     """One progress bar for a whole run (tqdm on stderr), quiet when disabled. Its total is
-    the number of theorems, known from the start (a search adds blocks round by round, so
-    a bar over blocks would keep growing); the blocks done, the round and the theorem of
-    the latest block ride along as its postfix."""
+    the number of theorems, known from the start, and it moves as each one finishes; the
+    blocks done (and how many came from the store) and the theorem of the latest block
+    ride along as its postfix."""
 
     def __init__(self, enabled: bool, theorems: int):
         self.bar = None
-        self.blocks = self.cached = self.round = 0
+        self.blocks = self.cached = 0
         self.current = ""
         if enabled and theorems:
             from tqdm import tqdm
             self.bar = tqdm(total=theorems, unit="theorem", desc="theorems", file=sys.stderr,
                             dynamic_ncols=True, mininterval=0.5 if sys.stderr.isatty() else 10.0)
 
-    def _show(self):
-        if self.bar is not None:
-            cached = f" ({self.cached} cached)" if self.cached else ""
-            now = f", now {self.current}" if self.current else ""
-            self.bar.set_postfix_str(f"round {self.round}, {self.blocks} blocks{cached}{now}", refresh=False)
-            self.bar.update(0)  # redraws at most every mininterval
-
-    def next_round(self, rnd: int):
-        self.round = rnd
-        self._show()
+    def _postfix(self) -> str:
+        cached = f" ({self.cached} stored)" if self.cached else ""
+        now = f", now {self.current}" if self.current else ""
+        return f"{self.blocks} blocks{cached}{now}"
 
     def block(self, theorem_id: str, cached: bool = False):
         self.blocks += 1
         self.cached += cached
         self.current = theorem_id
-        self._show()
+        if self.bar is not None:
+            self.bar.set_postfix_str(self._postfix(), refresh=False)
+            self.bar.update(0)  # redraws at most every mininterval
 
     def theorem_done(self, theorem_id: str):
         if self.bar is not None:
@@ -249,8 +247,7 @@ class _Progress:
     def close(self):
         if self.bar is not None:
             self.current = ""
-            self.bar.set_postfix_str(f"round {self.round}, {self.blocks} blocks"
-                                     + (f" ({self.cached} cached)" if self.cached else ""), refresh=False)
+            self.bar.set_postfix_str(self._postfix(), refresh=False)
             self.bar.close()  # draws the final state once
 
 

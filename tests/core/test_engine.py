@@ -165,7 +165,7 @@ def test_each_theorem_is_handed_over_as_soon_as_it_finishes(tmp_path):
 
 
 def test_one_progress_bar_over_theorems_whose_total_never_changes(tmp_path, capsys):
-    """The bar counts theorems (known at the start); rounds and blocks ride in its postfix,
+    """The bar counts theorems (known at the start); the blocks ride in its postfix,
     so its total never resets and no empty '0block' bar is drawn."""
     import re
 
@@ -173,5 +173,5 @@ def test_one_progress_bar_over_theorems_whose_total_never_changes(tmp_path, caps
     lines = [x for x in capsys.readouterr().err.replace("\r", "\n").splitlines() if x.strip()]
     assert lines and all(x.startswith("theorems:") for x in lines), lines
     assert {re.search(r"\| *\d+/(\d+) ", x).group(1) for x in lines} == {"2"}
-    assert "2/2" in lines[-1] and re.search(r"round \d+, \d+ blocks", lines[-1])
+    assert "2/2" in lines[-1] and re.search(r"\d+ blocks", lines[-1])
     assert not any("0block" in x for x in lines)
