@@ -111,7 +111,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="smoke: seconds, no baseline (tests); quick: about 6 minutes for all theorems "
                              "with --jobs 2 on 2 cores, what CI checks; full: paper quality, an hour or more "
                              "(default: %(default)s)")
-        sp.add_argument("--jobs", type=_jobs, default=1, metavar="N", help="worker processes (default: 1)")
+        sp.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+                        help="worker processes, at most the CPU count (default: 1)")
+        sp.add_argument("--force-jobs", action="store_true", help="allow --jobs above the CPU count")
         sp.add_argument("--seed", type=_seed, default=0, metavar="S",
                         help="root seed; equal seeds give equal numbers for any --jobs (default: 0)")
         sp.add_argument("--backend", default="loky", choices=BACKENDS,
@@ -534,7 +536,7 @@ def _dispatch(args, argv) -> int:
             raise ParameterError("--scheduler needs --backend dask")
         kw = dict(fidelity=args.fidelity, jobs=args.jobs, seed=args.seed, out=args.out,
                   backend=args.backend, scheduler=args.scheduler, paper=args.paper,
-                  use_cache=not args.no_cache, cache_max=args.cache_max,
+                  use_cache=not args.no_cache, cache_max=args.cache_max, force_jobs=args.force_jobs,
                   command=" ".join(["privbounds", *(argv if argv is not None else sys.argv[1:])]))
         if args.command == "reproduce" and args.fidelity == "smoke":
             print("privbounds: smoke fidelity has no committed baseline: reproduce will run, draw and "

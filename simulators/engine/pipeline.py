@@ -276,7 +276,8 @@ class Engine:
         self.depth[id(run)] = self.depth.get(id(run), 0) + 1
         w.stats["rounds"] = max(w.stats["rounds"], self.depth[id(run)])
         tasks = []
-        for n in map(int, ns):
+        ns = list(dict.fromkeys(map(int, ns)))  # one request per n: a repeat would reuse its seeds
+        for n in ns:
             self.requests[(id(run), n)] = Request(len(sizes))
             for b, size in enumerate(sizes):
                 fn, args, key = w.search_block(run, n, b, size)

@@ -175,3 +175,17 @@ def test_one_progress_bar_over_theorems_whose_total_never_changes(tmp_path, caps
     assert {re.search(r"\| *\d+/(\d+) ", x).group(1) for x in lines} == {"2"}
     assert "2/2" in lines[-1] and re.search(r"\d+ blocks", lines[-1])
     assert not any("0block" in x for x in lines)
+
+
+def test_jobs_above_the_cpu_count_are_capped_unless_forced(tmp_path, capsys, monkeypatch):
+    from privbounds import api
+
+    monkeypatch.setattr(api, "usable_cpus", lambda: 1)
+    rec = privbounds.run(["siv.thm2_2"], fidelity="smoke", jobs=3, out=tmp_path / "a", progress=False)
+    err = capsys.readouterr().err
+    assert "jobs 3 is more than the 1 CPUs" in err and err.count("\n") == 1
+    assert rec["siv.thm2_2"]["provenance"]["jobs"] == 1
+    forced = privbounds.run(["siv.thm2_2"], fidelity="smoke", jobs=2, out=tmp_path / "b", progress=False,
+                            force_jobs=True)
+    assert "CPUs" not in capsys.readouterr().err and forced["siv.thm2_2"]["provenance"]["jobs"] == 2
+    assert forced["siv.thm2_2"]["points"] == rec["siv.thm2_2"]["points"]
