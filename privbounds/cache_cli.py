@@ -37,7 +37,8 @@ def human(n: float) -> str:
 
 def add_parser(sub, out_opt) -> None:
     sp = sub.add_parser("cache", help="the block store of --out: what it holds, and pruning it")
-    verbs = sp.add_subparsers(dest="verb", required=True, metavar="{info,prune}")
+    verbs = sp.add_subparsers(dest="verb", required=True, metavar="{info,prune}",
+                              help="info: what the store holds; prune: delete blocks")
     info = verbs.add_parser("info", help="blocks, size, theorems and code versions in the store")
     info.add_argument("--codes", action="store_true", help="also list each code version with its blocks")
     out_opt(info)

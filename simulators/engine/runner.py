@@ -54,7 +54,7 @@ from pathlib import Path
 
 import numpy as np
 from joblib import hash as joblib_hash
-from joblib.externals.loky import get_reusable_executor
+from joblib.externals.loky.process_executor import ProcessPoolExecutor
 from threadpoolctl import ThreadpoolController, threadpool_limits
 
 from privbounds.params import ParameterError
@@ -166,8 +166,8 @@ def _main_code(cls) -> str:
 
 @contextlib.contextmanager
 def _executor(backend: str, jobs: int, scheduler: str | None):
-    """(executor, blocks to keep in flight) for the backend: loky's reusable process pool
-    (its idle workers exit after a few seconds, so none outlives a killed run for long),
+    """(executor, blocks to keep in flight) for the backend: a loky process pool of the
+    run's own (its idle workers exit after a few seconds, so none outlives a killed run for long),
     threads, this process alone, or a Dask cluster through its concurrent.futures face."""
     if backend not in BACKENDS:
         raise ParameterError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
@@ -186,7 +186,13 @@ def _executor(backend: str, jobs: int, scheduler: str | None):
     elif backend == "sequential" or jobs == 1:
         yield SyncExecutor(), 1
     else:
-        yield get_reusable_executor(max_workers=jobs, timeout=WORKER_IDLE), 2 * jobs
+        # A pool of our own, not loky's process-wide reusable one: joblib's Parallel (the
+        # figures' --jobs) takes that one over and expects attributes of its own making.
+        pool = ProcessPoolExecutor(max_workers=jobs, timeout=WORKER_IDLE)
+        try:
+            yield pool, 2 * jobs
+        finally:
+            pool.shutdown(wait=False, kill_workers=True)  # nothing of ours is left running
 
 
 @contextlib.contextmanager
