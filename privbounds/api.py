@@ -6,8 +6,11 @@ costs nothing and leaves earlier results untouched.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import platform
 import subprocess
+import sys
 import time
 import traceback
 from importlib import metadata
@@ -29,6 +32,7 @@ from privbounds.results import (
     save,
     write_log,
 )
+from privbounds.simulators.engine.blockstore import DEFAULT_MAX_BYTES, legacy_cache
 from privbounds.simulators.engine.runner import BACKENDS, run_points
 from privbounds.simulators.engine.simulator import FIDELITIES
 from privbounds.simulators.engine.store import clean_temporary, locked
@@ -140,6 +144,27 @@ def validate_common(fidelity: str, jobs, seed, backend: str = "loky") -> None:
         raise ParameterError(f"{flag('backend')} must be one of {', '.join(BACKENDS)}, got {backend!r}")
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask, which a container or taskset
+    narrows), not the machine's count."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def capped_jobs(jobs: int, backend: str, scheduler: str | None, force: bool) -> int:
+    """More worker processes than CPUs only fight over the cores (and multiply memory):
+    capped at the CPU count, with one line saying so, unless forced. A remote Dask
+    scheduler's workers are not on this machine, so its --jobs is not capped."""
+    cpus = usable_cpus()
+    if jobs <= cpus or force or (backend == "dask" and scheduler):
+        return jobs
+    print(f"privbounds: {flag('jobs')} {jobs} is more than the {cpus} CPUs this process may use: running "
+          f"{cpus} ({flag('force_jobs')} to run {jobs})", file=sys.stderr)
+    return cpus
+
+
 def code_version() -> str:
     """Package version plus the git commit of the source tree, when there is one."""
     version = metadata.version("privbounds")
@@ -171,7 +196,7 @@ def provenance(fidelity, seed, jobs, backend, wall, command) -> dict:
 def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEFAULT_OUT,
         backend: str = "loky", scheduler: str | None = None, overrides: dict | None = None,
         progress: bool = True, command: str | None = None, paper: str | None = None,
-        use_cache: bool = True) -> dict:
+        use_cache: bool = True, cache_max: int = DEFAULT_MAX_BYTES, force_jobs: bool = False) -> dict:
     """Run the simulators of ``ids`` (all runnable theorems by default; exact ids or shell
     patterns, optionally limited to ``paper``), evaluate every claim and write each
     theorem's ``results/<id>.json`` and ``.csv`` as soon as it finishes. Returns {id:
@@ -194,6 +219,7 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
         if why:
             raise ParameterError(why)
     validate_common(fidelity, jobs, seed, backend)
+    jobs = capped_jobs(jobs, backend, scheduler, force_jobs)
     overrides = normalise_overrides(overrides)
     work, fids = {}, {}
     for tid in ids:
@@ -249,11 +275,25 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
 
     with locked(out):
         clean_temporary(out)
-        run_points(work, fids, seed, out / "cache", jobs=jobs, backend=backend, scheduler=scheduler,
-                   progress=progress, use_cache=use_cache, on_done=done)
+        legacy = legacy_cache(out)
+        if legacy:
+            print(legacy, file=sys.stderr)
+        run_points(work, fids, seed, out, jobs=jobs, backend=backend, scheduler=scheduler,
+                   progress=progress, use_cache=use_cache, on_done=done, expected=_last_seconds(out, ids),
+                   cache_max=cache_max)
     if failures:
         raise TheoremsFailed(failures, records)
     return {tid: records[tid] for tid in ids}
+
+
+def _last_seconds(out: Path, ids) -> dict:
+    """Theorem id -> the seconds its blocks took in the last run recorded in ``out``, so
+    that the longest start first; a theorem never run there is absent."""
+    seconds = {}
+    for tid in ids:
+        with contextlib.suppress(Exception):  # no record, or one of an older format: no estimate
+            seconds[tid] = float(load(out, tid)["engine"]["block_seconds"])
+    return seconds
 
 
 class _BlockError(Exception):
@@ -404,10 +444,12 @@ def check(out=DEFAULT_OUT, baseline=None, update: bool = False, fidelity: str | 
 
 
 def reproduce(ids=None, fidelity="quick", jobs=1, seed=0, out=DEFAULT_OUT, backend="loky",
-              scheduler=None, progress=True, command=None, paper=None, use_cache=True):
+              scheduler=None, progress=True, command=None, paper=None, use_cache=True,
+              cache_max=DEFAULT_MAX_BYTES, force_jobs=False):
     """run + figures + report + check, stopping at the first failure."""
-    run(ids, fidelity=fidelity, jobs=jobs, seed=seed, out=out, backend=backend,
-        scheduler=scheduler, progress=progress, command=command, paper=paper, use_cache=use_cache)
+    run(ids, fidelity=fidelity, jobs=jobs, seed=seed, out=out, backend=backend, scheduler=scheduler,
+        progress=progress, command=command, paper=paper, use_cache=use_cache, cache_max=cache_max,
+        force_jobs=force_jobs)
     plot(ids, out, paper=paper, jobs=jobs)
     report(out)
     if fidelity == "smoke":  # no committed baseline: the check is skipped, as on the command line

@@ -17,7 +17,10 @@ import time
 import traceback
 from pathlib import Path
 
+from privbounds import cache_cli
+from privbounds.cache_cli import size_bytes
 from privbounds.params import _FROM_CLI, ParameterError
+from privbounds.simulators.engine.blockstore import DEFAULT_MAX_BYTES
 
 EPILOG = """\
 examples:
@@ -108,7 +111,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="smoke: seconds, no baseline (tests); quick: about 6 minutes for all theorems "
                              "with --jobs 2 on 2 cores, what CI checks; full: paper quality, an hour or more "
                              "(default: %(default)s)")
-        sp.add_argument("--jobs", type=_jobs, default=1, metavar="N", help="worker processes (default: 1)")
+        sp.add_argument("--jobs", type=_jobs, default=1, metavar="N",
+                        help="worker processes, at most the CPU count (default: 1)")
+        sp.add_argument("--force-jobs", action="store_true", help="allow --jobs above the CPU count")
         sp.add_argument("--seed", type=_seed, default=0, metavar="S",
                         help="root seed; equal seeds give equal numbers for any --jobs (default: 0)")
         sp.add_argument("--backend", default="loky", choices=BACKENDS,
@@ -122,8 +127,11 @@ def build_parser() -> argparse.ArgumentParser:
                                  "('privbounds list' shows each theorem's parameters)")
         sp.add_argument("--quiet", action="store_true", help="no progress bar")
         sp.add_argument("--no-cache", action="store_true",
-                        help="neither reuse nor store finished blocks (the cache is keyed by the code "
+                        help="neither reuse nor store finished blocks (the store is keyed by the code "
                              "that made each block, so it never needs this to stay correct)")
+        sp.add_argument("--cache-max", type=size_bytes, default=DEFAULT_MAX_BYTES, metavar="SIZE",
+                        help="cap of the block store in --out, e.g. 500M or 4G; the blocks least recently "
+                             "used go first (default: 2G)")
         out_opt(sp)
 
     sp = sub.add_parser("list", help="list theorems and claims (with the last run's verdicts)")
@@ -159,6 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--update", action="store_true", help="rewrite the baseline from these results")
     sp.add_argument("--baseline", metavar="FILE", help="baseline file (default: the committed one for the results' fidelity)")
     out_opt(sp)
+
+    cache_cli.add_parser(sub, out_opt)
 
     sp = sub.add_parser("reproduce", help="run + figures + report + check (the check is skipped at smoke "
                                           "fidelity, which has no baseline)")
@@ -514,6 +524,8 @@ def _dispatch(args, argv) -> int:
         return _findings(args)
     if args.command == "audit":
         return _audit(args)
+    if args.command == "cache":
+        return cache_cli.main(args)
     if args.command == "measure":
         return _measure(args, argv)
     if args.command in ("run", "reproduce"):
@@ -524,7 +536,7 @@ def _dispatch(args, argv) -> int:
             raise ParameterError("--scheduler needs --backend dask")
         kw = dict(fidelity=args.fidelity, jobs=args.jobs, seed=args.seed, out=args.out,
                   backend=args.backend, scheduler=args.scheduler, paper=args.paper,
-                  use_cache=not args.no_cache,
+                  use_cache=not args.no_cache, cache_max=args.cache_max, force_jobs=args.force_jobs,
                   command=" ".join(["privbounds", *(argv if argv is not None else sys.argv[1:])]))
         if args.command == "reproduce" and args.fidelity == "smoke":
             print("privbounds: smoke fidelity has no committed baseline: reproduce will run, draw and "

@@ -7,15 +7,17 @@ Design (design.md, "Engine"):
   point, n, block index), so a block's numbers do not depend on which worker runs it,
   on the backend, or on the order; the search only looks at block results, so n_hat is
   identical for any ``--jobs``.
-- Blocks run through joblib (loky processes by default, Dask when asked) and are cached
-  with ``joblib.Memory`` under ``<out>/cache``: a run stopped by Ctrl-C or a kill keeps
-  every finished block and the next run picks them up. A block's cache key holds the
-  hash of the code that computes it (``store.code_hash``), so a change to a simulator or
-  to anything of ours it imports recomputes its blocks instead of reusing stale ones,
-  and a digest of the simulator object itself (``simulator_digest``: its settings, and
-  for a class defined in a script or notebook its code and the globals it uses), taken
-  in the parent process. Workers receive the simulator by value (loky's cloudpickle) but
-  never hash it, so a simulator defined in ``__main__`` runs with ``jobs > 1``.
+- Blocks run in loky processes by default (joblib's reusable executor), threads, this
+  process alone, or a Dask cluster, and each finished block is stored in the keyed block
+  store (blockstore.py, ``<out>/blocks.sqlite``) by this process only: a run stopped by
+  Ctrl-C or a kill keeps every committed block and the next run picks them up. A block's
+  key holds the hash of the code that computes it (``store.code_hash``), so a change to a
+  simulator or to anything of ours it imports recomputes its blocks instead of reusing
+  stale ones, and a digest of the simulator object itself (``simulator_digest``: its
+  settings, and for a class defined in a script or notebook its code and the globals it
+  uses), taken in the parent process. Workers receive the simulator by value (loky's
+  cloudpickle) but never hash it, so a simulator defined in ``__main__`` runs with
+  ``jobs > 1``.
 - Every block runs with the numerical libraries' thread pools (BLAS, OpenMP) limited to
   one thread (threadpoolctl): the parallelism is over blocks, and a learner that calls
   a threaded library would otherwise oversubscribe the cores.
@@ -27,15 +29,15 @@ Design (design.md, "Engine"):
   summary (mean, sum of squared deviations, min, max) of its values, blocks combine
   exactly (Chan et al.'s pairwise update), and the point's curve rows carry the mean
   with a Student-t interval (``stats.mean_interval``) and the extremes.
-- Privacy audits (engine/audit.py) run in the first round beside the searches: each
-  instance of ``Simulator.audits`` as declared and with its budget doubled, in seeded,
-  cached blocks keyed like the others (plus the hash of the module of its events).
+- Privacy audits (engine/audit.py) start with the searches: each instance of
+  ``Simulator.audits`` as declared and with its budget doubled, in seeded, stored blocks
+  keyed like the others (plus the hash of the module of its events).
 - The n_hat search is adaptive (search.py): evaluate the geometric grid at doublings
   until the lower Clopper-Pearson end reaches 1 - beta; when nothing below that point
   clearly failed, halve n below the grid's start until something does or the learner's
   smallest n is reached; then fill in every grid point between the last clear failure
-  and the success. All parameter points advance in lock-step rounds, so one round's
-  blocks keep every worker busy.
+  and the success. Each point advances as soon as its own blocks are back (pipeline.py):
+  no point or theorem waits for another.
 """
 
 from __future__ import annotations
@@ -47,22 +49,26 @@ import json
 import sys
 import time
 import traceback
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
-from joblib import Memory, Parallel, delayed, parallel_config
 from joblib import hash as joblib_hash
+from joblib.externals.loky.process_executor import ProcessPoolExecutor
 from threadpoolctl import ThreadpoolController, threadpool_limits
 
 from privbounds.params import ParameterError
-from privbounds.simulators.engine.audit import AUDIT_BLOCK, AUDIT_CONF, BUDGETS
+from privbounds.simulators.engine.audit import AUDIT_CONF, BUDGETS
+from privbounds.simulators.engine.blockstore import DEFAULT_MAX_BYTES, BlockKey, BlockStore
+from privbounds.simulators.engine.pipeline import Engine, SyncExecutor, TheoremWork
 from privbounds.simulators.engine.search import PointRun, point_run
 from privbounds.simulators.engine.simulator import point_key  # noqa: F401  (imported from here by callers)
-from privbounds.simulators.engine.stats import clopper_pearson, combine_moments, mean_interval, moments
+from privbounds.simulators.engine.stats import clopper_pearson, mean_interval, moments
 from privbounds.simulators.engine.store import code_hash
 
 BACKENDS = ("loky", "threading", "sequential", "dask")
 FAMILY_CONF = 0.95  # simultaneous level of the intervals over one theorem's points
+WORKER_IDLE = 10  # seconds an idle loky worker waits for work before it exits
 
 
 def block_seed(root_seed: int, theorem_id: str, key: str, n: int, block: int) -> np.random.SeedSequence:
@@ -159,75 +165,86 @@ def _main_code(cls) -> str:
 
 
 @contextlib.contextmanager
-def _backend(backend: str, jobs: int, scheduler: str | None):
+def _executor(backend: str, jobs: int, scheduler: str | None):
+    """(executor, blocks to keep in flight) for the backend: a loky process pool of the
+    run's own (its idle workers exit after a few seconds, so none outlives a killed run for long),
+    threads, this process alone, or a Dask cluster through its concurrent.futures face."""
     if backend not in BACKENDS:
         raise ParameterError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if backend == "dask":
-        try:
-            from dask.distributed import Client, LocalCluster
-        except ImportError as e:  # pragma: no cover - depends on the extra
-            raise ParameterError("backend dask needs the optional extra: pip install 'privbounds[dask]'") from e
-        if scheduler:
-            try:
-                client = Client(scheduler, timeout="20s")
-            except (OSError, TimeoutError) as e:
-                raise ParameterError(f"--scheduler {scheduler}: no Dask scheduler answered ({e})") from None
-            cluster = None
-        else:
-            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                                   dashboard_address=None)
-            client = Client(cluster)
-        try:
-            with parallel_config(backend="dask"):
-                yield
-        finally:
-            client.close()
-            if cluster is not None:
-                cluster.close()
+        with _dask_client(jobs, scheduler) as client:
+            threads = sum(client.nthreads().values()) or jobs
+            yield client.get_executor(pure=False), 2 * threads
     elif backend == "threading":
         # The blocks run in threads of this process, whose BLAS (OpenBLAS) thread pool is one
         # for the process: threadpoolctl lets only one thread control it, and a block that
         # restored its limit on ending would lift it for the blocks still running. So this
         # thread holds BLAS at one thread for the whole run; every block still limits its
         # own thread's OpenMP (a per-thread limit) in ``_one_thread``.
-        with parallel_config(backend=backend, n_jobs=jobs), threadpool_limits(limits=1):
-            yield
+        with threadpool_limits(limits=1), ThreadPoolExecutor(max_workers=jobs) as ex:
+            yield ex, 2 * jobs
+    elif backend == "sequential" or jobs == 1:
+        yield SyncExecutor(), 1
     else:
-        with parallel_config(backend=backend, n_jobs=jobs):
-            yield
+        # A pool of our own, not loky's process-wide reusable one: joblib's Parallel (the
+        # figures' --jobs) takes that one over and expects attributes of its own making.
+        pool = ProcessPoolExecutor(max_workers=jobs, timeout=WORKER_IDLE)
+        try:
+            yield pool, 2 * jobs
+        finally:
+            pool.shutdown(wait=False, kill_workers=True)  # nothing of ours is left running
+
+
+@contextlib.contextmanager
+def _dask_client(jobs: int, scheduler: str | None):
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError as e:  # pragma: no cover - depends on the extra
+        raise ParameterError("backend dask needs the optional extra: pip install 'privbounds[dask]'") from e
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout="20s")
+        except (OSError, TimeoutError) as e:
+            raise ParameterError(f"--scheduler {scheduler}: no Dask scheduler answered ({e})") from None
+        cluster = None
+    else:
+        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
+    try:
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
 
 
 class _Progress:
     """One progress bar for a whole run (tqdm on stderr), quiet when disabled. Its total is
-    the number of theorems, known from the start (a search adds blocks round by round, so
-    a bar over blocks would keep growing); the blocks done, the round and the theorem of
-    the latest block ride along as its postfix."""
+    the number of theorems, known from the start, and it moves as each one finishes; the
+    blocks done (and how many came from the store) and the theorem of the latest block
+    ride along as its postfix."""
 
     def __init__(self, enabled: bool, theorems: int):
         self.bar = None
-        self.blocks = self.cached = self.round = 0
+        self.blocks = self.cached = 0
         self.current = ""
         if enabled and theorems:
             from tqdm import tqdm
             self.bar = tqdm(total=theorems, unit="theorem", desc="theorems", file=sys.stderr,
                             dynamic_ncols=True, mininterval=0.5 if sys.stderr.isatty() else 10.0)
 
-    def _show(self):
-        if self.bar is not None:
-            cached = f" ({self.cached} cached)" if self.cached else ""
-            now = f", now {self.current}" if self.current else ""
-            self.bar.set_postfix_str(f"round {self.round}, {self.blocks} blocks{cached}{now}", refresh=False)
-            self.bar.update(0)  # redraws at most every mininterval
-
-    def next_round(self, rnd: int):
-        self.round = rnd
-        self._show()
+    def _postfix(self) -> str:
+        cached = f" ({self.cached} stored)" if self.cached else ""
+        now = f", now {self.current}" if self.current else ""
+        return f"{self.blocks} blocks{cached}{now}"
 
     def block(self, theorem_id: str, cached: bool = False):
         self.blocks += 1
         self.cached += cached
         self.current = theorem_id
-        self._show()
+        if self.bar is not None:
+            self.bar.set_postfix_str(self._postfix(), refresh=False)
+            self.bar.update(0)  # redraws at most every mininterval
 
     def theorem_done(self, theorem_id: str):
         if self.bar is not None:
@@ -236,194 +253,118 @@ class _Progress:
     def close(self):
         if self.bar is not None:
             self.current = ""
-            self.bar.set_postfix_str(f"round {self.round}, {self.blocks} blocks"
-                                     + (f" ({self.cached} cached)" if self.cached else ""), refresh=False)
+            self.bar.set_postfix_str(self._postfix(), refresh=False)
             self.bar.close()  # draws the final state once
 
 
 def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
                backend: str = "loky", scheduler: str | None = None,
-               progress: bool = True, use_cache: bool = True, on_done=None) -> dict:
-    """Run every parameter point of several theorems to completion.
+               progress: bool = True, use_cache: bool = True, on_done=None,
+               expected: dict | None = None, cache_max: int = DEFAULT_MAX_BYTES) -> dict:
+    """Run every parameter point of several theorems to completion (pipeline.py).
 
     ``work`` maps theorem id -> (simulator, list of points); ``fidelity`` maps theorem
     id -> Fidelity. Returns theorem id -> dict with the evaluated rows, per-point
     results and the statistics used (conf level, block counts, wall time), or
     ``{"error": traceback}`` for a theorem one of whose blocks raised. ``on_done(tid,
     result)`` is called with the same dict as soon as a theorem has finished.
-    ``use_cache=False`` neither reads nor writes the block cache.
+    ``cache_dir`` holds the block store; ``use_cache=False`` neither reads nor writes it.
+    ``expected`` (theorem id -> seconds its blocks took last time) starts the longest
+    first; the others follow in the order given.
     """
-    memory = Memory(str(cache_dir), verbose=0) if use_cache else None
-    # the simulator is not hashed (in a worker a class from __main__ cannot be pickled by
-    # reference): its digest, taken here, is part of ``code``
-    cached = {run_block: memory.cache(run_block, ignore=["sim"]),
-              run_audit_block: memory.cache(run_audit_block, ignore=["sim"])} if use_cache else {}
-    runs: dict[str, list[PointRun]] = {}
-    cases: dict[str, list] = {}  # theorem id -> its audit instances
-    audits: dict[str, dict] = {}  # theorem id -> {(name, budget): [hits on D, hits on D', trials]}
-    audit_code: dict[str, str] = {}
-    conf: dict[str, float] = {}
-    memo: dict = {}  # one read of each source file per run
     errors: dict[str, str] = {}
-    code = {}
-    for tid, (sim, _) in work.items():
+    theorems = _setup(work, fidelity, int(seed), errors, expected or {})
+    started = time.perf_counter()
+    bar = _Progress(progress, len(theorems))
+    out: dict[str, dict] = {}
+
+    def finish(tid):
+        w = theorems[tid]
+        out[tid] = ({"error": errors[tid]} if tid in errors else
+                    _collect(w.runs, w.conf, time.perf_counter() - started, w.stats, w.cases, w.audits))
+        bar.theorem_done(tid)
+        if on_done is not None:
+            on_done(tid, out[tid])
+
+    store = None
+    if use_cache:
+        Path(cache_dir).mkdir(parents=True, exist_ok=True)
+        store = BlockStore(Path(cache_dir), cache_max)
+    try:
+        with _executor(backend, jobs, scheduler) as (executor, limit):
+            Engine(theorems, store, bar, finish, errors).run(executor, limit, _timed)
+    finally:
+        bar.close()
+        if store is not None:
+            if store.bad:
+                print(f"privbounds: warning: {len(store.bad)} stored block{'s' if len(store.bad) > 1 else ''} in "
+                      f"{store.path} could not be used ({store.bad[0]}{', ...' if len(store.bad) > 1 else ''}); "
+                      "recomputed", file=sys.stderr)
+            store.close()
+    return out
+
+
+def _setup(work: dict, fidelity: dict, seed: int, errors: dict, expected: dict) -> dict:
+    """Each theorem's points, audit instances, confidence level and block makers. A
+    simulator whose own methods raise here ends its theorem, not the run."""
+    memo: dict = {}  # one read of each source file per run
+    delegated: dict = {}
+    order = sorted(work, key=lambda t: -float(expected.get(t, 0.0)))  # stable: ties keep the given order
+    theorems = {}
+    for tid, (sim, points) in work.items():
+        fid, runs, cases, code, acode = fidelity[tid], [], [], "?", "?"
         try:
-            code[tid] = f"{code_hash(type(sim).__module__, memo)}-{simulator_digest(sim)}"
+            code = f"{code_hash(type(sim).__module__, memo)}-{simulator_digest(sim)}"
         except Exception:  # an unhashable simulator ends its theorem, not the run
             errors[tid] = f"hashing its simulator for the cache:\n{traceback.format_exc()}"
-            code[tid] = "?"
-    delegated: dict = {}
-
-    def point_code(sim, point, own: str) -> str:
-        """The code part of a point's block keys: the simulator's, or for a point it hands
-        to another simulator (``Simulator.delegate``) its own module's and that one's."""
-        other = getattr(sim, "delegate", lambda p: None)(point)
-        if other is None:
-            return own
-        key = (type(sim).__module__, id(other))
-        if key not in delegated:  # the object is kept with its code, so its id is not reused
-            delegated[key] = (other, f"{code_hash(type(sim).__module__, memo)}>"
-                                     f"{code_hash(type(other).__module__, memo)}-{simulator_digest(other)}")
-        return delegated[key][1]
-
-    for tid, (sim, points) in work.items():
-        fid = fidelity[tid]
-        runs[tid], cases[tid], audits[tid] = [], [], {}
-        try:  # a simulator's own methods may raise: that ends this theorem, not the run
-            cases[tid] = list(sim.audits())
-            # an audit's cache key also holds the code of its events' modules
-            mods = sorted({c.events.__module__ for c in cases[tid]})
-            audit_code[tid] = hashlib.sha256("|".join([code[tid], *(code_hash(m, memo) for m in mods)])
-                                             .encode()).hexdigest()[:16]
+        try:
+            cases = list(sim.audits())
+            # an audit's key also holds the code of its events' modules
+            mods = sorted({c.events.__module__ for c in cases})
+            acode = hashlib.sha256("|".join([code, *(code_hash(m, memo) for m in mods)]).encode()).hexdigest()[:16]
             measure = getattr(sim, "measure", "success")
             for p in points:
                 if measure == "mean" and sim.curve(p) is None:
                     raise ValueError(f"{tid}: a simulator that measures a mean needs fixed sample sizes "
                                      "(curve(point)), not an n_hat search")
-                runs[tid].append(point_run(sim, tid, p, fid, measure))
+                runs.append(point_run(sim, tid, p, fid, measure))
         except Exception:
             errors[tid] = f"setting up its points:\n{traceback.format_exc()}"
-        m = max(1, sum(1 for r in runs[tid] if r.curve is None))
-        conf[tid] = 1.0 - (1.0 - FAMILY_CONF) / m  # Bonferroni over the theorem's searches
-
-    bar = _Progress(progress, len(runs))
-    started = {tid: time.perf_counter() for tid in runs}
-    stats = {tid: {"blocks_run": 0, "blocks_cached": 0, "rounds": 0, "block_seconds": 0.0} for tid in runs}
-    out: dict[str, dict] = {}
-
-    def finish(tid):
-        out[tid] = ({"error": errors[tid]} if tid in errors else
-                    _collect(runs[tid], conf[tid], time.perf_counter() - started[tid], stats[tid],
-                             cases[tid], audits[tid], fidelity[tid]))
-        bar.theorem_done(tid)
-        if on_done is not None:
-            on_done(tid, out[tid])
-
-    def audit_tasks(tid):
-        """The first round's audit blocks of one theorem: every instance, both budgets."""
-        sim, fid, mine = work[tid][0], fidelity[tid], []
-        for case in cases[tid]:
-            total = max(1, int(round(case.trials * fid.audit)))
-            for budget in BUDGETS:
-                for b in range(-(-total // AUDIT_BLOCK)):
-                    size = min(AUDIT_BLOCK, total - b * AUDIT_BLOCK)
-                    mine.append(((run_audit_block, (sim, tid, case.name, budget, b, size, int(seed),
-                                                    audit_code[tid])),
-                                 ("audit", tid, (case.name, budget), size)))
-        return mine
-
-    rnd = 0
-    try:
-        with _backend(backend, jobs, scheduler):
-            while True:
-                tasks, owners = [], []
-                for tid, rs in runs.items():
-                    if tid in out:
-                        continue
-                    sim, fid = work[tid][0], fidelity[tid]
-                    mine = []
-                    try:
-                        if stats[tid]["rounds"] == 0 and tid not in errors:
-                            mine += audit_tasks(tid)
-                        for r in rs:
-                            if tid in errors:
-                                break
-                            # A point that needs more trials gets bigger blocks, not more of them.
-                            factor = sim.trials_factor(r.point)
-                            trials, block = fid.trials * factor, fid.block * factor
-                            pcode = point_code(sim, r.point, code[tid])
-                            for n in r.requests(conf[tid]):
-                                for b in range(-(-trials // block)):
-                                    size = min(block, trials - b * block)
-                                    mine.append(((run_block, (sim, tid, r.key, int(n), b, size, int(seed),
-                                                              pcode)),
-                                                 ("search", r, int(n), size)))
-                    except Exception:
-                        errors.setdefault(tid, f"planning its next sample sizes:\n{traceback.format_exc()}")
-                        mine = []
-                    tasks += [task for task, _ in mine]
-                    owners += [owner for _, owner in mine]
-                    if mine:
-                        stats[tid]["rounds"] += 1
-                    else:
-                        finish(tid)  # nothing left to ask: its results are final
-                if not tasks:
-                    break
-                rnd += 1
-                bar.next_round(rnd)
-                results = [None] * len(tasks)
-                todo, bad = [], []
-                for i, (fn, args) in enumerate(tasks):
-                    value = _from_cache(cached[fn], fn, args, bad) \
-                        if use_cache and cached[fn].check_call_in_cache(*args) else None
-                    if value is not None:
-                        results[i] = value
-                        stats[args[1]]["blocks_cached"] += 1
-                        bar.block(args[1], cached=True)
-                    else:
-                        todo.append(i)
-                if bad:
-                    print(f"privbounds: warning: {len(bad)} cache entr{'y' if len(bad) == 1 else 'ies'} under "
-                          f"{cache_dir} could not be used ({bad[0]}{', ...' if len(bad) > 1 else ''}); recomputed",
-                          file=sys.stderr)
-                if todo:
-                    gen = Parallel(return_as="generator_unordered")(
-                        delayed(_indexed)(cached.get(tasks[i][0], tasks[i][0]), i, tasks[i][1]) for i in todo)
-                    for i, value, err, seconds in gen:
-                        results[i] = value
-                        _record(i, tasks[i][0], tasks[i][1], err, errors)
-                        stats[tasks[i][1][1]]["blocks_run"] += 1
-                        stats[tasks[i][1][1]]["block_seconds"] += seconds
-                        bar.block(tasks[i][1][1])
-                for owner, value in zip(owners, results):
-                    if value is None:  # its theorem failed
-                        continue
-                    if owner[0] == "audit":
-                        _, tid, key, size = owner
-                        ha, hb, t = audits[tid].get(key, (0, 0, 0))
-                        audits[tid][key] = (ha + value[0], hb + value[1], t + size)
-                    else:
-                        _, r, n, size = owner
-                        if r.measure == "mean":
-                            r.done_ns[n] = combine_moments(r.done_ns.get(n), (*value, size))
-                        else:
-                            s, t = r.done_ns.get(n, (0, 0))
-                            r.done_ns[n] = (s + value, t + size)
-    finally:
-        bar.close()
-    for tid in runs:
-        if tid not in out:
-            finish(tid)
-    return out
+        m = max(1, sum(1 for r in runs if r.curve is None))
+        theorems[tid] = TheoremWork(
+            sim, fid, runs, cases, 1.0 - (1.0 - FAMILY_CONF) / m,  # Bonferroni over the theorem's searches
+            order.index(tid), _search_maker(tid, sim, seed, code, memo, delegated),
+            _audit_maker(tid, sim, seed, acode))
+    return theorems
 
 
-def _record(i, fn, args, err, errors) -> None:
-    """Keep the first traceback of each theorem (its later blocks say the same)."""
-    if err is not None:
-        tid = args[1]
-        what = (f"audit {args[2]} at budget x{args[3]:g}, block #{args[4]}" if fn is run_audit_block
-                else f"block n={args[3]} #{args[4]} of point {args[2]}")
-        errors.setdefault(tid, f"{what}:\n{err}")
+def _search_maker(tid: str, sim, seed: int, own: str, memo: dict, delegated: dict):
+    """(function, arguments, store key) of a search or curve block of ``tid``. The code
+    part of the key is the simulator's, or for a point it hands to another simulator
+    (``Simulator.delegate``) its own module's and that one's."""
+    def code_of(point) -> str:
+        other = getattr(sim, "delegate", lambda p: None)(point)
+        if other is None:
+            return own
+        k = (type(sim).__module__, id(other))
+        if k not in delegated:  # the object is kept with its code, so its id is not reused
+            delegated[k] = (other, f"{code_hash(type(sim).__module__, memo)}>"
+                                   f"{code_hash(type(other).__module__, memo)}-{simulator_digest(other)}")
+        return delegated[k][1]
+
+    def make(run: PointRun, n: int, b: int, size: int):
+        code = code_of(run.point)
+        return (run_block, (sim, tid, run.key, n, b, size, seed, code),
+                BlockKey("search", tid, run.key, n, b, size, seed, code))
+    return make
+
+
+def _audit_maker(tid: str, sim, seed: int, code: str):
+    """(function, arguments, store key) of an audit block of ``tid``."""
+    def make(name: str, budget: float, b: int, size: int):
+        return (run_audit_block, (sim, tid, name, budget, b, size, seed, code),
+                BlockKey("audit", tid, f"{name}:{float(budget)!r}", 0, b, size, seed, code))
+    return make
 
 
 def _collect(rs: list[PointRun], conf: float, wall: float, stats: dict, cases=(), audits=None,
@@ -469,44 +410,6 @@ def _mean_rows(r: PointRun) -> list[dict]:
     return rows
 
 
-def _from_cache(memo, fn, args, bad: list):
-    """A block's cached value, validated: successes in [0, size] (a search block), a
-    pair of event counts in [0, size] (an audit block), or the finite moments of a mean
-    block (min <= mean <= max, M2 >= 0). An entry that cannot be read or holds anything
-    else is noted in ``bad``, removed, and None returned (recomputed)."""
-    ref = memo.call_and_shelve(*args)  # a reference to the stored entry: nothing loaded yet
-    size = int(args[5])
-
-    def counts(v) -> bool:
-        return isinstance(v, (int, np.integer)) and not isinstance(v, bool) and 0 <= v <= size
-    try:
-        value = ref.get()
-    except Exception as e:
-        why = f"unreadable: {type(e).__name__}"
-    else:
-        if fn is run_audit_block:
-            ok = isinstance(value, tuple) and len(value) == 2 and all(map(counts, value))
-        elif getattr(args[0], "measure", "success") == "mean":  # the block's own kind decides
-            ok = _moments_ok(value, size)
-        else:
-            ok = counts(value)
-        if ok:
-            return value
-        why = f"holds {type(value).__name__} {str(value)[:40]!r}, not the block's counts"
-    bad.append(f"{Path(ref.store_backend.location) / ref.func_id / ref.args_id}: {why}")
-    ref.clear()
-    return None
-
-
-def _moments_ok(v, size: int) -> bool:
-    """(mean, M2, min, max) of ``size`` values: finite, min <= mean <= max, and M2 between
-    0 and the most that values in [min, max] allow, size (max - min)^2 / 4."""
-    if not (isinstance(v, tuple) and len(v) == 4 and all(isinstance(x, float) and np.isfinite(x) for x in v)):
-        return False
-    mean, m2, lo, hi = v
-    return lo <= mean <= hi and 0 <= m2 <= size * (hi - lo) ** 2 / 4 * (1 + 1e-9) + 1e-12
-
-
 _THREADPOOLS: dict = {}  # this process's thread-pool controller and the modules it was made with
 
 
@@ -525,13 +428,13 @@ def _one_thread():
     return _THREADPOOLS["controller"].limit(limits=1)
 
 
-def _indexed(fn, i, args):
-    """(index, successes, None, seconds), or (index, None, traceback, seconds) when the
-    block raised: an error is returned rather than raised, so one theorem's bug does not
-    stop the others (KeyboardInterrupt and SystemExit still propagate)."""
+def _timed(fn, args):
+    """(value, None, seconds), or (None, traceback, seconds) when the block raised: an
+    error is returned rather than raised, so one theorem's bug does not stop the others
+    (KeyboardInterrupt and SystemExit still propagate)."""
     t0 = time.perf_counter()
     try:
         with _one_thread():  # parallel over blocks: one thread per worker
-            return i, fn(*args), None, time.perf_counter() - t0
+            return fn(*args), None, time.perf_counter() - t0
     except Exception:
-        return i, None, traceback.format_exc(), time.perf_counter() - t0
+        return None, traceback.format_exc(), time.perf_counter() - t0

@@ -71,7 +71,9 @@ class PointRun:
     def requests(self, conf: float) -> list[int]:
         """The sample sizes to evaluate next; empty when this point is finished."""
         if self.curve is not None:
-            return [n for n in self.curve if n not in self.done_ns]
+            # a curve may name an n twice (two levels of a ceiling at one integer): it is
+            # one sample size, run once (its blocks would repeat the same seeds)
+            return [n for n in dict.fromkeys(self.curve) if n not in self.done_ns]
         phases = {"bracket": self._bracket, "descend": self._descend, "refine": self._refine}
         while self.phase in phases:
             want = phases[self.phase](conf)

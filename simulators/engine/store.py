@@ -1,4 +1,4 @@
-"""The block store: which code produced a cached block, and the output folder's lock.
+"""Which code produced a stored block (its code hash), and the output folder's lock.
 
 A cached block is reused only when the code that would recompute it is unchanged. Its
 key holds ``code_hash`` of the simulator's module: a SHA-256 over the source of that
@@ -103,13 +103,12 @@ def code_hash(module: str, memo: dict | None = None) -> str:
 
 
 def clean_temporary(out: Path) -> int:
-    """Remove what killed runs leave behind: joblib's half-written cache files (it writes
-    ``<name>.<uuid>-<pid>-<thread>`` and renames it to ``<name>`` when done) and our own
-    ``.<name>.tmp`` files. Called under the lock, which every command that writes into
-    ``<out>`` holds (run, figures, report), so no live command is writing them."""
+    """Remove what killed runs leave behind: our own ``.<name>.tmp`` files (the block
+    store needs no cleaning: SQLite rolls back an unfinished transaction itself). Called
+    under the lock, which every command that writes into ``<out>`` holds (run, figures,
+    report), so no live command is writing them."""
     removed = 0
-    for pattern in ("cache/**/output.pkl.*", "cache/**/metadata.json.*", "cache/**/func_code.py.*",
-                    "results/.*.tmp", "figures/.*.tmp", "report/**/.*.tmp"):
+    for pattern in ("results/.*.tmp", "figures/.*.tmp", "report/**/.*.tmp"):
         for p in Path(out).glob(pattern):
             with contextlib.suppress(OSError):
                 p.unlink()

@@ -14,6 +14,7 @@ import pytest
 from scipy import stats
 
 import privbounds
+from privbounds.simulators.engine.blockstore import FILENAME, BlockStore
 from privbounds.simulators.engine.runner import block_seed, run_points
 from privbounds.simulators.engine.simulator import Fidelity, Simulator
 from privbounds.simulators.engine.stats import geometric_grid
@@ -55,7 +56,10 @@ def test_dask_backend_gives_the_same_tables(tmp_path):
 
 
 def _cached_blocks(out: Path) -> int:
-    return sum(1 for _ in (out / "cache").rglob("output.pkl"))
+    if not (out / FILENAME).is_file():
+        return 0
+    with BlockStore(out) as s:
+        return s.info().blocks
 
 
 @pytest.mark.slow
@@ -161,7 +165,7 @@ def test_each_theorem_is_handed_over_as_soon_as_it_finishes(tmp_path):
 
 
 def test_one_progress_bar_over_theorems_whose_total_never_changes(tmp_path, capsys):
-    """The bar counts theorems (known at the start); rounds and blocks ride in its postfix,
+    """The bar counts theorems (known at the start); the blocks ride in its postfix,
     so its total never resets and no empty '0block' bar is drawn."""
     import re
 
@@ -169,5 +173,19 @@ def test_one_progress_bar_over_theorems_whose_total_never_changes(tmp_path, caps
     lines = [x for x in capsys.readouterr().err.replace("\r", "\n").splitlines() if x.strip()]
     assert lines and all(x.startswith("theorems:") for x in lines), lines
     assert {re.search(r"\| *\d+/(\d+) ", x).group(1) for x in lines} == {"2"}
-    assert "2/2" in lines[-1] and re.search(r"round \d+, \d+ blocks", lines[-1])
+    assert "2/2" in lines[-1] and re.search(r"\d+ blocks", lines[-1])
     assert not any("0block" in x for x in lines)
+
+
+def test_jobs_above_the_cpu_count_are_capped_unless_forced(tmp_path, capsys, monkeypatch):
+    from privbounds import api
+
+    monkeypatch.setattr(api, "usable_cpus", lambda: 1)
+    rec = privbounds.run(["siv.thm2_2"], fidelity="smoke", jobs=3, out=tmp_path / "a", progress=False)
+    err = capsys.readouterr().err
+    assert "jobs 3 is more than the 1 CPUs" in err and err.count("\n") == 1
+    assert rec["siv.thm2_2"]["provenance"]["jobs"] == 1
+    forced = privbounds.run(["siv.thm2_2"], fidelity="smoke", jobs=2, out=tmp_path / "b", progress=False,
+                            force_jobs=True)
+    assert "CPUs" not in capsys.readouterr().err and forced["siv.thm2_2"]["provenance"]["jobs"] == 2
+    assert forced["siv.thm2_2"]["points"] == rec["siv.thm2_2"]["points"]

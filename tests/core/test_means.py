@@ -2,14 +2,14 @@
 exactly, Student-t intervals that cover, the MeanBound claim's verdicts, the engine's
 determinism for any worker count, and the check's two-sample test on means."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 from privbounds.claims import CONFIRMED, INCONCLUSIVE, REFUTED, VACUOUS, MeanBound
 from privbounds.reports.check import _means, _welch
-from privbounds.simulators.engine.runner import _from_cache, _moments_ok, run_points
+from privbounds.simulators.engine.pipeline import moments_ok as _moments_ok
+from privbounds.simulators.engine.runner import run_points
 from privbounds.simulators.engine.simulator import Fidelity, Simulator
 from privbounds.simulators.engine.stats import combine_moments, mean_interval, moments
 
@@ -188,25 +188,22 @@ def test_the_points_trial_count_is_the_number_of_values_not_their_spread(tmp_pat
 
 
 def test_a_cached_block_of_the_wrong_kind_is_recomputed(tmp_path, capsys):
-    """A mean block's cache entry holding a success count (or anything else) is removed and
-    recomputed with a warning, and the run's numbers are those of a clean run."""
-    from joblib import Memory
-
-    from privbounds.simulators.engine.runner import code_hash, point_key, run_block
+    """A mean block's stored value holding a success count (with a valid checksum, so only
+    its kind is wrong) is not used: it is recomputed with a warning, and the run's numbers
+    are those of a clean run."""
+    from privbounds.simulators.engine.blockstore import BlockKey, BlockStore
+    from privbounds.simulators.engine.runner import code_hash, point_key, simulator_digest
 
     sim = _Toy()
     clean = run_points({"toy.mean": (sim, [{"a": 1}])}, FID, 5, tmp_path / "clean", progress=False)
-    memo = Memory(str(tmp_path / "bad"), verbose=0).cache(run_block)
-    code = code_hash(type(sim).__module__, {})
-    key = point_key({"a": 1})
-    args = (sim, "toy.mean", key, 4, 0, 200, 5, code)
-    memo.call(*args)  # a real entry, then overwritten with a success count
-    ref = memo.call_and_shelve(*args)
-    path = Path(ref.store_backend.location) / ref.func_id / ref.args_id / "output.pkl"
-    import joblib
-    joblib.dump(7, path)
-    assert _from_cache(memo, run_block, args, bad := []) is None and bad
-    again = run_points({"toy.mean": (sim, [{"a": 1}])}, FID, 5, tmp_path / "bad", progress=False)
+    code = f"{code_hash(type(sim).__module__, {})}-{simulator_digest(sim)}"
+    key = BlockKey("search", "toy.mean", point_key({"a": 1}), 4, 0, 200, 5, code)
+    with BlockStore(tmp_path / "clean") as s:
+        assert key in s.get_many([key])  # the key is the engine's
+        s.put_many([(key, 7)])
+    again = run_points({"toy.mean": (sim, [{"a": 1}])}, FID, 5, tmp_path / "clean", progress=False)
+    assert "could not be used" in capsys.readouterr().err
     assert again["toy.mean"]["rows"] == clean["toy.mean"]["rows"]
+    assert again["toy.mean"]["blocks_run"] == 1
     assert not _moments_ok((0.5, 10.0, 0.0, 1.0), 4)  # M2 above what 4 values in [0, 1] allow
     assert _moments_ok((0.5, 1.0, 0.0, 1.0), 4)

@@ -4,7 +4,6 @@ is wrong, skipped where the command can go on without it, and never silently tru
 Each test plants one case the way a user meets it."""
 
 import json
-import pickle
 import re
 import shutil
 import subprocess
@@ -130,26 +129,33 @@ def test_a_bad_baseline_is_one_line_naming_it(out, tmp_path, capsys, content, wh
     assert f"baseline {base}: {what}" in err and "Traceback" not in err + stdout
 
 
-def _entries(folder):
-    return sorted(folder.glob("cache/**/output.pkl"))
-
-
 def test_bad_cache_entries_are_recomputed_with_a_warning(tmp_path, capsys):
+    """Rows of the block store that were damaged (value and checksum disagree) or that hold
+    a value of the wrong kind under a valid checksum are reported in one warning, deleted
+    and recomputed: the numbers are those of the clean run."""
+    import sqlite3
+
+    from privbounds.simulators.engine.blockstore import FILENAME, _checksum
+
     privbounds.run([TID], fidelity="smoke", out=tmp_path / "a", progress=False)
     clean = json.loads((tmp_path / "a" / "results" / f"{TID}.json").read_text())
-    entries = _entries(tmp_path / "a")
-    assert len(entries) > 8
-    for p in entries[:4]:
-        p.write_bytes(b"garbage\x00\x01")  # not a pickle
-    for p in entries[4:8]:
-        p.write_bytes(pickle.dumps("a string"))  # the wrong object type
+    db = sqlite3.connect(tmp_path / "a" / FILENAME)
+    rows = db.execute("SELECT digest, key FROM blocks ORDER BY digest").fetchall()
+    assert len(rows) > 8
+    with db:
+        for digest, _ in rows[:4]:  # damaged: the checksum no longer matches
+            db.execute("UPDATE blocks SET value = '12345' WHERE digest = ?", (digest,))
+        for digest, key in rows[4:8]:  # well-formed, but not a block's value
+            db.execute("UPDATE blocks SET value = ?, checksum = ? WHERE digest = ?",
+                       ('"a string"', _checksum(key, '"a string"'), digest))
+    db.close()
     code, _, err = cli(capsys, "run", TID, "--fidelity", "smoke", "--quiet", "--out", str(tmp_path / "a"))
     assert code == 0 and "Traceback" not in err
-    assert "could not be used" in err and "unreadable" in err and "holds str 'a string'" in err
+    assert "could not be used" in err and ("checksum" in err or "a string" in err)
     again = json.loads((tmp_path / "a" / "results" / f"{TID}.json").read_text())
     assert again["rows"] == clean["rows"]  # the same numbers, recomputed
     assert again["engine"]["blocks_run"] == 8
-    # and the entries were rewritten: a third run reads all of them from the cache, silently
+    # and the rows were rewritten: a third run reads all of them from the store, silently
     code, _, err = cli(capsys, "run", TID, "--fidelity", "smoke", "--quiet", "--out", str(tmp_path / "a"))
     assert code == 0 and "could not be used" not in err
     assert json.loads((tmp_path / "a" / "results" / f"{TID}.json").read_text())["engine"]["blocks_run"] == 0

@@ -9,6 +9,7 @@ import pytest
 import privbounds
 from privbounds.params import ParameterError
 from privbounds.simulators.engine import store
+from privbounds.simulators.engine.blockstore import BlockStore
 
 TID = "siv.thm3_3"  # its simulator imports the shared learners and concepts
 
@@ -62,10 +63,12 @@ def test_an_edit_to_a_shared_learner_recomputes_its_blocks(tmp_path, monkeypatch
 
 def test_no_cache_neither_reads_nor_writes(tmp_path):
     _run(tmp_path)
-    entries = sorted(p.name for p in (tmp_path / "cache").rglob("*"))
+    with BlockStore(tmp_path) as s:
+        before = s.info().blocks
     rec = _run(tmp_path, use_cache=False)
     assert rec["engine"]["blocks_cached"] == 0 and rec["engine"]["blocks_run"] > 0
-    assert sorted(p.name for p in (tmp_path / "cache").rglob("*")) == entries
+    with BlockStore(tmp_path) as s:
+        assert s.info().blocks == before
 
 
 def test_one_and_one_point_zero_are_one_point(tmp_path):
@@ -89,13 +92,18 @@ def test_a_second_run_on_the_same_folder_is_refused(tmp_path):
 
 
 def test_leftovers_of_killed_runs_are_removed(tmp_path):
-    junk = [tmp_path / "cache" / "joblib" / "x" / "output.pkl.1f2e3d-123-456",
-            tmp_path / "cache" / "joblib" / "x" / "metadata.json.1f2e3d-123-456",
-            tmp_path / "results" / ".a.json.x.tmp", tmp_path / "figures" / ".a.png.tmp"]
+    junk = [tmp_path / "results" / ".a.json.x.tmp", tmp_path / "figures" / ".a.png.tmp"]
     for j in junk:
         j.parent.mkdir(parents=True, exist_ok=True)
         j.write_text("half")
-    keep = tmp_path / "cache" / "joblib" / "x" / "output.pkl"
-    keep.write_text("done")
     _run(tmp_path)
-    assert not any(j.exists() for j in junk) and keep.exists()
+    assert not any(j.exists() for j in junk)
+
+
+def test_an_old_joblib_cache_is_one_line_and_left_alone(tmp_path, capsys):
+    old = tmp_path / "cache" / "joblib" / "x" / "output.pkl"
+    old.parent.mkdir(parents=True)
+    old.write_text("done")
+    _run(tmp_path)
+    err = capsys.readouterr().err
+    assert err.count("earlier version") == 1 and "Traceback" not in err and old.exists()
