@@ -292,10 +292,25 @@ def drawn_without(theorem_ids):
         _MISSING.reset(token)
 
 
+_SVG: ContextVar[bool] = ContextVar("privbounds_svg", default=True)
+
+
+@contextlib.contextmanager
+def svg(enabled: bool):
+    """While drawing: whether ``save_named`` writes the SVG beside the PNG (the SVG costs
+    about as much as the PNG to render; the report links it only where it exists)."""
+    token = _SVG.set(bool(enabled))
+    try:
+        yield
+    finally:
+        _SVG.reset(token)
+
+
 def save_named(fig, name: str, title: str, out) -> list[Path]:
-    """Write ``<out>/figures/<name>.png`` and ``.svg`` atomically. The title is wrapped to
-    the figure's width, and the figure grows until every panel keeps room for its data
-    beside its legend."""
+    """Write ``<out>/figures/<name>.png`` and (unless ``svg(False)``) ``.svg`` atomically;
+    an SVG not redrawn is removed, so that the report never links a stale one. The title
+    is wrapped to the figure's width, and the figure grows until every panel keeps room
+    for its data beside its legend."""
     width = fig.get_figwidth()
     wrapped = "\n".join(textwrap.fill(line, max(40, int(width * 13.5))) for line in title.split("\n"))
     fig.suptitle(wrapped, fontsize=10)
@@ -318,7 +333,10 @@ def save_named(fig, name: str, title: str, out) -> list[Path]:
     folder = Path(out) / "figures"
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
-    for ext in ("png", "svg"):
+    exts = ("png", "svg") if _SVG.get() else ("png",)
+    if "svg" not in exts:
+        (folder / f"{name}.svg").unlink(missing_ok=True)
+    for ext in exts:
         path = folder / f"{name}.{ext}"
         tmp = path.with_name(f".{path.name}.tmp")
         fig.savefig(tmp, format=ext, dpi=DPI)

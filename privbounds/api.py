@@ -279,20 +279,26 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
         if legacy:
             print(legacy, file=sys.stderr)
         run_points(work, fids, seed, out, jobs=jobs, backend=backend, scheduler=scheduler,
-                   progress=progress, use_cache=use_cache, on_done=done, expected=_last_seconds(out, ids),
+                   progress=progress, use_cache=use_cache, on_done=done, expected=_last_seconds(out, ids, fidelity),
                    cache_max=cache_max)
     if failures:
         raise TheoremsFailed(failures, records)
     return {tid: records[tid] for tid in ids}
 
 
-def _last_seconds(out: Path, ids) -> dict:
-    """Theorem id -> the seconds its blocks took in the last run recorded in ``out``, so
-    that the longest start first; a theorem never run there is absent."""
+def _last_seconds(out: Path, ids, fidelity: str) -> dict:
+    """Theorem id -> the seconds its blocks would take, from the last run at ``fidelity``
+    recorded in ``out`` (blocks that run read from the store counted at its mean block
+    time), so that the longest start first and the bar can give an ETA; a theorem never
+    run there at that fidelity, or with no block computed, is absent."""
     seconds = {}
     for tid in ids:
         with contextlib.suppress(Exception):  # no record, or one of an older format: no estimate
-            seconds[tid] = float(load(out, tid)["engine"]["block_seconds"])
+            rec = load(out, tid)
+            eng = rec["engine"]
+            if rec["fidelity"] == fidelity and eng["blocks_run"] > 0:
+                total = eng["blocks_run"] + eng["blocks_cached"]
+                seconds[tid] = float(eng["block_seconds"]) * total / eng["blocks_run"]
     return seconds
 
 
@@ -304,20 +310,25 @@ class _BlockError(Exception):
         super().__init__(text.strip().splitlines()[-1] if text.strip() else "block failed")
 
 
-def _plot_one(tid: str, rec: dict, out: Path) -> list[Path] | str:
+def _plot_one(tid: str, rec: dict, out: Path, svg: bool = True) -> list[Path] | str:
     """The theorem's figure files, or (for a record without what its figure reads, such as
     a hand-edited one) a one-line reason, which ``plot`` reports as a warning."""
+    from privbounds.figures.common import svg as svg_files
+
     try:
-        return get(tid).plot(rec, out)
+        with svg_files(svg):  # set here: the context does not cross into joblib's workers
+            return get(tid).plot(rec, out)
     except (KeyError, TypeError, IndexError, ValueError, NameError) as e:
         # NameError: a plotter's variable never set because the record had no point for it
         return f"{type(e).__name__}: {e}"
 
 
-def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None, jobs: int = 1) -> list[Path]:
-    """Draw the figures (PNG and SVG) of ``ids`` (exact ids or patterns), by default of
-    every theorem that has results in ``out``; failed theorems have no figure. ``jobs``
-    theorems are drawn at once (joblib processes; each figure is independent)."""
+def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None, jobs: int = 1,
+         svg: bool = True) -> list[Path]:
+    """Draw the figures (PNG, and SVG unless ``svg`` is false) of ``ids`` (exact ids or
+    patterns), by default of every theorem that has results in ``out``; failed theorems
+    have no figure. ``jobs`` theorems are drawn at once (joblib processes; each figure is
+    independent)."""
     out = Path(out)
     if isinstance(ids, str):
         ids = [ids]
@@ -347,9 +358,9 @@ def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None, jobs: int = 1) -> 
         if jobs > 1 and len(todo) > 1:
             from joblib import Parallel, delayed
 
-            drawn = Parallel(n_jobs=jobs)(delayed(_plot_one)(tid, rec, out) for tid, rec in todo)
+            drawn = Parallel(n_jobs=jobs)(delayed(_plot_one)(tid, rec, out, svg) for tid, rec in todo)
         else:
-            drawn = [_plot_one(tid, rec, out) for tid, rec in todo]
+            drawn = [_plot_one(tid, rec, out, svg) for tid, rec in todo]
         for (tid, _), ps in zip(todo, drawn):
             if isinstance(ps, str):
                 from privbounds.results import warn
@@ -358,7 +369,10 @@ def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None, jobs: int = 1) -> 
                      f"({ps}); rerun 'privbounds run {tid} --out {out}'")
             else:
                 paths += ps
-        paths += plot_papers({tid.split(".")[0] for tid in ids}, out)
+        from privbounds.figures.common import svg as svg_files
+
+        with svg_files(svg):
+            paths += plot_papers({tid.split(".")[0] for tid in ids}, out)
     return paths
 
 
@@ -445,12 +459,12 @@ def check(out=DEFAULT_OUT, baseline=None, update: bool = False, fidelity: str | 
 
 def reproduce(ids=None, fidelity="quick", jobs=1, seed=0, out=DEFAULT_OUT, backend="loky",
               scheduler=None, progress=True, command=None, paper=None, use_cache=True,
-              cache_max=DEFAULT_MAX_BYTES, force_jobs=False):
+              cache_max=DEFAULT_MAX_BYTES, force_jobs=False, svg=True):
     """run + figures + report + check, stopping at the first failure."""
     run(ids, fidelity=fidelity, jobs=jobs, seed=seed, out=out, backend=backend, scheduler=scheduler,
         progress=progress, command=command, paper=paper, use_cache=use_cache, cache_max=cache_max,
         force_jobs=force_jobs)
-    plot(ids, out, paper=paper, jobs=jobs)
+    plot(ids, out, paper=paper, jobs=jobs, svg=svg)
     report(out)
     if fidelity == "smoke":  # no committed baseline: the check is skipped, as on the command line
         from privbounds.reports.check import Outcome

@@ -100,6 +100,10 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--out", default="privbounds-out", metavar="DIR",
                         help="output folder (default: %(default)s)")
 
+    def svg_opt(sp):
+        sp.add_argument("--no-svg", dest="svg", action="store_false",
+                        help="draw PNG files only, no SVG (the report links an SVG only where one exists)")
+
     def select_opts(sp, what="theorem ids"):
         sp.add_argument("ids", nargs="*", metavar="ID",
                         help=f"{what}, or shell patterns such as 'bns.cor3_*' (default: all)")
@@ -155,9 +159,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true", help="print a JSON array")
     out_opt(sp)
 
-    sp = sub.add_parser("figures", help="draw figures/<id>.png and .svg from saved results")
+    sp = sub.add_parser("figures", help="draw figures/<id>.png (and .svg) from saved results")
     select_opts(sp, "theorem ids with results")
     sp.add_argument("--jobs", type=_jobs, default=1, metavar="N", help="figures drawn at once, in worker processes (default: 1)")
+    svg_opt(sp)
     out_opt(sp)
 
     sp = sub.add_parser("report", help="write the static HTML site report/index.html")
@@ -173,6 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp = sub.add_parser("reproduce", help="run + figures + report + check (the check is skipped at smoke "
                                           "fidelity, which has no baseline)")
     run_opts(sp, overrides=False)
+    svg_opt(sp)
     sp = sub.add_parser("measure", help="measure your own learner on a registered instance, beside a theorem's "
                                         "bounds and learners (results, figure; then 'privbounds report')")
     sp.add_argument("learner", metavar="MODULE:NAME",
@@ -561,7 +567,7 @@ def _dispatch(args, argv) -> int:
             return 1 if failures else 0
         from privbounds.claims import VERDICTS
 
-        paths = api.plot(args.ids, args.out, paper=args.paper, jobs=args.jobs)
+        paths = api.plot(args.ids, args.out, paper=args.paper, jobs=args.jobs, svg=args.svg)
         index = api.report(args.out)
         print(f"figures: {len(paths)} files")
         if args.fidelity == "smoke":
@@ -579,7 +585,7 @@ def _dispatch(args, argv) -> int:
         print(f"reproduce finished in {time.perf_counter() - t0:.1f} s")
         return code
     if args.command == "figures":
-        paths = api.plot(args.ids, args.out, paper=args.paper, jobs=args.jobs)
+        paths = api.plot(args.ids, args.out, paper=args.paper, jobs=args.jobs, svg=args.svg)
         for p in paths:
             print(p)
         return 0

@@ -8,6 +8,8 @@ commands it starts; tests/core/test_plugins.py and tests/gallery/ turn them on f
 own subprocesses."""
 
 import os
+import shutil
+import time
 
 import pytest
 
@@ -33,9 +35,28 @@ def registry_restored():
 
 
 @pytest.fixture(scope="session")
-def smoke_out(tmp_path_factory):
+def smoke_out(tmp_path_factory, pytestconfig):
+    """A smoke run of every theorem. Its blocks are kept between sessions in pytest's
+    cache folder (a copy of the run's block store): the store reads a block only under its
+    full key, code hash included, so a session recomputes exactly the theorems whose code
+    changed since the last one (``pytest --cache-clear`` starts from nothing). Blocks this
+    session did not use are dropped from the copy."""
+    from privbounds.simulators.engine.blockstore import FILENAME, BlockStore
+
     out = tmp_path_factory.mktemp("smoke")
+    kept = None
+    if pytestconfig.cache is not None:  # absent under -p no:cacheprovider
+        kept = pytestconfig.cache.mkdir("privbounds-smoke-blocks") / FILENAME
+        if kept.is_file():
+            shutil.copyfile(kept, out / FILENAME)
+    started = time.time()
     privbounds.run(fidelity="smoke", jobs=2, seed=0, out=out, progress=False)
+    if kept is not None:
+        with BlockStore(out) as store:  # keep this session's blocks only: the copy stays small
+            store.prune(older_than_days=(time.time() - started + 1) / 86400)
+        tmp = kept.with_name(kept.name + ".tmp")
+        shutil.copyfile(out / FILENAME, tmp)
+        tmp.replace(kept)
     return out
 
 

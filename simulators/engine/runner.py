@@ -221,26 +221,43 @@ def _dask_client(jobs: int, scheduler: str | None):
 class _Progress:
     """One progress bar for a whole run (tqdm on stderr), quiet when disabled. Its total is
     the number of theorems, known from the start, and it moves as each one finishes; the
-    blocks done (and how many came from the store) and the theorem of the latest block
-    ride along as its postfix."""
+    blocks done (and how many came from the store), the theorem of the latest block and,
+    when the last run's records give every theorem's block seconds, an ETA ride along as
+    its postfix. The ETA scales the time so far by the share of last time's block seconds
+    done so far (tqdm's own estimate, by theorems finished, would be wrong: the longest
+    theorems start first and finish last)."""
 
-    def __init__(self, enabled: bool, theorems: int):
+    def __init__(self, enabled: bool, theorems: int, expected_seconds: float | None = None):
         self.bar = None
         self.blocks = self.cached = 0
+        self.seconds = 0.0  # block seconds computed so far
+        self.expected = expected_seconds if expected_seconds and expected_seconds > 0 else None
+        self.started = time.perf_counter()
         self.current = ""
         if enabled and theorems:
             from tqdm import tqdm
             self.bar = tqdm(total=theorems, unit="theorem", desc="theorems", file=sys.stderr,
-                            dynamic_ncols=True, mininterval=0.5 if sys.stderr.isatty() else 10.0)
+                            dynamic_ncols=True, mininterval=0.5 if sys.stderr.isatty() else 10.0,
+                            bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]")
+
+    def eta(self) -> float | None:
+        """Seconds left, estimated from the last run's block seconds (None without them)."""
+        if self.expected is None or self.seconds <= 0:
+            return None
+        done = min(self.seconds / self.expected, 0.99)  # slower than last time: never "0 s left"
+        return (time.perf_counter() - self.started) * (1 - done) / done
 
     def _postfix(self) -> str:
         cached = f" ({self.cached} stored)" if self.cached else ""
         now = f", now {self.current}" if self.current else ""
-        return f"{self.blocks} blocks{cached}{now}"
+        eta = self.eta()
+        left = f", about {_minutes(eta)} left (last run's times)" if eta is not None and self.current else ""
+        return f"{self.blocks} blocks{cached}{now}{left}"
 
-    def block(self, theorem_id: str, cached: bool = False):
+    def block(self, theorem_id: str, cached: bool = False, seconds: float = 0.0):
         self.blocks += 1
         self.cached += cached
+        self.seconds += seconds
         self.current = theorem_id
         if self.bar is not None:
             self.bar.set_postfix_str(self._postfix(), refresh=False)
@@ -255,6 +272,10 @@ class _Progress:
             self.current = ""
             self.bar.set_postfix_str(self._postfix(), refresh=False)
             self.bar.close()  # draws the final state once
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
 
 
 def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
@@ -275,7 +296,10 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
     errors: dict[str, str] = {}
     theorems = _setup(work, fidelity, int(seed), errors, expected or {})
     started = time.perf_counter()
-    bar = _Progress(progress, len(theorems))
+    known = [float(expected.get(t, 0.0)) for t in theorems] if expected else []
+    # an ETA only when the last run timed every theorem of this one (blocks it read from
+    # the store took no time, and would make the estimate far too short)
+    bar = _Progress(progress, len(theorems), sum(known) if known and all(k > 0 for k in known) else None)
     out: dict[str, dict] = {}
 
     def finish(tid):

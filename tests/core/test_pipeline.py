@@ -3,6 +3,8 @@ workers in, and blocks combined in block order whatever order they come back in.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from privbounds.simulators.engine.pipeline import Pending, Request, Task, combine
@@ -43,3 +45,31 @@ def test_a_means_blocks_combine_in_block_order_whatever_order_they_return_in():
 def test_a_curve_that_names_an_n_twice_runs_it_once():
     run = PointRun("t", {}, 1.0, np.array([1]), [26, 30, 26], 1)
     assert run.requests(0.95) == [26, 30]
+
+
+def test_the_eta_scales_the_time_so_far_by_the_share_of_last_runs_block_seconds(monkeypatch):
+    from privbounds.simulators.engine import runner
+
+    clock = [100.0]
+    monkeypatch.setattr(runner.time, "perf_counter", lambda: clock[0])
+    bar = runner._Progress(False, 3, expected_seconds=80.0)
+    assert bar.eta() is None  # nothing computed yet
+    bar.block("a", cached=True)  # a stored block took no time
+    clock[0] = 110.0
+    bar.block("a", seconds=20.0)
+    assert bar.eta() == 30.0  # a quarter of the block seconds in 10 s: 30 s to go
+    bar.block("b", seconds=100.0)  # slower than last time: never "nothing left"
+    assert 0 < bar.eta() < 1
+    assert runner._Progress(False, 3, expected_seconds=None).eta() is None
+
+
+def test_the_last_runs_seconds_come_from_records_of_the_same_fidelity(tmp_path):
+    import privbounds
+    from privbounds.api import _last_seconds
+
+    privbounds.run(["siv.thm2_1"], fidelity="smoke", out=tmp_path, progress=False)
+    eng = json.loads((tmp_path / "results" / "siv.thm2_1.json").read_text())["engine"]
+    seconds = _last_seconds(tmp_path, ["siv.thm2_1", "siv.thm2_2"], "smoke")
+    assert set(seconds) == {"siv.thm2_1"} and seconds["siv.thm2_1"] > 0
+    assert seconds["siv.thm2_1"] == eng["block_seconds"]  # every block computed, none stored
+    assert _last_seconds(tmp_path, ["siv.thm2_1"], "quick") == {}

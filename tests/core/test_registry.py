@@ -160,6 +160,25 @@ def test_figures_drawn_in_two_processes_are_the_files_of_one(smoke_out, tmp_path
     assert {p.stem for p in two} >= set(ids)
 
 
+def test_png_only_figures_leave_no_stale_svg_and_the_report_links_none(tmp_path, capsys):
+    tid = "siv.thm3_3"
+    privbounds.run([tid], fidelity="smoke", out=tmp_path, progress=False)
+    both = privbounds.plot([tid], out=tmp_path)
+    assert {p.suffix for p in both} == {".png", ".svg"}
+    page = (privbounds.report(out=tmp_path).parent / f"{tid}.html").read_text()
+    assert f'href="figures/{tid}.svg"' in page
+    png = privbounds.plot([tid], out=tmp_path, svg=False)  # redrawn without the SVG:
+    assert {p.suffix for p in png} == {".png"} and png[0].stat().st_size > 1000
+    assert not list((tmp_path / "figures").glob("*.svg"))  # the old SVG would be stale
+    page = (privbounds.report(out=tmp_path).parent / f"{tid}.html").read_text()
+    assert ".svg" not in page and f'src="figures/{tid}.png"' in page
+    from privbounds.cli import main
+
+    assert main(["figures", tid, "--no-svg", "--out", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out.split()
+    assert printed == [str(tmp_path / "figures" / f"{tid}.png")]
+
+
 @pytest.mark.parametrize("paper", sorted({t.id.split(".")[0] for t in THEOREMS}))
 def test_headline_figures_are_readable_and_label_every_line(paper, fig_out, monkeypatch):
     """Each paper's headline figures pass the layout check, and every line drawn in a
