@@ -45,7 +45,7 @@ def smoke_out(tmp_path_factory, pytestconfig):
 
     out = tmp_path_factory.mktemp("smoke")
     kept = None
-    if pytestconfig.cache is not None:  # absent under -p no:cacheprovider
+    if getattr(pytestconfig, "cache", None) is not None:  # absent under -p no:cacheprovider
         kept = pytestconfig.cache.mkdir("privbounds-smoke-blocks") / FILENAME
         if kept.is_file():
             shutil.copyfile(kept, out / FILENAME)

@@ -26,13 +26,14 @@ blocks least recently used are dropped until it holds 90% of the cap.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import math
 import platform
 import sqlite3
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
@@ -77,13 +78,23 @@ class BlockKey:
     code: str
     versions: tuple = field(default=VERSIONS)
 
-    def text(self) -> str:
-        d = asdict(self)
+    # Both are cached on the (frozen) key: the store asks for them several times a block,
+    # and dataclasses.asdict's deep copy made them most of the store's time.
+    @functools.cached_property
+    def _text(self) -> str:
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
         d["versions"] = [list(v) for v in self.versions]
         return json.dumps(d, sort_keys=True, separators=(",", ":"))
 
+    @functools.cached_property
+    def _digest(self) -> str:
+        return hashlib.sha256(self._text.encode()).hexdigest()
+
+    def text(self) -> str:
+        return self._text
+
     def digest(self) -> str:
-        return hashlib.sha256(self.text().encode()).hexdigest()
+        return self._digest
 
 
 @dataclass(frozen=True)
@@ -139,6 +150,7 @@ class BlockStore:
         self.path = Path(out) / FILENAME
         self.max_bytes = int(max_bytes)
         self.bad: list[str] = []  # rows found wrong and deleted during this session
+        self._bytes: int | None = None  # stored bytes, from the first write on
         self._db = sqlite3.connect(self.path, timeout=30.0)
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -210,13 +222,19 @@ class BlockStore:
                          key.code, len(key_text) + len(value_text), now, now))
         with self._db:
             self._db.executemany("INSERT OR REPLACE INTO blocks VALUES (?,?,?,?,?,?,?,?,?)", rows)
-        self._enforce_cap()
+        if self._bytes is None:  # summed once a session, then kept up to date here
+            self._bytes = self.stored_bytes()
+        else:  # a replaced row is counted twice: an overestimate, corrected below
+            self._bytes += sum(r[6] for r in rows)
+        if self._bytes > self.max_bytes:
+            self._enforce_cap()  # sums exactly, then drops the least recently used
 
     def stored_bytes(self) -> int:
         return int(self._db.execute("SELECT COALESCE(SUM(bytes), 0) FROM blocks").fetchone()[0])
 
     def _enforce_cap(self) -> int:
         total = self.stored_bytes()
+        self._bytes = total
         if total <= self.max_bytes:
             return 0
         target, dropped = int(0.9 * self.max_bytes), 0
@@ -227,6 +245,7 @@ class BlockStore:
                 self._db.execute("DELETE FROM blocks WHERE digest = ?", (digest,))
                 total -= size
                 dropped += 1
+        self._bytes = total
         return dropped
 
     def info(self) -> StoreInfo:

@@ -330,3 +330,65 @@ def test_pap_quick_wall(benchmark, tmp_path):
             f"pap quick, --jobs 2: {wall:.1f} s for {len(records)} theorems = {wall / QUICK_BUDGET_S:.2f} "
             f"of the {QUICK_BUDGET_S:.0f} s budget", seconds=wall)
     assert records and all(r.get("status", "ok") != "failed" for r in records.values())
+
+
+# --- 6. The block store: blocks written and read per second -----------------------------
+# (simulators/engine/blockstore.py.) 20,000 blocks (a quick run of all theorems stores
+# about 21,700) written in batches of 100 and read back in batches of 500, as the engine
+# does, against bare sqlite3 inserting and selecting the same rows already encoded (no
+# key text, digest, JSON or checksum): the floor for a store in one SQLite file. Goal:
+# within 3x of the floor; the rates say how small the store's share of a run is (the
+# quick run computes about 50 blocks a second on 2 cores).
+
+def _store_keys(count: int):
+    from privbounds.simulators.engine.blockstore import BlockKey
+
+    return [BlockKey("search", f"p.t{i % 94}", f'{{"d":{i % 7}}}', 100 + i % 50, i, 1000, 0, "c0de")
+            for i in range(count)]
+
+
+@pytest.mark.benchmark
+def test_block_store_rates_vs_bare_sqlite(benchmark, tmp_path):
+    import sqlite3
+
+    from privbounds.simulators.engine.blockstore import BlockStore
+
+    keys = _store_keys(20_000)
+    values = [(float(i), 0.5 * i, -1.0, 2.0) if i % 2 else i for i in range(len(keys))]
+    rounds = itertools.count()
+
+    def store_cycle():
+        folder = tmp_path / f"store{next(rounds)}"
+        folder.mkdir()
+        t0 = time.perf_counter()
+        with BlockStore(folder) as s:
+            for i in range(0, len(keys), 100):
+                s.put_many(list(zip(keys[i:i + 100], values[i:i + 100])))
+            wrote = time.perf_counter() - t0
+            found = {}
+            for i in range(0, len(keys), 500):
+                found.update(s.get_many(keys[i:i + 500]))
+        assert len(found) == len(keys)
+        return wrote, time.perf_counter() - t0 - wrote
+
+    rows = [(k.digest(), repr(v)) for k, v in zip(keys, values)]
+
+    def bare_cycle():
+        db = sqlite3.connect(tmp_path / f"bare{next(rounds)}.sqlite")
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("CREATE TABLE b (digest TEXT PRIMARY KEY, value TEXT)")
+        for i in range(0, len(rows), 100):
+            with db:
+                db.executemany("INSERT OR REPLACE INTO b VALUES (?, ?)", rows[i:i + 100])
+        for i in range(0, len(rows), 500):
+            chunk = [r[0] for r in rows[i:i + 500]]
+            db.execute(f"SELECT value FROM b WHERE digest IN ({','.join('?' * len(chunk))})", chunk).fetchall()
+        db.close()
+
+    t_store, t_bare, (wrote, read) = _paired(benchmark, store_cycle, bare_cycle, rounds=3)
+    ratio = t_store / t_bare
+    _report(benchmark, "store_over_bare", ratio, "<= 3x",
+            f"block store: {len(keys) / wrote:,.0f} blocks/s written, {len(keys) / read:,.0f} read; "
+            f"{ratio:.2f}x bare sqlite3 on the same rows (goal <= 3x)",
+            writes_per_second=len(keys) / wrote, reads_per_second=len(keys) / read)
+    assert ratio < 30, f"the store took {ratio:.1f}x bare sqlite3"
