@@ -46,6 +46,7 @@ import contextlib
 import hashlib
 import inspect
 import json
+import os
 import sys
 import time
 import traceback
@@ -188,11 +189,26 @@ def _executor(backend: str, jobs: int, scheduler: str | None):
     else:
         # A pool of our own, not loky's process-wide reusable one: joblib's Parallel (the
         # figures' --jobs) takes that one over and expects attributes of its own making.
-        pool = ProcessPoolExecutor(max_workers=jobs, timeout=WORKER_IDLE)
+        pool = ProcessPoolExecutor(max_workers=jobs, timeout=WORKER_IDLE, initializer=_die_with_parent,
+                                   initargs=(os.getpid(),))
         try:
             yield pool, 2 * jobs
         finally:
             pool.shutdown(wait=False, kill_workers=True)  # nothing of ours is left running
+
+
+def _die_with_parent(parent: int) -> None:
+    """A worker's first act: ask the kernel (Linux) to kill it when the run that started it
+    dies, so that a run killed with SIGKILL leaves no worker computing a block nobody will
+    read (without it a worker finished its block, minutes at full fidelity, then idled out).
+    Elsewhere the idle timeout alone ends orphans."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the run died before the request was made
+        os._exit(0)
 
 
 @contextlib.contextmanager

@@ -189,3 +189,60 @@ def test_jobs_above_the_cpu_count_are_capped_unless_forced(tmp_path, capsys, mon
                             force_jobs=True)
     assert "CPUs" not in capsys.readouterr().err and forced["siv.thm2_2"]["provenance"]["jobs"] == 2
     assert forced["siv.thm2_2"]["points"] == rec["siv.thm2_2"]["points"]
+
+
+
+def _children(pid: int) -> set[int]:
+    """The live (not zombie) child processes of ``pid``, from /proc."""
+    kids = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended while we looked
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z":
+            kids.add(int(stat.parent.name))
+    return kids
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+
+PARENT = """
+import subprocess, sys, time
+child = subprocess.Popen([sys.executable, "-c",
+    "import os, time; from privbounds.simulators.engine.runner import _die_with_parent; "
+    "_die_with_parent(os.getppid()); print('ready', flush=True); time.sleep(120)"], stdout=subprocess.PIPE)
+child.stdout.readline()
+print(child.pid, flush=True)
+time.sleep(120)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_worker_dies_with_the_run_that_started_it(tmp_path):
+    """What every loky worker of a run does first (``_die_with_parent``): a child process
+    that ran it, then sleeps 120 s, is gone within 5 s of its parent's SIGKILL (without
+    it, a worker of a killed run finished its block, minutes at full fidelity, then idled
+    out)."""
+    parent = subprocess.Popen([sys.executable, "-c", PARENT], stdout=subprocess.PIPE, text=True)
+    child = int(parent.stdout.readline())
+    assert _alive(child)
+    os.kill(parent.pid, signal.SIGKILL)
+    parent.wait()
+    deadline = time.monotonic() + 5
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    survived = _alive(child)
+    if survived:
+        os.kill(child, signal.SIGKILL)  # do not leave it behind
+    assert not survived, "the child outlived its parent by 5 s"
+    from privbounds.simulators.engine.runner import _die_with_parent, _executor
+
+    with _executor("loky", 2, None) as (pool, _):  # and every run's pool has its workers run it
+        assert pool._initializer is _die_with_parent and pool._initargs == (os.getpid(),)
