@@ -248,7 +248,7 @@ class _Progress:
         self.blocks = self.cached = 0
         self.seconds = 0.0  # block seconds computed so far
         self.expected = expected_seconds if expected_seconds and expected_seconds > 0 else None
-        self.started = time.perf_counter()
+        self.started = self.drawn = time.perf_counter()
         self.current = ""
         if enabled and theorems:
             from tqdm import tqdm
@@ -275,9 +275,13 @@ class _Progress:
         self.cached += cached
         self.seconds += seconds
         self.current = theorem_id
-        if self.bar is not None:
+        now = time.perf_counter()
+        if self.bar is not None and now - self.drawn >= self.bar.mininterval:
+            # redrawn by hand, at most every mininterval: tqdm's update(0) stops redrawing
+            # once its dynamic miniters has grown, and a log then went silent for minutes
+            self.drawn = now
             self.bar.set_postfix_str(self._postfix(), refresh=False)
-            self.bar.update(0)  # redraws at most every mininterval
+            self.bar.refresh()
 
     def theorem_done(self, theorem_id: str):
         if self.bar is not None:

@@ -73,3 +73,19 @@ def test_the_last_runs_seconds_come_from_records_of_the_same_fidelity(tmp_path):
     assert set(seconds) == {"siv.thm2_1"} and seconds["siv.thm2_1"] > 0
     assert seconds["siv.thm2_1"] == eng["block_seconds"]  # every block computed, none stored
     assert _last_seconds(tmp_path, ["siv.thm2_1"], "quick") == {}
+
+
+def test_the_bar_redraws_while_no_theorem_finishes(monkeypatch, capsys):
+    """In a log (not a terminal) the bar redraws every 10 s while blocks come back, even
+    when no theorem finishes for minutes (tqdm's update(0) had stopped redrawing)."""
+    from privbounds.simulators.engine import runner
+
+    clock = [0.0]
+    monkeypatch.setattr(runner.time, "perf_counter", lambda: clock[0])
+    bar = runner._Progress(True, 2)
+    for _ in range(30):
+        clock[0] += 11.0  # one block every 11 s, over 5 minutes
+        bar.block("slow.thm", seconds=11.0)
+    err = capsys.readouterr().err
+    assert all(f"{n} blocks" in err for n in (1, 10, 20, 30)), err[-400:]
+    bar.close()
