@@ -279,26 +279,28 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
         if legacy:
             print(legacy, file=sys.stderr)
         run_points(work, fids, seed, out, jobs=jobs, backend=backend, scheduler=scheduler,
-                   progress=progress, use_cache=use_cache, on_done=done, expected=_last_seconds(out, ids, fidelity),
+                   progress=progress, use_cache=use_cache, on_done=done, expected=_last_seconds(out, ids, fidelity, overrides),
                    cache_max=cache_max)
     if failures:
         raise TheoremsFailed(failures, records)
     return {tid: records[tid] for tid in ids}
 
 
-def _last_seconds(out: Path, ids, fidelity: str) -> dict:
-    """Theorem id -> the seconds its blocks would take, from the last run at ``fidelity``
-    recorded in ``out`` (blocks that run read from the store counted at its mean block
-    time), so that the longest start first and the bar can give an ETA; a theorem never
-    run there at that fidelity, or with no block computed, is absent."""
+def _last_seconds(out: Path, ids, fidelity: str, overrides: dict) -> dict:
+    """Theorem id -> (the seconds its blocks would take, the mean seconds a block), from
+    the last run with the same fidelity and grid recorded in ``out`` (blocks that run read
+    from the store counted at its mean block time), so that the longest start first and
+    the bar can say how long is left; a theorem never run so there, or with no block
+    computed, is absent."""
     seconds = {}
     for tid in ids:
         with contextlib.suppress(Exception):  # no record, or one of an older format: no estimate
             rec = load(out, tid)
             eng = rec["engine"]
-            if rec["fidelity"] == fidelity and eng["blocks_run"] > 0:
-                total = eng["blocks_run"] + eng["blocks_cached"]
-                seconds[tid] = float(eng["block_seconds"]) * total / eng["blocks_run"]
+            own = {k: v for k, v in overrides.items() if k in get(tid).simulator.params}
+            if rec["fidelity"] == fidelity and (rec.get("overrides") or {}) == own and eng["blocks_run"] > 0:
+                mean = float(eng["block_seconds"]) / eng["blocks_run"]
+                seconds[tid] = (mean * (eng["blocks_run"] + eng["blocks_cached"]), mean)
     return seconds
 
 

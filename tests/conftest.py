@@ -41,7 +41,7 @@ def smoke_out(tmp_path_factory, pytestconfig):
     full key, code hash included, so a session recomputes exactly the theorems whose code
     changed since the last one (``pytest --cache-clear`` starts from nothing). Blocks this
     session did not use are dropped from the copy."""
-    from privbounds.simulators.engine.blockstore import FILENAME, BlockStore
+    from privbounds.simulators.engine.blockstore import FILENAME, BlockStore, StoreError
 
     out = tmp_path_factory.mktemp("smoke")
     kept = None
@@ -50,7 +50,11 @@ def smoke_out(tmp_path_factory, pytestconfig):
         if kept.is_file():
             shutil.copyfile(kept, out / FILENAME)
     started = time.time()
-    privbounds.run(fidelity="smoke", jobs=2, seed=0, out=out, progress=False)
+    try:
+        privbounds.run(fidelity="smoke", jobs=2, seed=0, out=out, progress=False)
+    except StoreError:  # a kept copy of an older store format, or damaged: start from nothing
+        (out / FILENAME).unlink()
+        privbounds.run(fidelity="smoke", jobs=2, seed=0, out=out, progress=False)
     if kept is not None:
         with BlockStore(out) as store:  # keep this session's blocks only: the copy stays small
             store.prune(older_than_days=(time.time() - started + 1) / 86400)

@@ -206,7 +206,8 @@ def _die_with_parent(parent: int) -> None:
         import ctypes
         import signal
 
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+        with contextlib.suppress(Exception):  # never a reason for the pool to fail
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
     if os.getppid() != parent:  # the run died before the request was made
         os._exit(0)
 
@@ -238,16 +239,19 @@ class _Progress:
     """One progress bar for a whole run (tqdm on stderr), quiet when disabled. Its total is
     the number of theorems, known from the start, and it moves as each one finishes; the
     blocks done (and how many came from the store), the theorem of the latest block and,
-    when the last run's records give every theorem's block seconds, an ETA ride along as
-    its postfix. The ETA scales the time so far by the share of last time's block seconds
-    done so far (tqdm's own estimate, by theorems finished, would be wrong: the longest
-    theorems start first and finish last)."""
+    when the last run's records time every theorem, the time left ride along as its
+    postfix. Time left: last time's block seconds not yet done (a block read from the
+    store counts its theorem's mean block time as done) over the block seconds this run
+    computes per second of wall time. tqdm's own estimate, by theorems finished, would be
+    wrong: the longest theorems start first and finish last."""
 
-    def __init__(self, enabled: bool, theorems: int, expected_seconds: float | None = None):
+    def __init__(self, enabled: bool, theorems: int, expected: dict | None = None):
         self.bar = None
         self.blocks = self.cached = 0
         self.seconds = 0.0  # block seconds computed so far
-        self.expected = expected_seconds if expected_seconds and expected_seconds > 0 else None
+        self.credit = 0.0  # last run's block seconds of the blocks read from the store
+        self.expected = expected or None  # theorem id -> (block seconds, mean seconds a block)
+        self.total = sum(e[0] for e in expected.values()) if expected else 0.0
         self.started = self.drawn = time.perf_counter()
         self.current = ""
         if enabled and theorems:
@@ -258,10 +262,12 @@ class _Progress:
 
     def eta(self) -> float | None:
         """Seconds left, estimated from the last run's block seconds (None without them)."""
-        if self.expected is None or self.seconds <= 0:
+        elapsed = time.perf_counter() - self.started
+        if self.expected is None or self.seconds <= 0 or elapsed <= 0:
             return None
-        done = min(self.seconds / self.expected, 0.99)  # slower than last time: never "0 s left"
-        return (time.perf_counter() - self.started) * (1 - done) / done
+        # slower than last time: never "nothing left" while blocks still come back
+        left = max(self.total - self.seconds - self.credit, 0.01 * self.total)
+        return left / (self.seconds / elapsed)
 
     def _postfix(self) -> str:
         cached = f" ({self.cached} stored)" if self.cached else ""
@@ -274,6 +280,8 @@ class _Progress:
         self.blocks += 1
         self.cached += cached
         self.seconds += seconds
+        if cached and self.expected is not None:
+            self.credit += self.expected.get(theorem_id, (0.0, 0.0))[1]
         self.current = theorem_id
         now = time.perf_counter()
         if self.bar is not None and now - self.drawn >= self.bar.mininterval:
@@ -310,16 +318,16 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
     ``{"error": traceback}`` for a theorem one of whose blocks raised. ``on_done(tid,
     result)`` is called with the same dict as soon as a theorem has finished.
     ``cache_dir`` holds the block store; ``use_cache=False`` neither reads nor writes it.
-    ``expected`` (theorem id -> seconds its blocks took last time) starts the longest
-    first; the others follow in the order given.
+    ``expected`` (theorem id -> (seconds its blocks took last time, mean seconds a
+    block)) starts the longest first, the others following in the order given, and gives
+    the progress bar its time left.
     """
     errors: dict[str, str] = {}
     theorems = _setup(work, fidelity, int(seed), errors, expected or {})
     started = time.perf_counter()
-    known = [float(expected.get(t, 0.0)) for t in theorems] if expected else []
-    # an ETA only when the last run timed every theorem of this one (blocks it read from
-    # the store took no time, and would make the estimate far too short)
-    bar = _Progress(progress, len(theorems), sum(known) if known and all(k > 0 for k in known) else None)
+    # time left only when the last run timed every theorem of this one
+    timed = expected and all(expected.get(t, (0.0,))[0] > 0 for t in theorems)
+    bar = _Progress(progress, len(theorems), {t: expected[t] for t in theorems} if timed else None)
     out: dict[str, dict] = {}
 
     def finish(tid):
@@ -353,7 +361,7 @@ def _setup(work: dict, fidelity: dict, seed: int, errors: dict, expected: dict) 
     simulator whose own methods raise here ends its theorem, not the run."""
     memo: dict = {}  # one read of each source file per run
     delegated: dict = {}
-    order = sorted(work, key=lambda t: -float(expected.get(t, 0.0)))  # stable: ties keep the given order
+    order = sorted(work, key=lambda t: -float(expected.get(t, (0.0,))[0]))  # stable: ties keep the given order
     theorems = {}
     for tid, (sim, points) in work.items():
         fid, runs, cases, code, acode = fidelity[tid], [], [], "?", "?"

@@ -192,19 +192,6 @@ def test_jobs_above_the_cpu_count_are_capped_unless_forced(tmp_path, capsys, mon
 
 
 
-def _children(pid: int) -> set[int]:
-    """The live (not zombie) child processes of ``pid``, from /proc."""
-    kids = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:  # the process ended while we looked
-            continue
-        if int(fields[1]) == pid and fields[0] != "Z":
-            kids.add(int(stat.parent.name))
-    return kids
-
-
 def _alive(pid: int) -> bool:
     try:
         return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 from privbounds.simulators.engine.pipeline import Pending, Request, Task, combine
 from privbounds.simulators.engine.search import PointRun
@@ -47,20 +48,20 @@ def test_a_curve_that_names_an_n_twice_runs_it_once():
     assert run.requests(0.95) == [26, 30]
 
 
-def test_the_eta_scales_the_time_so_far_by_the_share_of_last_runs_block_seconds(monkeypatch):
+def test_the_time_left_is_last_runs_block_seconds_not_done_over_this_runs_rate(monkeypatch):
     from privbounds.simulators.engine import runner
 
     clock = [100.0]
     monkeypatch.setattr(runner.time, "perf_counter", lambda: clock[0])
-    bar = runner._Progress(False, 3, expected_seconds=80.0)
+    bar = runner._Progress(False, 2, {"a": (60.0, 2.0), "b": (40.0, 4.0)})
     assert bar.eta() is None  # nothing computed yet
-    bar.block("a", cached=True)  # a stored block took no time
+    bar.block("a", cached=True)  # read from the store: 2 s of last time's 100 s done
     clock[0] = 110.0
-    bar.block("a", seconds=20.0)
-    assert bar.eta() == 30.0  # a quarter of the block seconds in 10 s: 30 s to go
+    bar.block("b", seconds=20.0)  # 2 block seconds a second of wall time
+    assert bar.eta() == pytest.approx((100 - 2 - 20) / 2)
     bar.block("b", seconds=100.0)  # slower than last time: never "nothing left"
-    assert 0 < bar.eta() < 1
-    assert runner._Progress(False, 3, expected_seconds=None).eta() is None
+    assert bar.eta() == pytest.approx(1.0 / 12)
+    assert runner._Progress(False, 3, None).eta() is None
 
 
 def test_the_last_runs_seconds_come_from_records_of_the_same_fidelity(tmp_path):
@@ -69,10 +70,13 @@ def test_the_last_runs_seconds_come_from_records_of_the_same_fidelity(tmp_path):
 
     privbounds.run(["siv.thm2_1"], fidelity="smoke", out=tmp_path, progress=False)
     eng = json.loads((tmp_path / "results" / "siv.thm2_1.json").read_text())["engine"]
-    seconds = _last_seconds(tmp_path, ["siv.thm2_1", "siv.thm2_2"], "smoke")
-    assert set(seconds) == {"siv.thm2_1"} and seconds["siv.thm2_1"] > 0
-    assert seconds["siv.thm2_1"] == eng["block_seconds"]  # every block computed, none stored
-    assert _last_seconds(tmp_path, ["siv.thm2_1"], "quick") == {}
+    seconds = _last_seconds(tmp_path, ["siv.thm2_1", "siv.thm2_2"], "smoke", {})
+    assert set(seconds) == {"siv.thm2_1"}
+    total, mean = seconds["siv.thm2_1"]
+    assert total > 0 and total == pytest.approx(eng["block_seconds"])  # every block computed, none stored
+    assert mean == pytest.approx(total / eng["blocks_run"])
+    assert _last_seconds(tmp_path, ["siv.thm2_1"], "quick", {}) == {}  # another fidelity
+    assert _last_seconds(tmp_path, ["siv.thm2_1"], "smoke", {"k": [3]}) == {}  # another grid
 
 
 def test_the_bar_redraws_while_no_theorem_finishes(monkeypatch, capsys):
