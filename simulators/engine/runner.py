@@ -240,16 +240,18 @@ class _Progress:
     the number of theorems, known from the start, and it moves as each one finishes; the
     blocks done (and how many came from the store), the theorem of the latest block and,
     when the last run's records time every theorem, the time left ride along as its
-    postfix. Time left: last time's block seconds not yet done (a block read from the
-    store counts its theorem's mean block time as done) over the block seconds this run
-    computes per second of wall time. tqdm's own estimate, by theorems finished, would be
-    wrong: the longest theorems start first and finish last."""
+    postfix. Time left is counted in the last run's block seconds: each block done counts
+    its theorem's mean block time of that run, whether computed or read from the store,
+    and what is left is divided by the rate at which computed blocks count, so that a
+    machine uniformly slower (or busier) than last time still gets a fair estimate.
+    tqdm's own estimate, by theorems finished, would be wrong: the longest theorems start
+    first and finish last."""
 
     def __init__(self, enabled: bool, theorems: int, expected: dict | None = None):
         self.bar = None
         self.blocks = self.cached = 0
-        self.seconds = 0.0  # block seconds computed so far
-        self.credit = 0.0  # last run's block seconds of the blocks read from the store
+        self.credit = 0.0  # last run's block seconds of the blocks done so far
+        self.computed = 0.0  # the same, of the blocks computed (not read from the store)
         self.expected = expected or None  # theorem id -> (block seconds, mean seconds a block)
         self.total = sum(e[0] for e in expected.values()) if expected else 0.0
         self.started = self.drawn = time.perf_counter()
@@ -263,11 +265,11 @@ class _Progress:
     def eta(self) -> float | None:
         """Seconds left, estimated from the last run's block seconds (None without them)."""
         elapsed = time.perf_counter() - self.started
-        if self.expected is None or self.seconds <= 0 or elapsed <= 0:
+        if self.expected is None or self.computed <= 0 or elapsed <= 0:
             return None
-        # slower than last time: never "nothing left" while blocks still come back
-        left = max(self.total - self.seconds - self.credit, 0.01 * self.total)
-        return left / (self.seconds / elapsed)
+        # more blocks than last time: never "nothing left" while blocks still come back
+        left = max(self.total - self.credit, 0.01 * self.total)
+        return left / (self.computed / elapsed)
 
     def _postfix(self) -> str:
         cached = f" ({self.cached} stored)" if self.cached else ""
@@ -279,9 +281,10 @@ class _Progress:
     def block(self, theorem_id: str, cached: bool = False, seconds: float = 0.0):
         self.blocks += 1
         self.cached += cached
-        self.seconds += seconds
-        if cached and self.expected is not None:
-            self.credit += self.expected.get(theorem_id, (0.0, 0.0))[1]
+        if self.expected is not None:
+            mean = self.expected.get(theorem_id, (0.0, 0.0))[1]
+            self.credit += mean
+            self.computed += 0.0 if cached else mean
         self.current = theorem_id
         now = time.perf_counter()
         if self.bar is not None and now - self.drawn >= self.bar.mininterval:

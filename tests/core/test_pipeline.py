@@ -48,7 +48,7 @@ def test_a_curve_that_names_an_n_twice_runs_it_once():
     assert run.requests(0.95) == [26, 30]
 
 
-def test_the_time_left_is_last_runs_block_seconds_not_done_over_this_runs_rate(monkeypatch):
+def test_the_time_left_counts_blocks_in_the_last_runs_seconds(monkeypatch):
     from privbounds.simulators.engine import runner
 
     clock = [100.0]
@@ -57,10 +57,12 @@ def test_the_time_left_is_last_runs_block_seconds_not_done_over_this_runs_rate(m
     assert bar.eta() is None  # nothing computed yet
     bar.block("a", cached=True)  # read from the store: 2 s of last time's 100 s done
     clock[0] = 110.0
-    bar.block("b", seconds=20.0)  # 2 block seconds a second of wall time
+    for _ in range(5):  # 20 s of last time's in 10 s (however long they took now)
+        bar.block("b", seconds=7.0)
     assert bar.eta() == pytest.approx((100 - 2 - 20) / 2)
-    bar.block("b", seconds=100.0)  # slower than last time: never "nothing left"
-    assert bar.eta() == pytest.approx(1.0 / 12)
+    for _ in range(30):  # more blocks than last time: never "nothing left"
+        bar.block("b", seconds=7.0)
+    assert bar.eta() == pytest.approx(1.0 / 14)
     assert runner._Progress(False, 3, None).eta() is None
 
 
