@@ -200,6 +200,8 @@ def build(out: Path) -> Path:
             svg = src.with_suffix(".svg")
             if svg.is_file():
                 shutil.copy2(svg, site / "figures" / svg.name)
+            else:  # drawn PNG only (--no-svg): an older SVG copy would be stale
+                (site / "figures" / svg.name).unlink(missing_ok=True)
             figs.append({"png": f"figures/{src.name}", "svg": f"figures/{svg.name}" if svg.is_file() else None,
                          "part": src.stem[len(tid) + 1:] if src.stem != tid else None})
         shutil.copy2(results_dir(out) / f"{tid}.json", site / "data" / f"{tid}.json")
@@ -243,6 +245,8 @@ def build(out: Path) -> Path:
             svg = src.with_suffix(".svg")
             if svg.is_file():
                 shutil.copy2(svg, site / "figures" / svg.name)
+            else:  # drawn PNG only (--no-svg): an older SVG copy would be stale
+                (site / "figures" / svg.name).unlink(missing_ok=True)
             figs.append({"png": f"figures/{src.name}", "svg": f"figures/{svg.name}" if svg.is_file() else None,
                          "name": src.stem})
         page = f"paper-{prefix}.html"

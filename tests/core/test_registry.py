@@ -166,12 +166,13 @@ def test_png_only_figures_leave_no_stale_svg_and_the_report_links_none(tmp_path,
     both = privbounds.plot([tid], out=tmp_path)
     assert {p.suffix for p in both} == {".png", ".svg"}
     page = (privbounds.report(out=tmp_path).parent / f"{tid}.html").read_text()
-    assert f'href="figures/{tid}.svg"' in page
+    assert f'href="figures/{tid}.svg"' in page and (tmp_path / "report" / "figures" / f"{tid}.svg").is_file()
     png = privbounds.plot([tid], out=tmp_path, svg=False)  # redrawn without the SVG:
     assert {p.suffix for p in png} == {".png"} and png[0].stat().st_size > 1000
     assert not list((tmp_path / "figures").glob("*.svg"))  # the old SVG would be stale
     page = (privbounds.report(out=tmp_path).parent / f"{tid}.html").read_text()
     assert ".svg" not in page and f'src="figures/{tid}.png"' in page
+    assert not list((tmp_path / "report" / "figures").glob("*.svg"))  # nor its copy in the report
     from privbounds.cli import main
 
     assert main(["figures", tid, "--no-svg", "--out", str(tmp_path)]) == 0
