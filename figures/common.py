@@ -333,10 +333,9 @@ def save_named(fig, name: str, title: str, out) -> list[Path]:
     folder = Path(out) / "figures"
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
-    exts = ("png", "svg") if _SVG.get() else ("png",)
-    if "svg" not in exts:
+    if not _SVG.get():
         (folder / f"{name}.svg").unlink(missing_ok=True)
-    for ext in exts:
+    for ext in ("png", "svg") if _SVG.get() else ("png",):
         path = folder / f"{name}.{ext}"
         tmp = path.with_name(f".{path.name}.tmp")
         fig.savefig(tmp, format=ext, dpi=DPI)

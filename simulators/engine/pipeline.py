@@ -305,7 +305,7 @@ class Engine:
         w = self.th[task.theorem]
         w.stats["blocks_run"] += 1
         w.stats["block_seconds"] += seconds
-        self.bar.block(task.theorem, seconds=seconds)
+        self.bar.block(task.theorem)
         if task.theorem in self.done:
             return
         if err is not None:

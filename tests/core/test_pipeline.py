@@ -58,10 +58,10 @@ def test_the_time_left_counts_blocks_in_the_last_runs_seconds(monkeypatch):
     bar.block("a", cached=True)  # read from the store: 2 s of last time's 100 s done
     clock[0] = 110.0
     for _ in range(5):  # 20 s of last time's in 10 s (however long they took now)
-        bar.block("b", seconds=7.0)
+        bar.block("b")
     assert bar.eta() == pytest.approx((100 - 2 - 20) / 2)
     for _ in range(30):  # more blocks than last time: never "nothing left"
-        bar.block("b", seconds=7.0)
+        bar.block("b")
     assert bar.eta() == pytest.approx(1.0 / 14)
     assert runner._Progress(False, 3, None).eta() is None
 
@@ -91,7 +91,7 @@ def test_the_bar_redraws_while_no_theorem_finishes(monkeypatch, capsys):
     bar = runner._Progress(True, 2)
     for _ in range(30):
         clock[0] += 11.0  # one block every 11 s, over 5 minutes
-        bar.block("slow.thm", seconds=11.0)
+        bar.block("slow.thm")
     err = capsys.readouterr().err
     assert all(f"{n} blocks" in err for n in (1, 10, 20, 30)), err[-400:]
     bar.close()
