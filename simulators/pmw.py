@@ -246,86 +246,110 @@ def pmw_run(hist, queries, params: PMWParameters, rng: np.random.Generator) -> P
     rounds: in one round every active trial evaluates the rest of its current pass
     against its current x^t and AboveThreshold instance, and stops at its first "above"
     answer (or at the end of the pass). Noise drawn for comparisons after that point is
-    discarded unused, so every comparison that is made uses fresh independent noise."""
+    discarded unused, so every comparison that is made uses fresh independent noise.
+    The state of the active trials is kept compacted (``_Active``) rather than gathered
+    from whole-batch arrays every round: a round is some 40 small numpy calls, and their
+    overhead, not arithmetic, is the cost of a run."""
     hist, queries, n = check_inputs(hist, queries)
     if (n, hist.shape[1], queries.shape[0]) != (params.n, params.domain_size, params.n_queries):
         raise ParameterError("params must be computed for this hist's n, domain size and query count")
     B, X = hist.shape
-    Q = queries.shape[0]
     qf = queries.astype(float)
-    truth = (hist / n) @ qf.T  # f_q(x), (B, Q)
+    st = _Active(B, X, (hist / n) @ qf.T, params.threshold + rng.laplace(0.0, params.threshold_scale, size=B))
+    while st.ids.size:
+        _round(st, qf, params, rng)
+    synthetic = np.exp(st.log_w_out)
+    synthetic /= synthetic.sum(axis=1, keepdims=True)
+    return PMWResult(synthetic, synthetic @ qf.T, st.updates_out)
+
+
+class _Active:
+    """The running trials of ``pmw_run``, row r being trial ``ids[r]``; a trial that stops
+    leaves its final log-weights and update count in ``log_w_out`` and ``updates_out``."""
+
+    def __init__(self, B: int, X: int, truth: np.ndarray, thr: np.ndarray):
+        self.ids = np.arange(B)
+        self.truth = truth  # f_q(x), (B, Q)
+        self.log_w = np.full((B, X), -math.log(X))  # x^1 uniform
+        self.thr = thr  # T_hat of the current AboveThreshold instance
+        self.count = np.zeros(B, np.int64)  # NumericSparse "above" answers so far
+        self.updates = np.zeros(B, np.int64)
+        self.passes = np.zeros(B, np.int64)  # completed passes over the query class
+        self.pos = np.zeros(B, np.int64)  # next stream slot: 2i for f'_{2i-1}, 2i+1 for f'_{2i}
+        self.dirty = np.zeros(B, bool)  # this pass made an update
+        self.log_w_out = np.empty((B, X))
+        self.updates_out = np.zeros(B, np.int64)
+
+    def next_pass(self, rows: np.ndarray, stop: np.ndarray, max_passes: int) -> None:
+        self.passes[rows] += 1
+        self.pos[rows] = 0
+        self.dirty[rows] = False
+        stop[rows[self.passes[rows] >= max_passes]] = True  # never reached: see the docstring
+
+    def drop(self, stop: np.ndarray) -> None:
+        """Record the stopped rows' results and keep the others."""
+        done = self.ids[stop]
+        self.log_w_out[done] = self.log_w[stop]
+        self.updates_out[done] = self.updates[stop]
+        keep = ~stop
+        for name in ("ids", "truth", "log_w", "thr", "count", "updates", "passes", "pos", "dirty"):
+            setattr(self, name, getattr(self, name)[keep])
+
+
+_SIGNS = np.array([1.0, -1.0])
+
+
+def _round(st: _Active, qf: np.ndarray, params: PMWParameters, rng: np.random.Generator) -> None:
+    """One update round of every active trial (``pmw_run``), in place."""
     T, c, eta = params.threshold, params.cutoff, params.eta
+    m, two_q = st.ids.size, 2 * qf.shape[0]
+    gap = st.truth - np.exp(st.log_w) @ qf.T  # f'_{2i-1}(x) = f_i(x) - f_i(x^t)
+    fprime = (gap[:, :, None] * _SIGNS).reshape(m, two_q)  # f'_{2i-1}, f'_{2i} interleaved
+    noisy = fprime + rng.laplace(0.0, params.query_scale, size=(m, two_q))
+    fire = (noisy >= st.thr[:, None]) & (np.arange(two_q) >= st.pos[:, None])
+    first = fire.argmax(axis=1)  # the first "above" slot, if any
+    hit = fire[np.arange(m), first]
+    stop = np.zeros(m, bool)
 
-    log_w = np.full((B, X), -math.log(X))  # x^1 uniform
-    count = np.zeros(B, np.int64)  # NumericSparse "above" answers so far
-    updates = np.zeros(B, np.int64)
-    passes = np.zeros(B, np.int64)  # completed passes over the query class
-    pos = np.zeros(B, np.int64)  # next stream slot in the pass: 2i for f'_{2i-1}, 2i+1 for f'_{2i}
-    dirty = np.zeros(B, bool)  # this pass made an update
-    active = np.ones(B, bool)
-    thr = T + rng.laplace(0.0, params.threshold_scale, size=B)  # T_hat of the current instance
-    slots = np.arange(2 * Q)
+    # The rest of the pass was all "below": stop after a clean pass, else start again.
+    ended = np.flatnonzero(~hit)
+    clean = ~st.dirty[ended]
+    stop[ended[clean]] = True
+    st.next_pass(ended[~clean], stop, params.max_passes)
 
-    def next_pass(t):
-        passes[t] += 1
-        pos[t] = 0
-        dirty[t] = False
-        active[t[passes[t] >= params.max_passes]] = False  # never reached: see docstring
-
-    while True:
-        idx = np.flatnonzero(active)
-        if idx.size == 0:
-            break
-        m = idx.size
-        fa = np.exp(log_w[idx]) @ qf.T  # f_i(x^t)
-        gap = truth[idx] - fa  # f'_{2i-1}(x) = f_i(x) - f_i(x^t)
-        fprime = np.stack((gap, -gap), axis=2).reshape(m, 2 * Q)
-        noisy = fprime + rng.laplace(0.0, params.query_scale, size=(m, 2 * Q))
-        fire = (noisy >= thr[idx, None]) & (slots >= pos[idx, None])
-        hit = fire.any(axis=1)
-
-        # The rest of the pass was all "below": stop after a clean pass, else start again.
-        ended = idx[~hit]
-        active[ended[~dirty[ended]]] = False
-        next_pass(ended[dirty[ended]])
-
-        sel = np.flatnonzero(hit)
-        if sel.size == 0:
-            continue
-        t = idx[sel]
-        j = fire[sel].argmax(axis=1)  # first "above" slot
+    t = np.flatnonzero(hit)
+    if t.size:
+        j = first[t]
         i = j // 2
         minus = (j % 2) == 1
-        count[t] += 1
-        e = fprime[sel, j] + rng.laplace(0.0, params.numeric_scale, size=t.size)  # released E_j
-        thr[t] = T + rng.laplace(0.0, params.threshold_scale, size=t.size)  # next instance
+        st.count[t] += 1
+        e = fprime[t, j] + rng.laplace(0.0, params.numeric_scale, size=t.size)  # released E_j
+        st.thr[t] = T + rng.laplace(0.0, params.threshold_scale, size=t.size)  # next instance
         # f'_{2i-1} fired: f'_{2i} (same x^t) still goes to the fresh instance unless
         # NumericSparse halted. Its numeric answer, if any, is released but ignored by
         # OnlineMW (the f'_{2i-1} branch wins) and has no effect on the output, so it is
         # not drawn; it does count towards the cutoff and restarts the threshold.
-        second = ~minus & (count[t] < c)
+        second = ~minus & (st.count[t] < c)
         if second.any():
             t2 = t[second]
-            noisy2 = -gap[sel[second], i[second]] + rng.laplace(0.0, params.query_scale, size=t2.size)
-            t3 = t2[noisy2 >= thr[t2]]
-            count[t3] += 1
-            thr[t3] = T + rng.laplace(0.0, params.threshold_scale, size=t3.size)
+            noisy2 = -gap[t2, i[second]] + rng.laplace(0.0, params.query_scale, size=t2.size)
+            t3 = t2[noisy2 >= st.thr[t2]]
+            st.count[t3] += 1
+            st.thr[t3] = T + rng.laplace(0.0, params.threshold_scale, size=t3.size)
         # v = f_i(x^t) + E_{2i-1} or f_i(x^t) - E_{2i}; MW: r = f_i if v < f_i(x^t) else 1 - f_i.
         # The sign of v - f_i(x^t) is taken from E directly (no cancellation error).
         down = np.where(minus, -e, e) < 0
         r = np.where(down[:, None], qf[i], 1.0 - qf[i])
-        lw = log_w[t] - eta * r
+        lw = st.log_w[t] - eta * r
         # normalise in log space; numpy's max-shifted sum rather than scipy.special.logsumexp,
         # whose array-API dispatch costs about 0.5 ms a call, half of a PMW run at |X| = 8
         top = lw.max(axis=1, keepdims=True)
-        log_w[t] = lw - (top + np.log(np.exp(lw - top).sum(axis=1, keepdims=True)))
-        updates[t] += 1
-        dirty[t] = True
-        pos[t] = 2 * (i + 1)
-        halted = count[t] >= c
-        active[t[halted]] = False
-        next_pass(t[~halted & (pos[t] >= 2 * Q)])
-
-    synthetic = np.exp(log_w)
-    synthetic /= synthetic.sum(axis=1, keepdims=True)
-    return PMWResult(synthetic, synthetic @ qf.T, updates)
+        st.log_w[t] = lw - (top + np.log(np.exp(lw - top).sum(axis=1, keepdims=True)))
+        st.updates[t] += 1
+        st.dirty[t] = True
+        st.pos[t] = 2 * (i + 1)
+        halted = st.count[t] >= c
+        stop[t[halted]] = True
+        st.next_pass(t[~halted & (st.pos[t] >= two_q)], stop, params.max_passes)
+    if stop.any():
+        st.drop(stop)

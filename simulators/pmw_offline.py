@@ -76,16 +76,17 @@ class RangeQueries:
         return self.cell_ok.sum(axis=1)
 
     def answers(self, state: np.ndarray, rows: np.ndarray, cols: np.ndarray) -> np.ndarray:
-        lo = np.take_along_axis(self.lo[rows], cols, axis=1)
-        hi = np.take_along_axis(self.hi[rows], cols, axis=1)
-        return range_sums(state[rows], lo, hi)
+        # index the window directly: lo[rows] first would copy every live row's K entries
+        return range_sums(state[rows], self.lo[rows[:, None], cols], self.hi[rows[:, None], cols])
 
     def update(self, state, rows, k, toward, eta):
         """toward: the query's answer must grow (v > q(A)): penalise the complement."""
         cells = np.arange(state.shape[1])[None, :]
         inside = (cells >= self.lo[rows, k][:, None]) & (cells < self.hi[rows, k][:, None])
-        w = state[rows] * np.where(inside != toward[:, None], math.exp(-eta), 1.0)
-        state[rows] = w / w.sum(axis=1, keepdims=True)
+        w = state[rows]  # a copy; multiplied in place where penalised (x * 1.0 elsewhere is x)
+        np.multiply(w, math.exp(-eta), out=w, where=inside != toward[:, None])
+        w /= w.sum(axis=1, keepdims=True)
+        state[rows] = w
 
 
 def range_sums(values: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
@@ -139,7 +140,7 @@ class ProductQueries:
         return 2.0 ** self.coord_ok.sum(axis=1)  # N = 2^J; only ln N is used
 
     def answers(self, state, rows, cols):
-        return np.take_along_axis(state[rows], cols, axis=1)
+        return state[rows[:, None], cols]
 
     def update(self, state, rows, k, toward, eta):
         a = state[rows, k]
@@ -243,8 +244,9 @@ def pmw(queries, empirical: np.ndarray, n: int, accuracy01: float, epsilon: floa
         # repeats are masked out by ``live``)
         cols = np.minimum(pos[rows, None] + np.arange(width)[None, :], k_max - 1)
         live = (pos[rows, None] + np.arange(width)[None, :] < n_ok[rows, None])
-        cur = queries.answers(state, rows, np.take_along_axis(order[rows], cols, axis=1))
-        gap = np.abs(np.take_along_axis(emp[rows], cols, axis=1) - cur)
+        at = rows[:, None]  # (rows, window) indexing, never a copy of whole rows
+        cur = queries.answers(state, rows, order[at, cols])
+        gap = np.abs(emp[at, cols] - cur)
         halted = updates[rows] >= cap[rows]
         noisy = gap + rng.laplace(0.0, b_cmp[rows, None], gap.shape)
         above = live & (noisy >= thr + rho[rows, None]) & ~halted[:, None]

@@ -1,12 +1,15 @@
 """Shared fixtures: one smoke-fidelity run of every registered theorem per session, and
 one report site (figures + HTML) built from it, which the registry, report and browser
-tests all read.
+tests all read. Under pytest-xdist the workers share both: the first worker to need one
+builds it under a file lock in the session's common temporary folder, the others wait for
+it and read it (they never write into it).
 
 The suite sees the built-in papers only: plugins (the gallery of other libraries'
 learners, when its extra is installed here) are switched off for this process and the
 commands it starts; tests/core/test_plugins.py and tests/gallery/ turn them on for their
 own subprocesses."""
 
+import fcntl
 import os
 import shutil
 import time
@@ -34,6 +37,23 @@ def registry_restored():
         yield
 
 
+def _shared_root(tmp_path_factory):
+    """The session's temporary folder, or under xdist the folder all its workers share."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def _built_once(root, name, build):
+    """Run ``build()`` exactly once per session, whatever the number of workers: under a
+    lock in ``root``, marked done (``root/.<name>.built``) only after it returned."""
+    with open(root / f".{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        done = root / f".{name}.built"
+        if not done.exists():
+            build()
+            done.touch()
+
+
 @pytest.fixture(scope="session")
 def smoke_out(tmp_path_factory, pytestconfig):
     """A smoke run of every theorem. Its blocks are kept between sessions in pytest's
@@ -41,14 +61,22 @@ def smoke_out(tmp_path_factory, pytestconfig):
     full key, code hash included, so a session recomputes exactly the theorems whose code
     changed since the last one (``pytest --cache-clear`` starts from nothing). Blocks this
     session did not use are dropped from the copy."""
-    from privbounds.simulators.engine.blockstore import FILENAME, BlockStore, StoreError
-
-    out = tmp_path_factory.mktemp("smoke")
     kept = None
     if getattr(pytestconfig, "cache", None) is not None:  # absent under -p no:cacheprovider
-        kept = pytestconfig.cache.mkdir("privbounds-smoke-blocks") / FILENAME
-        if kept.is_file():
-            shutil.copyfile(kept, out / FILENAME)
+        kept = pytestconfig.cache.mkdir("privbounds-smoke-blocks")
+    root = _shared_root(tmp_path_factory)
+    out = root / "smoke"
+    out.mkdir(exist_ok=True)
+    _built_once(root, "smoke", lambda: _smoke_run(out, kept))
+    return out
+
+
+def _smoke_run(out, kept):
+    from privbounds.simulators.engine.blockstore import FILENAME, BlockStore, StoreError
+
+    kept = kept / FILENAME if kept is not None else None
+    if kept is not None and kept.is_file():
+        shutil.copyfile(kept, out / FILENAME)
     started = time.time()
     try:
         privbounds.run(fidelity="smoke", jobs=2, seed=0, out=out, progress=False)
@@ -61,15 +89,25 @@ def smoke_out(tmp_path_factory, pytestconfig):
         tmp = kept.with_name(kept.name + ".tmp")
         shutil.copyfile(out / FILENAME, tmp)
         tmp.replace(kept)
-    return out
 
 
 @pytest.fixture(scope="session")
 def smoke_site(smoke_out):
-    """``smoke_out`` with every figure drawn and the report built (once per session)."""
-    privbounds.plot(out=smoke_out, jobs=2)
-    privbounds.report(out=smoke_out)
-    return smoke_out
+    """A copy of ``smoke_out``'s results with every figure drawn and the report built (once
+    per session), in a folder of its own: drawing takes ``<out>/.lock``, and a test that
+    runs a command on ``smoke_out`` must never meet it held. PNG only: no test of the site
+    reads an SVG, and writing them was a fifth of the drawing (SVG output is tested on its
+    own, in test_registry.py and test_report_pages.py)."""
+    site = smoke_out.parent / "site"
+
+    def build():
+        shutil.rmtree(site, ignore_errors=True)  # what a failed build left
+        shutil.copytree(smoke_out / "results", site / "results")
+        privbounds.plot(out=site, jobs=2, svg=False)
+        privbounds.report(out=site)
+
+    _built_once(smoke_out.parent, "site", build)
+    return site
 
 
 def pytest_collection_modifyitems(config, items):

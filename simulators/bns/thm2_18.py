@@ -129,7 +129,7 @@ class BnsThm218(Simulator):
         for sl in chunks(trials, 2 * cand.size):
             b = sl.stop - sl.start
             spike = np.eye(DOMAIN)[rng.integers(0, DOMAIN, size=b)]
-            hist = np.stack([rng.multinomial(n, 0.6 * s + 0.4 / DOMAIN) for s in spike])
+            hist = rng.multinomial(n, 0.6 * spike + 0.4 / DOMAIN)  # one draw per row, as a loop would
             pick = blr_release(hist, point["epsilon"], rng)
             truth = np.concatenate([np.zeros((b, 1)), np.cumsum(hist, axis=1)], axis=1) / n
             ok[sl] = within(np.abs(cand[pick] - truth).max(axis=1), point["alpha"])

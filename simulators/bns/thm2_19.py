@@ -279,7 +279,7 @@ class BnsThm219(Simulator):
             # 0.6 on one random point, 0.4 uniform: far from the uniform start of MW, so
             # the sanitizer has to learn (a uniform sample is answered well with no update)
             spike = np.eye(X)[rng.integers(0, X, size=b)]
-            hist = np.stack([rng.multinomial(n, 0.6 * s + 0.4 / X) for s in spike])
+            hist = rng.multinomial(n, 0.6 * spike + 0.4 / X)  # one draw per row, as a loop would
             res = pmw_sanitize(hist, Q, point["alpha"], point["epsilon"], point["delta"], rng)
             true_answers = hist @ truth.T / n
             ok[sl] = within(np.abs(res[1] - true_answers).max(axis=1), point["alpha"])

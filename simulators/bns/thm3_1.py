@@ -124,11 +124,16 @@ class _GenericAlg2(Simulator):
     def n_range(self, point):
         return 16, 1 << 22
 
+    def elements_per_trial(self, k: int) -> int:
+        """Array elements one trial of ``run_trials`` holds at once (its chunk size): the k
+        columns' bins, and what the sanitizer adds."""
+        return k * (DOMAIN + 2)
+
     def run_trials(self, point, n, trials, rng):
         X, k, alpha = DOMAIN, point["k"], point["alpha"]
         e_san, d_san, eps0 = alg2_budget(point["epsilon"], k, point["rule"], point["delta"])
         ok = np.empty(trials, dtype=bool)
-        for sl in chunks(trials, 8 * (len(candidate_prefixes()) + k * (X + 2))):
+        for sl in chunks(trials, self.elements_per_trial(k)):
             b = sl.stop - sl.start
             hist = rng.multinomial(n, np.full(X, 1.0 / X), size=b)
             C = np.concatenate([np.zeros((b, 1), np.int64), np.cumsum(hist, axis=1)], axis=1)
@@ -170,6 +175,10 @@ class BnsThm31(_GenericAlg2):
 
     def sanitizer(self, alpha, eps_san, delta_san, rng):
         return partial(blr_support, epsilon=eps_san, rng=rng)
+
+    def elements_per_trial(self, k: int) -> int:
+        # BLR scores every one of the 6435 candidate databases of every trial
+        return 8 * (len(candidate_prefixes()) + k * (DOMAIN + 2))
 
     def privacy(self, point):
         if point["rule"] == "basic":
