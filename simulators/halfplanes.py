@@ -470,9 +470,15 @@ def and_quality(Z0, Z1, tot0, tot1, threshold):
     min(#h_0(S0) - threshold, -#h_0(S1)); (2 C, batch). The z = -1 copy's label-0 set is
     the complement of the z = +1 copy's."""
     thr = np.asarray(threshold, float)[None, :]
-    qp = np.minimum(Z0 - thr, -Z1)
-    qm = np.minimum((tot0[None, :] - Z0) - thr, -(tot1[None, :] - Z1))
-    return np.concatenate([qp, qm])
+    C = Z0.shape[0]
+    q = np.empty((2 * C,) + Z0.shape[1:])  # both copies written in place: no concatenation
+    qp, qm = q[:C], q[C:]
+    np.subtract(Z0, thr, out=qp)
+    np.minimum(qp, -Z1, out=qp)
+    np.subtract(tot0[None, :], Z0, out=qm)
+    qm -= thr
+    np.minimum(qm, -(tot1[None, :] - Z1), out=qm)
+    return q
 
 
 def sample_log_weights(logits, rng) -> np.ndarray:
@@ -480,7 +486,9 @@ def sample_log_weights(logits, rng) -> np.ndarray:
     to exp(logits): log-sum-exp normalisation, then one uniform per column against the
     cumulative weights (exact up to float rounding)."""
     m = logits.max(axis=0)
-    cdf = np.cumsum(np.exp(logits - m[None, :]), axis=0)
+    cdf = logits - m[None, :]  # one array for the shift, the weights and their cumulative sums
+    np.exp(cdf, out=cdf)
+    np.cumsum(cdf, axis=0, out=cdf)
     u = rng.random(logits.shape[1]) * cdf[-1]
     idx = (cdf < u[None, :]).sum(axis=0)
     return np.minimum(idx, logits.shape[0] - 1)
@@ -519,7 +527,9 @@ class SelectHalfplane:
         for s in range(0, T, self.chunk):
             sl = slice(s, min(T, s + self.chunk))
             q = self.qualities(c1[sl], c0[sl], thr[sl])
-            idx = sample_log_weights(self.log_area[:, None] + self.eta * q, rng)
+            logits = self.eta * q
+            logits += self.log_area[:, None]
+            idx = sample_log_weights(logits, rng)
             choice[sl] = idx
             q_chosen[sl] = q[idx, np.arange(idx.size)]
             q_max[sl] = q.max(axis=0)
