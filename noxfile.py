@@ -36,7 +36,7 @@ def slow(session):
 def bench(session):
     """Speed ratios measured in one run (tests/core/test_bench.py; the hot simulators against their floor: tests/core/test_bench_floor.py; KMMS: tests/kmms/test_bench*.py)."""
     _install(session)
-    session.run("pytest", "-p", "no:xdist", "-m", "benchmark", "--benchmark-enable", "-s", "tests/core/test_bench.py",
+    session.run("pytest", "-n", "0", "-m", "benchmark", "--benchmark-enable", "-s", "tests/core/test_bench.py",
                 "tests/core/test_bench_floor.py", "tests/kmms/test_bench.py", "tests/kmms/test_bench_halfplanes.py",
                 *session.posargs)
 
