@@ -44,8 +44,10 @@ def _shared_root(tmp_path_factory):
 
 
 def _built_once(root, name, build):
-    """Run ``build()`` exactly once per session, whatever the number of workers: under a
-    lock in ``root``, marked done (``root/.<name>.built``) only after it returned."""
+    """Run ``build()`` once per session, whatever the number of workers: under a lock in
+    ``root``, marked done (``root/.<name>.built``) only after it returned, so that a build
+    that raised is tried again by the next worker that needs it (the smoke run then
+    resumes from the blocks its store already holds)."""
     with open(root / f".{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
         done = root / f".{name}.built"

@@ -125,8 +125,12 @@ class _GenericAlg2(Simulator):
         return 16, 1 << 22
 
     def elements_per_trial(self, k: int) -> int:
-        """Array elements one trial of ``run_trials`` holds at once (its chunk size): the k
-        columns' bins, and what the sanitizer adds."""
+        """What one trial of ``run_trials`` counts against ``CHUNK_ELEMENTS`` (a chunk holds
+        CHUNK_ELEMENTS // this many trials): the width k (|X| + 2) of the k columns' bin
+        arrays. PMW's own arrays, 2 |X| + 2 wide a trial, are left out, so that a quick or
+        full block (200 or 250 trials, k <= 512) runs as one chunk: PMW's cost is its
+        sequential rounds, paid once a chunk. A call of many more trials can hold several
+        times the cap, tens of megabytes."""
         return k * (DOMAIN + 2)
 
     def run_trials(self, point, n, trials, rng):

@@ -1,7 +1,7 @@
 """Speed benchmarks, reported as ratios measured within one run.
 
 What is measured (all with pytest-benchmark; run with
-``pytest -m benchmark --benchmark-enable -p no:randomly tests/core/test_bench.py``):
+``pytest -n 0 -m benchmark --benchmark-enable -p no:randomly tests/core/test_bench.py``):
 
 1. expmech vs Gumbel: trials per second of Sivakumar Thm 3.3's exponential-mechanism
    learner on THRESH_16, run over every hypothesis (``full_h_run_trials``), against the

@@ -42,12 +42,18 @@ class _Recording(np.random.Generator):
     def __init__(self, seed):
         super().__init__(np.random.PCG64(seed))
         self.calls = []
+        self.depth = 0  # choice, permutation, ... draw through other methods: record the outer call only
 
 
 def _recorder(name):
     def draw(self, *args, **kwargs):
-        self.calls.append((name, tuple(_copy(a) for a in args), {k: _copy(v) for k, v in kwargs.items()}))
-        return getattr(np.random.Generator, name)(self, *args, **kwargs)
+        if not self.depth:
+            self.calls.append((name, tuple(_copy(a) for a in args), {k: _copy(v) for k, v in kwargs.items()}))
+        self.depth += 1
+        try:
+            return getattr(np.random.Generator, name)(self, *args, **kwargs)
+        finally:
+            self.depth -= 1
     return draw
 
 

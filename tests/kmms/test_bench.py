@@ -1,5 +1,5 @@
 """Speed ratio of the Set Cover Learner (Kaplan, Mansour, Matias, Stemmer), reported, never
-asserted as an absolute time (run with ``pytest -m benchmark --benchmark-enable -p no:randomly
+asserted as an absolute time (run with ``pytest -n 0 -m benchmark --benchmark-enable -p no:randomly
 tests/kmms/test_bench.py``).
 
 Rounds per second of ``run_setcover`` over a batch of trials (explicit Boolean samples as

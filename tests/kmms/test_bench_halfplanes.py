@@ -6,7 +6,7 @@ in sample mode, against the raw rate of numpy uniform draws of the same count (t
 sampler consumes three uniforms per draw). Goal: slowdown <= 100x (a search over the regions and one over the trapezoids per draw). Only a loose sanity
 floor is asserted; the ratio is printed and stored in ``benchmark.extra_info``.
 
-Run with ``pytest -m benchmark --benchmark-enable -p no:randomly tests/kmms/test_bench_halfplanes.py``.
+Run with ``pytest -n 0 -m benchmark --benchmark-enable -p no:randomly tests/kmms/test_bench_halfplanes.py``.
 """
 
 from __future__ import annotations
