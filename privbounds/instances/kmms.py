@@ -47,7 +47,8 @@ from privbounds.params import ALPHA, Interval, ParameterError
 
 
 def _kgon(d: int, k: int) -> Instance:
-    from privbounds.simulators.halfplanes import band_distribution, check_kgon_fits, grid_points
+    from privbounds.simulators.halfplanes import grid_points
+    from privbounds.simulators.kmms.kgons import band_distribution, check_kgon_fits
 
     check_kgon_fits(d, k)  # a grid too small for a k-gon is refused with the d it needs
     xs, ys = grid_points(d)

@@ -29,17 +29,10 @@ import numpy as np
 
 from privbounds.params import Interval, Options, ParameterError
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.halfplanes import (
-    Arrangement,
-    SelectHalfplane,
-    band_distribution,
-    check_kgon_fits,
-    distinct_points,
-    grid_arrangement,
-    kgon_inside,
-    kgon_targets,
-)
+from privbounds.simulators.halfplanes import Arrangement, distinct_points, grid_arrangement
 from privbounds.simulators.kmms.halfplane_common import GEOMETRY_FIDELITY, specs
+from privbounds.simulators.kmms.kgons import band_distribution, check_kgon_fits, kgon_inside, kgon_targets
+from privbounds.simulators.kmms.select_halfplane import SelectHalfplane
 
 # the survival function's rows: fractions of the lemma's slack at beta = 0.1 (ceilings >= 1 there)
 FRACTIONS = (1 / 64, 1 / 32, 1 / 16, 1 / 8, 1 / 4)

@@ -15,7 +15,7 @@ Learners (``learner``):
   (setcover.safe_parameters: T' = ceil(2k ln(4/alpha)), b_L = 2T'/eps, Delta = b_L
   ln(4T'/beta), density exp(eta q) with eta = eps/(4 ln(e/delta))). Claim 3.1 is checked
   in every run (setcover raises on a violation).
-- ``greedy``: non-private greedy cover (halfplanes.greedy_cover), at most T' rounds.
+- ``greedy``: non-private greedy cover (kgons.greedy_cover), at most T' rounds.
 - ``hull``: the convex hull of the positive examples (consistent, non-private).
 """
 
@@ -27,16 +27,16 @@ from privbounds.bounds.kmms import n_kgon
 from privbounds.params import Options, ParameterError
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Fidelity, Simulator, expand
-from privbounds.simulators.halfplanes import (
-    SelectHalfplane,
+from privbounds.simulators.halfplanes import grid_arrangement
+from privbounds.simulators.kmms.halfplane_common import specs
+from privbounds.simulators.kmms.kgons import (
     band_distribution,
     check_kgon_fits,
     convex_hull_labels,
     greedy_cover,
-    grid_arrangement,
     true_error,
 )
-from privbounds.simulators.kmms.halfplane_common import specs
+from privbounds.simulators.kmms.select_halfplane import SelectHalfplane
 from privbounds.simulators.setcover import run_setcover, safe_parameters
 
 LEARNERS = ("private", "greedy", "hull")
@@ -84,7 +84,7 @@ class KmmsThm47(Simulator):
             "small enough to count. Select Halfplane itself is audited (privacy-select-halfplane, 2 eta-DP), and "
             "its exact density ratio is checked under kmms.alg_selecthalfplane."),
     }
-    # k sweeps: (d, ks); every k fits its grid (halfplanes.check_kgon_fits)
+    # k sweeps: (d, ks); every k fits its grid (kgons.check_kgon_fits)
     _k_sweeps = {"smoke": [(8, [3, 4])], "quick": [(8, [3, 4, 5, 6, 7])],
                  "full": [(8, [3, 4, 5, 6, 7]), (11, [3, 4, 6, 8])]}
     _d_sweep = {"smoke": [8, 11], "quick": [8, 11, 16], "full": [8, 11, 16, 23, 32]}

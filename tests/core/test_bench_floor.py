@@ -12,7 +12,8 @@ over it either still has overhead to remove or spends its time on array passes, 
 this floor does not count (the printed share says which).
 
 As in test_bench.py's benchmarks, only a sanity floor is asserted: a block cannot be
-faster than its own draws (ratio >= 1), which fails if the recording misses the draws.
+faster than its own draws (ratio >= 1), which fails if the replay makes draws the block
+did not (a draw recorded twice).
 """
 
 from __future__ import annotations

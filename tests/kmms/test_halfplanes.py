@@ -17,23 +17,23 @@ from privbounds.bounds import kmms as kb
 from privbounds.params import ParameterError
 from privbounds.simulators.halfplanes import (
     Arrangement,
-    SelectHalfplane,
-    and_quality,
-    band_distribution,
-    check_kgon_fits,
-    convex_hull_labels,
     distinct_points,
-    exact_cell_probabilities,
-    greedy_cover,
     grid_arrangement,
     grid_points,
     halfplane_d,
-    kgon_inside,
-    kgon_targets,
     min_cell_area,
     min_cell_areas,
 )
 from privbounds.simulators.kmms.alg_selecthalfplane import AUDIT, sup_log_ratio
+from privbounds.simulators.kmms.kgons import (
+    band_distribution,
+    check_kgon_fits,
+    convex_hull_labels,
+    greedy_cover,
+    kgon_inside,
+    kgon_targets,
+)
+from privbounds.simulators.kmms.select_halfplane import SelectHalfplane, and_quality, exact_cell_probabilities
 
 # --- the arrangement ------------------------------------------------------------------------
 
