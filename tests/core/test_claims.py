@@ -206,6 +206,25 @@ def test_an_upper_scaling_claim_is_refuted_only_by_faster_growth():
     assert up(1.0, competitors=(0.5,)).evaluate(_law(1.0, width=1.3), None)["verdict"] == INCONCLUSIVE
 
 
+def test_faster_growth_under_the_theorems_own_bound_is_not_a_refutation():
+    """An upper claim whose fitted points all lie below the theorem's explicit bound is
+    inconclusive when it grows faster than its law (pre-asymptotic); once one point's
+    interval reaches the bound, the same fit refutes."""
+    from privbounds.claims import Scaling
+    from privbounds.claims.base import use
+
+    def up(bound_scale):
+        return Scaling("s", "t", lambda p: True, ("k",), variable=lambda p: p["k"], variable_name="k",
+                       predicted=1.0, direction="upper",
+                       bound=use(lambda k, c: c * 100 * k ** 1.0, c=bound_scale))
+    pts = _law(1.5, width=1.01)  # n_hat = 100 k^1.5, k up to 32: at most 100 * 32^0.5 = 566 times 100 k
+    out = up(1000.0).evaluate(pts, None)
+    assert out["verdict"] == INCONCLUSIVE and "pre-asymptotic" in out["reason"]
+    assert out["bound_slack"][0] == pytest.approx(1000 / 32 ** 0.5)
+    out = up(5.0).evaluate(pts, None)  # the bound 500 k is crossed from k = 25 on
+    assert out["verdict"] == REFUTED and "reaches the theorem's bound" in out["reason"]
+
+
 def test_a_lower_scaling_claim_is_the_mirror_image():
     from privbounds.claims import Scaling
 

@@ -203,12 +203,12 @@ def _bns_thm2_19() -> Theorem:
         # twice, a term the algorithm never pays.
         return math.log((q.stream_length + q.cutoff) / p["beta"])
 
+    n_pmw = use(tools.n_pmw, domain_size=lambda p: 2 ** p["d"], n_queries=lambda p: 2 ** p["d"] + 1)
     claims = [
         UpperBound("upper",
                    "PMW over the |X| + 1 threshold queries: n_hat <= the sample size of Dwork-Roth Thm 4.15 "
                    "(with the numeric-answer term), c = ceil(4 ln|X| / (alpha/3)^2) update rounds",
-                   lambda p: True, ("d", "alpha"),
-                   bound=use(tools.n_pmw, domain_size=lambda p: 2 ** p["d"], n_queries=lambda p: 2 ** p["d"] + 1)),
+                   lambda p: True, ("d", "alpha"), bound=n_pmw),
         Scaling("scaling-alpha",
                 f"|X| = 2^{BnsThm219.D_FOR_ALPHA}: n_hat / ln((k + c)/beta) grows like 1/alpha^2 (noise "
                 "sqrt(c)/n with c ~ 1/alpha^2 update rounds must fall below alpha in each of at most "
@@ -217,7 +217,7 @@ def _bns_thm2_19() -> Theorem:
                 "guarantee; no lower bound is proved",
                 where(d=BnsThm219.D_FOR_ALPHA), ("alpha",), variable=lambda p: 1 / p["alpha"],
                 variable_name="1/alpha", predicted=2.0, tolerance=UP_TO_LOGS, factor=pmw_log_factor,
-                factor_name="ln((k + c)/beta)", direction="upper"),
+                factor_name="ln((k + c)/beta)", direction="upper", bound=n_pmw),
     ]
     return Theorem(
         number="Theorem 2.19 (Hardt-Rothblum PMW)",
