@@ -52,6 +52,6 @@ def draw(theorem, record: dict, out) -> list:
         paths = call(theorem.plotter or "generic:plot", theorem, record, out)
     kept = {Path(p).name for p in paths}
     for old in (Path(out) / "figures").glob(f"{theorem.id}-*.*"):
-        if old.suffix in (".png", ".svg") and old.name not in kept:
+        if old.name.endswith((".png", ".svg", ".drawn.json")) and old.name not in kept:
             old.unlink(missing_ok=True)
     return paths

@@ -7,9 +7,11 @@ drawn on machines without a display (CI, worker nodes).
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import textwrap
 import warnings
 from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
@@ -292,23 +294,41 @@ def drawn_without(theorem_ids):
         _MISSING.reset(token)
 
 
-_SVG: ContextVar[bool] = ContextVar("privbounds_svg", default=True)
+@dataclass(frozen=True)
+class Files:
+    """Which files a drawing writes. ``svg``: the SVG beside each PNG (it costs about as
+    much as the PNG to render; the report links it only where it exists). ``png``: True
+    (every figure), False, or name patterns (fnmatch) of the figures to rasterise; the
+    others are laid out (and recorded) but not rendered, and an old PNG of theirs is
+    removed. ``record``: write each figure's ``<name>.drawn.json`` (figures/drawn.py)."""
+
+    svg: bool = True
+    png: bool | tuple = True
+    record: bool = False
+
+    def renders(self, name: str) -> bool:
+        if isinstance(self.png, bool):
+            return self.png
+        return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.png)
+
+
+_FILES: ContextVar[Files | None] = ContextVar("privbounds_files", default=None)  # None: Files()
 
 
 @contextlib.contextmanager
-def svg(enabled: bool):
-    """While drawing: whether ``save_named`` writes the SVG beside the PNG (the SVG costs
-    about as much as the PNG to render; the report links it only where it exists)."""
-    token = _SVG.set(bool(enabled))
+def files(spec: Files):
+    """While drawing: which files ``save_named`` writes (see ``Files``)."""
+    token = _FILES.set(spec)
     try:
         yield
     finally:
-        _SVG.reset(token)
+        _FILES.reset(token)
 
 
 def save_named(fig, name: str, title: str, out) -> list[Path]:
-    """Write ``<out>/figures/<name>.png`` and (unless ``svg(False)``) ``.svg`` atomically;
-    an SVG not redrawn is removed, so that the report never links a stale one. The title
+    """Write ``<out>/figures/<name>.png``, ``.svg`` and ``.drawn.json`` atomically, as the
+    drawing's ``Files`` asks; a file not redrawn is removed, so that the report never links
+    a stale one. The title
     is wrapped to the figure's width, and the figure grows until every panel keeps room
     for its data beside its legend."""
     width = fig.get_figwidth()
@@ -332,10 +352,21 @@ def save_named(fig, name: str, title: str, out) -> list[Path]:
         fig.set_layout_engine(None)
     folder = Path(out) / "figures"
     folder.mkdir(parents=True, exist_ok=True)
+    spec = _FILES.get() or Files()
+    exts = ("png", "svg") if spec.svg else ("png",)
+    if not spec.renders(name):
+        exts = ()
+    for ext in ("png", "svg"):
+        if ext not in exts:  # a file not redrawn would be stale
+            (folder / f"{name}.{ext}").unlink(missing_ok=True)
+    from privbounds.figures import drawn
+
     paths = []
-    if not _SVG.get():
-        (folder / f"{name}.svg").unlink(missing_ok=True)
-    for ext in ("png", "svg") if _SVG.get() else ("png",):
+    if spec.record:
+        paths.append(drawn.write(folder / f"{name}{drawn.SUFFIX}", drawn.summary(fig)))
+    else:
+        (folder / f"{name}{drawn.SUFFIX}").unlink(missing_ok=True)
+    for ext in exts:
         path = folder / f"{name}.{ext}"
         tmp = path.with_name(f".{path.name}.tmp")
         fig.savefig(tmp, format=ext, dpi=DPI)

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 import traceback
+from collections.abc import Sequence
 from importlib import metadata
 from numbers import Integral
 from pathlib import Path
@@ -312,13 +313,13 @@ class _BlockError(Exception):
         super().__init__(text.strip().splitlines()[-1] if text.strip() else "block failed")
 
 
-def _plot_one(tid: str, rec: dict, out: Path, svg: bool = True) -> list[Path] | str:
+def _plot_one(tid: str, rec: dict, out: Path, spec) -> list[Path] | str:
     """The theorem's figure files, or (for a record without what its figure reads, such as
     a hand-edited one) a one-line reason, which ``plot`` reports as a warning."""
-    from privbounds.figures.common import svg as svg_files
+    from privbounds.figures.common import files
 
     try:
-        with svg_files(svg):  # set here: the context does not cross into joblib's workers
+        with files(spec):  # set here: the context does not cross into joblib's workers
             return get(tid).plot(rec, out)
     except (KeyError, TypeError, IndexError, ValueError, NameError) as e:
         # NameError: a plotter's variable never set because the record had no point for it
@@ -326,11 +327,16 @@ def _plot_one(tid: str, rec: dict, out: Path, svg: bool = True) -> list[Path] | 
 
 
 def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None, jobs: int = 1,
-         svg: bool = True) -> list[Path]:
+         svg: bool = True, png: bool | Sequence[str] = True, record: bool = False) -> list[Path]:
     """Draw the figures (PNG, and SVG unless ``svg`` is false) of ``ids`` (exact ids or
     patterns), by default of every theorem that has results in ``out``; failed theorems
     have no figure. ``jobs`` theorems are drawn at once (joblib processes; each figure is
-    independent)."""
+    independent). ``png``: name patterns of the figures to rasterise (the others are only
+    laid out); ``record``: write what each figure drew as ``<name>.drawn.json``
+    (privbounds.figures.drawn), for checks that read a drawing instead of drawing again."""
+    from privbounds.figures.common import Files
+
+    spec = Files(svg=bool(svg), png=png if isinstance(png, bool) else tuple(png), record=bool(record))
     out = Path(out)
     if isinstance(ids, str):
         ids = [ids]
@@ -360,9 +366,9 @@ def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None, jobs: int = 1,
         if jobs > 1 and len(todo) > 1:
             from joblib import Parallel, delayed
 
-            drawn = Parallel(n_jobs=jobs)(delayed(_plot_one)(tid, rec, out, svg) for tid, rec in todo)
+            drawn = Parallel(n_jobs=jobs)(delayed(_plot_one)(tid, rec, out, spec) for tid, rec in todo)
         else:
-            drawn = [_plot_one(tid, rec, out, svg) for tid, rec in todo]
+            drawn = [_plot_one(tid, rec, out, spec) for tid, rec in todo]
         for (tid, _), ps in zip(todo, drawn):
             if isinstance(ps, str):
                 from privbounds.results import warn
@@ -371,9 +377,9 @@ def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None, jobs: int = 1,
                      f"({ps}); rerun 'privbounds run {tid} --out {out}'")
             else:
                 paths += ps
-        from privbounds.figures.common import svg as svg_files
+        from privbounds.figures.common import files
 
-        with svg_files(svg):
+        with files(spec):
             paths += plot_papers({tid.split(".")[0] for tid in ids}, out)
     return paths
 

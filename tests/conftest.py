@@ -1,6 +1,6 @@
 """Shared fixtures: one smoke-fidelity run of every registered theorem per session, and
-one report site (figures + HTML) built from it, which the registry, report and browser
-tests all read. Under pytest-xdist the workers share both: the first worker to need one
+one report site (figures + HTML, every figure drawn once and its drawing recorded) built
+from it, which the registry, figure, report and browser tests all read. Under pytest-xdist the workers share both: the first worker to need one
 builds it under a file lock in the session's common temporary folder, the others wait for
 it and read it (they never write into it).
 
@@ -10,9 +10,12 @@ commands it starts; tests/core/test_plugins.py and tests/gallery/ turn them on f
 own subprocesses."""
 
 import fcntl
+import hashlib
 import os
 import shutil
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -93,23 +96,73 @@ def _smoke_run(out, kept):
         tmp.replace(kept)
 
 
+# Figures whose pixels a test looks at, whatever tests are selected: the papers' headline
+# figures (test_registry reads their PNG files). The theorem pages a browser test paints
+# are added from the selected tests (``_painted``).
+HEADLINES = ("paper-*", "*.headline")
+
+
+def _painted(session) -> tuple:
+    """Name patterns of the theorem figures whose PNG a selected test paints: the same on
+    every xdist worker (each collects, and deselects, the whole suite)."""
+    tids = {item.callspec.params["tid"] for item in session.items
+            if item.originalname == "test_theorem_figure_is_loaded_and_painted"}
+    return tuple(p for tid in sorted(tids) for p in (tid, f"{tid}-*"))
+
+
 @pytest.fixture(scope="session")
-def smoke_site(smoke_out):
-    """A copy of ``smoke_out``'s results with every figure drawn and the report built (once
-    per session), in a folder of its own: drawing takes ``<out>/.lock``, and a test that
-    runs a command on ``smoke_out`` must never meet it held. PNG only: no test of the site
-    reads an SVG, and writing them was a fifth of the drawing (SVG output is tested on its
-    own, in test_registry.py and test_report_pages.py)."""
+def smoke_site(smoke_out, request):
+    """A copy of ``smoke_out``'s results with every figure drawn once and the report built
+    (once per session), in a folder of its own: drawing takes ``<out>/.lock``, and a test
+    that runs a command on ``smoke_out`` must never meet it held. Every figure is laid out
+    and recorded (``<name>.drawn.json``: what it drew and its readability problems, which
+    the figure tests read); only those whose pixels a selected test looks at are rendered,
+    as PNG (SVG output is tested on its own, in test_registry.py and test_report_pages.py).
+    The site is kept in pytest's cache folder under the key of the code that built it
+    (``_code_key``): a session on unchanged code copies it instead of drawing again."""
     site = smoke_out.parent / "site"
+    png = HEADLINES + _painted(request.session)
+    cache = getattr(request.config, "cache", None)
+    kept = cache.mkdir("privbounds-smoke-site") / _code_key(png) if cache is not None else None
 
     def build():
         shutil.rmtree(site, ignore_errors=True)  # what a failed build left
+        if kept is not None and (kept / ".complete").is_file():
+            shutil.copytree(kept, site)
+            return
         shutil.copytree(smoke_out / "results", site / "results")
-        privbounds.plot(out=site, jobs=2, svg=False)
+        privbounds.plot(out=site, jobs=2, svg=False, png=png, record=True)
         privbounds.report(out=site)
+        if kept is not None:  # one site kept: the one of this code
+            shutil.rmtree(kept.parent, ignore_errors=True)
+            shutil.copytree(site, kept)
+            (kept / ".complete").touch()
 
     _built_once(smoke_out.parent, "site", build)
     return site
+
+
+def _code_key(png: tuple) -> str:
+    """What a kept smoke site was built from: every file of the installed package (its
+    code, templates and style, in each of its folders), the versions of Python and of the
+    libraries that draw and write it, and the figures rendered. Any change builds anew."""
+    from importlib import metadata
+
+    import privbounds.bounds
+    import privbounds.figures
+    import privbounds.reports
+    import privbounds.simulators
+
+    h = hashlib.sha256(f"{sys.version}|{png}".encode())
+    for dist in ("numpy", "scipy", "matplotlib", "seaborn", "jinja2"):
+        h.update(f"|{dist} {metadata.version(dist)}".encode())
+    roots = {Path(m.__file__).parent for m in (privbounds, privbounds.bounds, privbounds.figures,
+                                               privbounds.reports, privbounds.simulators)}
+    for root in sorted(roots):
+        for f in sorted(root.rglob("*")):
+            if f.is_file() and "__pycache__" not in f.parts:
+                h.update(f"|{f.relative_to(root.parent)}|".encode() + f.read_bytes())
+    return h.hexdigest()[:16]
 
 
 def pytest_collection_modifyitems(config, items):

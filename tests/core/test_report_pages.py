@@ -26,13 +26,14 @@ def test_each_theorem_page_shows_its_own_computation_time(smoke_site):
         page = (smoke_site / "report" / f"{tid}.html").read_text()
         own = round(rec["engine"]["block_seconds"], 1)
         assert f"{own} s of computation in this theorem's own blocks" in page, tid
-        seen.add(own)
-    assert len(seen) > 5  # not one run-wide number repeated on every page
+        if rec["engine"]["blocks_run"]:  # blocks the session's store already held cost 0 s here
+            seen.add(own)
+    computed = sum(1 for tid in RUNNABLE
+                   if json.loads((smoke_site / "results" / f"{tid}.json").read_text())["engine"]["blocks_run"])
+    assert len(seen) > 5 or computed < 6  # not one run-wide number repeated on every page
 
 
 def test_a_custom_grid_is_marked_everywhere_and_replacing_registered_results_warns(tmp_path, capsys):
-    import matplotlib.figure
-
     from privbounds.cli import main
 
     out = str(tmp_path)
@@ -41,18 +42,11 @@ def test_a_custom_grid_is_marked_everywhere_and_replacing_registered_results_war
     assert main(["run", "bns.obs3_2", "--fidelity", "smoke", "--set", "k=1,4", "--quiet", "--out", out]) == 0
     err = capsys.readouterr().err
     assert "warning: replacing the registered results of bns.obs3_2" in err and "--set k=1,4" in err
-    titles = []
-    real = matplotlib.figure.Figure.savefig
+    from privbounds.figures import drawn
 
-    def keep(fig, *a, **k):
-        titles.append(fig._suptitle.get_text() if fig._suptitle else "")
-        return real(fig, *a, **k)
-    import pytest
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(matplotlib.figure.Figure, "savefig", keep)
-        privbounds.plot(["bns.obs3_2"], out=out)
-    assert any("custom grid --set k=1,4" in t for t in titles if t.startswith("bns.obs3_2"))
+    privbounds.plot(["bns.obs3_2"], out=out, png=("bns.obs3_2*",), record=True)  # the headlines: not rendered
+    titles = [d["title"] for d in drawn.records(tmp_path / "figures", "bns.obs3_2").values()]
+    assert any("custom grid --set k=1,4" in t for t in titles)
     site = privbounds.report(out=out).parent
     for page in ("index.html", "paper-bns.html", "bns.obs3_2.html"):
         assert "custom grid: --set k=1,4" in (site / page).read_text(), page
@@ -78,40 +72,31 @@ def test_every_verdict_other_than_confirmed_says_why_on_its_page(smoke_site):
     assert checked > 20
 
 
-def test_a_headline_figure_drawn_from_some_of_its_theorems_names_the_missing_ones(smoke_out, tmp_path):
+def test_a_headline_figure_drawn_from_some_of_its_theorems_names_the_missing_ones(smoke_site, tmp_path):
     import shutil
 
-    import matplotlib.figure
-    import pytest
-
     from privbounds.api import plot_papers
-    from privbounds.figures import headline_ids
+    from privbounds.figures import drawn, headline_ids
+    from privbounds.figures.common import Files, files
 
-    texts = []
-    real = matplotlib.figure.Figure.savefig
-
-    def keep_texts(fig, *a, **k):
-        texts.append(" ".join(t.get_text() for t in fig.texts))
-        return real(fig, *a, **k)
+    def texts(folder) -> list[str]:  # the figure texts of every headline drawn in folder
+        names = [p.name[:-len(drawn.SUFFIX)] for p in sorted(folder.glob(f"*{drawn.SUFFIX}"))]
+        return [" ".join(drawn.load(folder, n)["texts"]) for n in names if n.startswith("paper-")
+                or n.endswith(".headline")]
     for paper, keep in (("kmms", "kmms.thm3_5"), ("pap", "pap.thm3_1"), ("bns", "bns.obs3_2")):
         out = tmp_path / paper
         (out / "results").mkdir(parents=True)
-        shutil.copy(smoke_out / "results" / f"{keep}.json", out / "results")
-        texts.clear()
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(matplotlib.figure.Figure, "savefig", keep_texts)
+        shutil.copy(smoke_site / "results" / f"{keep}.json", out / "results")
+        with files(Files(png=False, record=True)):  # laid out and recorded, not rendered
             assert plot_papers({paper}, out)
         missing = sorted(set(headline_ids(paper)) - {keep})
-        assert missing and texts
-        for text in texts:
+        drawn_texts = texts(out / "figures")
+        assert missing and drawn_texts
+        for text in drawn_texts:
             assert "Partial: drawn without" in text and missing[0] in text, (paper, text)
-    # with every theorem present, no such note
-    shutil.copytree(smoke_out / "results", tmp_path / "all" / "results")
-    texts.clear()
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(matplotlib.figure.Figure, "savefig", keep_texts)
-        plot_papers({"kmms"}, tmp_path / "all")
-    assert texts and not any("Partial" in t for t in texts)
+    # with every theorem present (the session's site), no such note
+    full = texts(smoke_site / "figures")
+    assert len(full) >= 5 and not any("Partial" in t for t in full)
 
 
 def test_reconstructed_constants_are_marked_and_each_paper_says_where_its_formulas_come_from(smoke_site):
