@@ -41,7 +41,8 @@ def headline_caption(prefix: str) -> str:
 
 
 def draw(theorem, record: dict, out) -> list:
-    """The figures of one theorem, from its result record: PNG and SVG paths. A theorem may
+    """The figures of one theorem, from its result record: the paths of the files written
+    (PNG, SVG, drawing records, as ``common.Files`` asks). A theorem may
     draw several (``<id>.png`` and parts ``<id>-<part>.png``); parts an earlier version drew
     and this one does not are removed, so the report never shows a stale one."""
     from pathlib import Path

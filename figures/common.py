@@ -362,16 +362,16 @@ def save_named(fig, name: str, title: str, out) -> list[Path]:
     from privbounds.figures import drawn
 
     paths = []
-    if spec.record:
-        paths.append(drawn.write(folder / f"{name}{drawn.SUFFIX}", drawn.summary(fig)))
-    else:
-        (folder / f"{name}{drawn.SUFFIX}").unlink(missing_ok=True)
+    record = folder / f"{name}{drawn.SUFFIX}"
+    record.unlink(missing_ok=True)  # written last: a record always describes the files beside it
     for ext in exts:
         path = folder / f"{name}.{ext}"
         tmp = path.with_name(f".{path.name}.tmp")
         fig.savefig(tmp, format=ext, dpi=DPI)
         tmp.replace(path)
         paths.append(path)
+    if spec.record:
+        paths.append(drawn.write(record, drawn.summary(fig)))
     plt.close(fig)
     return paths
 

@@ -336,7 +336,8 @@ def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None, jobs: int = 1,
     (privbounds.figures.drawn), for checks that read a drawing instead of drawing again."""
     from privbounds.figures.common import Files
 
-    spec = Files(svg=bool(svg), png=png if isinstance(png, bool) else tuple(png), record=bool(record))
+    spec = Files(svg=bool(svg), png=png if isinstance(png, bool) else (png,) if isinstance(png, str) else tuple(png),
+                 record=bool(record))
     out = Path(out)
     if isinstance(ids, str):
         ids = [ids]

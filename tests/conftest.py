@@ -103,11 +103,14 @@ HEADLINES = ("paper-*", "*.headline")
 
 
 def _painted(session) -> tuple:
-    """Name patterns of the theorem figures whose PNG a selected test paints: the same on
-    every xdist worker (each collects, and deselects, the whole suite)."""
-    tids = {item.callspec.params["tid"] for item in session.items
-            if item.originalname == "test_theorem_figure_is_loaded_and_painted"}
-    return tuple(p for tid in sorted(tids) for p in (tid, f"{tid}-*"))
+    """Name patterns of the theorem figures whose page a selected browser test opens (it
+    paints the figure, or loads the page with its images): the same on every xdist
+    worker (each collects, and deselects, the whole suite)."""
+    names = set()
+    for item in session.items:
+        if item.get_closest_marker("browser") is not None and hasattr(item, "callspec"):
+            names |= {v for k, v in item.callspec.params.items() if k in ("tid", "name") and isinstance(v, str)}
+    return tuple(p for name in sorted(names) for p in (name, f"{name}-*"))
 
 
 @pytest.fixture(scope="session")
@@ -127,25 +130,44 @@ def smoke_site(smoke_out, request):
 
     def build():
         shutil.rmtree(site, ignore_errors=True)  # what a failed build left
-        if kept is not None and (kept / ".complete").is_file():
+        if kept is not None and kept.is_dir():
             shutil.copytree(kept, site)
             return
         shutil.copytree(smoke_out / "results", site / "results")
         privbounds.plot(out=site, jobs=2, svg=False, png=png, record=True)
         privbounds.report(out=site)
-        if kept is not None:  # one site kept: the one of this code
-            shutil.rmtree(kept.parent, ignore_errors=True)
-            shutil.copytree(site, kept)
-            (kept / ".complete").touch()
+        if kept is not None:
+            _keep(site, kept)
 
     _built_once(smoke_out.parent, "site", build)
     return site
 
 
+KEPT_SITES = 3  # sites kept (a selection of tests renders its own figures: its own key)
+
+
+def _keep(site: Path, kept: Path) -> None:
+    """Copy the built site into the cache under its key, atomically (a copy under a
+    temporary name, then renamed: a concurrent session sees all of it or none), and drop
+    the oldest kept sites beyond ``KEPT_SITES``."""
+    tmp = kept.with_name(f".{kept.name}.{os.getpid()}.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.copytree(site, tmp)
+    try:
+        tmp.rename(kept)
+    except OSError:  # another session kept the same site first
+        shutil.rmtree(tmp, ignore_errors=True)
+    others = sorted((p for p in kept.parent.iterdir() if not p.name.startswith(".")), key=lambda p: p.stat().st_mtime)
+    for old in others[:-KEPT_SITES]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
 def _code_key(png: tuple) -> str:
     """What a kept smoke site was built from: every file of the installed package (its
-    code, templates and style, in each of its folders), the versions of Python and of the
-    libraries that draw and write it, and the figures rendered. Any change builds anew."""
+    code, templates and style, in each of its folders), the versions of Python and of
+    every installed distribution, this file, and the figures rendered. Any change builds
+    anew. The smoke results it holds are a function of these (the blocks are seeded by
+    content), up to their timings."""
     from importlib import metadata
 
     import privbounds.bounds
@@ -154,8 +176,11 @@ def _code_key(png: tuple) -> str:
     import privbounds.simulators
 
     h = hashlib.sha256(f"{sys.version}|{png}".encode())
-    for dist in ("numpy", "scipy", "matplotlib", "seaborn", "jinja2"):
-        h.update(f"|{dist} {metadata.version(dist)}".encode())
+    # every installed distribution's version (the site's libraries and privbounds' own,
+    # which the pages print), and this file, which says how the site is built
+    for dist in sorted(f"{d.metadata['Name']} {d.version}" for d in metadata.distributions()):
+        h.update(f"|{dist}".encode())
+    h.update(Path(__file__).read_bytes())
     roots = {Path(m.__file__).parent for m in (privbounds, privbounds.bounds, privbounds.figures,
                                                privbounds.reports, privbounds.simulators)}
     for root in sorted(roots):

@@ -216,11 +216,13 @@ def test_faster_growth_under_the_theorems_own_bound_is_not_a_refutation():
     def up(bound_scale):
         return Scaling("s", "t", lambda p: True, ("k",), variable=lambda p: p["k"], variable_name="k",
                        predicted=1.0, direction="upper",
-                       bound=use(lambda k, c: c * 100 * k ** 1.0, c=bound_scale))
+                       theorem_bound=use(lambda k, c: c * 100 * k ** 1.0, c=bound_scale))
     pts = _law(1.5, width=1.01)  # n_hat = 100 k^1.5, k up to 32: at most 100 * 32^0.5 = 566 times 100 k
     out = up(1000.0).evaluate(pts, None)
     assert out["verdict"] == INCONCLUSIVE and "pre-asymptotic" in out["reason"]
-    assert out["bound_slack"][0] == pytest.approx(1000 / 32 ** 0.5)
+    assert out["bound_slack"][0] == pytest.approx(1000 / 32 ** 0.5 / 1.01)  # bound / n_high
+    censored = [*pts, {"point": {"k": 64}, "n_hat": None, "n_low": None, "n_high": None}]
+    assert up(1000.0).evaluate(censored, None)["verdict"] == REFUTED  # no crossing may lie above the bound
     out = up(5.0).evaluate(pts, None)  # the bound 500 k is crossed from k = 25 on
     assert out["verdict"] == REFUTED and "reaches the theorem's bound" in out["reason"]
 

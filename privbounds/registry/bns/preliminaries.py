@@ -217,7 +217,7 @@ def _bns_thm2_19() -> Theorem:
                 "guarantee; no lower bound is proved",
                 where(d=BnsThm219.D_FOR_ALPHA), ("alpha",), variable=lambda p: 1 / p["alpha"],
                 variable_name="1/alpha", predicted=2.0, tolerance=UP_TO_LOGS, factor=pmw_log_factor,
-                factor_name="ln((k + c)/beta)", direction="upper", bound=n_pmw),
+                factor_name="ln((k + c)/beta)", direction="upper", theorem_bound=n_pmw),
     ]
     return Theorem(
         number="Theorem 2.19 (Hardt-Rothblum PMW)",
