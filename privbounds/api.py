@@ -44,8 +44,11 @@ METHODS = (
     "p_hat >= 1 - beta; interval from the first n not excluded by the upper Clopper-Pearson "
     "end to the first n whose lower end reaches 1 - beta; a search whose start already "
     "succeeds halves n below it until an n fails or the learner's smallest n is reached "
-    "(then recorded as floor_reached, and n_low is that n); intervals are Bonferroni-adjusted "
-    "over the theorem's n_hat searches (simultaneous 95%). Exact n_hat, where p(n) has an "
+    "(then recorded as floor_reached, and n_low is that n); at each n the first block is "
+    "looked at alone, and when its interval at 5% of the search's error level already lies "
+    "wholly above or below 1 - beta the n is decided on that block (its other blocks are not "
+    "run); intervals are Bonferroni-adjusted over the theorem's n_hat searches, the looks "
+    "included (simultaneous 95%). Exact n_hat, where p(n) has an "
     "exact form (nondecreasing in n): the smallest n with p(n) >= 1 - beta, by doubling and "
     "bisection; it decides the verdict, and the interval recomputed from the counts at joint "
     "99.9% over the claim's exact points must hold it. Ceilings: Clopper-Pearson, "
@@ -207,33 +210,11 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
         from privbounds.learners import load_saved
 
         load_saved(out)  # learners measured into this folder are entries too (to say how to rerun them)
-    named = {ids} if isinstance(ids, str) else set(ids or ())
-    ids = resolve_ids(ids, paper)
-    # a learner measured with privbounds.measure runs only when named (a default or
-    # pattern selection is the registered theorems'); one read back from a folder, without
-    # its learner object, cannot run at all (named, that is the error below)
-    ids = [tid for tid in ids if tid in named or not getattr(get(tid).simulator, "measured", False)]
-    if not ids:
-        raise ParameterError("no theorem selected")
-    for tid in ids:
-        why = getattr(get(tid).simulator, "not_runnable", None)
-        if why:
-            raise ParameterError(why)
+    ids = _selected(ids, paper)
     validate_common(fidelity, jobs, seed, backend)
     jobs = capped_jobs(jobs, backend, scheduler, force_jobs)
     overrides = normalise_overrides(overrides)
-    work, fids = {}, {}
-    for tid in ids:
-        sim = get(tid).simulator
-        own = {k: v for k, v in overrides.items() if k in sim.params}
-        work[tid] = (sim, sim.points(fidelity, own))
-        fids[tid] = sim.fidelity(fidelity)
-    known = {k for tid in ids for k in get(tid).simulator.params}
-    unknown = sorted(set(overrides) - known)
-    if unknown:
-        raise ParameterError(f"{'--set' if flag('set') == '--set' else 'overrides key'} {unknown[0]} is not a "
-                             f"parameter of {', '.join(ids)}; "
-                             f"allowed: {', '.join(sorted(known))}")
+    work, fids = _work(ids, fidelity, overrides)
     if not str(out).strip():
         raise ParameterError(f"{flag('out')} must name a folder, got ''")
     out = check_writable(out)
@@ -285,6 +266,42 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
     if failures:
         raise TheoremsFailed(failures, records)
     return {tid: records[tid] for tid in ids}
+
+
+def _selected(ids, paper: str | None) -> list[str]:
+    """The theorems a run selects, each runnable (a ``ParameterError`` names the first
+    that is not)."""
+    named = {ids} if isinstance(ids, str) else set(ids or ())
+    ids = resolve_ids(ids, paper)
+    # a learner measured with privbounds.measure runs only when named (a default or
+    # pattern selection is the registered theorems'); one read back from a folder, without
+    # its learner object, cannot run at all (named, that is the error below)
+    ids = [tid for tid in ids if tid in named or not getattr(get(tid).simulator, "measured", False)]
+    if not ids:
+        raise ParameterError("no theorem selected")
+    for tid in ids:
+        why = getattr(get(tid).simulator, "not_runnable", None)
+        if why:
+            raise ParameterError(why)
+    return ids
+
+
+def _work(ids: list[str], fidelity: str, overrides: dict) -> tuple[dict, dict]:
+    """Each theorem's (simulator, points) and fidelity; an override that no selected
+    theorem has is a ``ParameterError``."""
+    work, fids = {}, {}
+    for tid in ids:
+        sim = get(tid).simulator
+        own = {k: v for k, v in overrides.items() if k in sim.params}
+        work[tid] = (sim, sim.points(fidelity, own))
+        fids[tid] = sim.fidelity(fidelity)
+    known = {k for tid in ids for k in get(tid).simulator.params}
+    unknown = sorted(set(overrides) - known)
+    if unknown:
+        raise ParameterError(f"{'--set' if flag('set') == '--set' else 'overrides key'} {unknown[0]} is not a "
+                             f"parameter of {', '.join(ids)}; "
+                             f"allowed: {', '.join(sorted(known))}")
+    return work, fids
 
 
 def _last_seconds(out: Path, ids, fidelity: str, overrides: dict) -> dict:

@@ -58,14 +58,20 @@ from privbounds.claims import ORDER, REFUTED
 from privbounds.params import ParameterError
 from privbounds.registry import get as get_theorem
 from privbounds.registry import papers as known_papers
+from privbounds.reports.baseline import (  # noqa: F401  (BASELINE_DIR, _means: used from here by others)
+    BASELINE_DIR,
+    FORMAT,
+    _load_baselines,
+    _means,
+    _where,
+    baseline_path,
+    read_baseline,
+    summarise,
+)
 from privbounds.results import ResultError, available, load, overrides_text, write_atomic
 from privbounds.simulators.engine.simulator import point_key
 
-BASELINE_DIR = Path(__file__).resolve().parent / "baselines"
 FALSE_ALARM = 0.05  # Benjamini-Hochberg level over the whole suite's two-sample tests
-FORMAT = 3  # baseline layout: claims, counts by point then n, n_hat and audits per theorem
-MEASURED = {"trials", "successes", "p_hat", "ci_low", "ci_high", "conf", "seed", "code_version",
-            "mean", "sd", "min", "max"}
 SHOWN = 5  # alarms of one kind printed per theorem; the rest are counted
 
 
@@ -77,65 +83,6 @@ class Outcome:
 
 
 # --- what a baseline keeps of a record ----------------------------------------------------
-
-def _intervals(verdict: dict) -> dict:
-    """label -> [low, high] of the tightness or exponent intervals of one claim."""
-    if verdict["kind"] == "scaling":
-        return {"exponent": [verdict["fit"]["low"], verdict["fit"]["high"]]} if verdict.get("fit") else {}
-    return {d["label"]: [d["tightness_low"], d["tightness_high"]]
-            for d in verdict.get("details", []) if "tightness_low" in d}
-
-
-def _values(verdict: dict) -> dict:
-    """Where the claim's bound was evaluated -> its value (bound, ceiling or declared epsilon)."""
-    if verdict["kind"] == "privacy audit":
-        return {"epsilon": verdict.get("epsilon"), "delta": verdict.get("delta")}
-    out = {}
-    for d in verdict.get("details", []):
-        if "bound" in d:
-            out[point_key(d["point"])] = d["bound"]
-        elif "ceiling" in d:
-            out[f"{point_key(d['point'])}|{d['n']}"] = d["ceiling"]
-    return out
-
-
-def _row_point(row: dict) -> str:
-    """A row's point and experiment, without its n, its theorem (the entry's key already)
-    and what was measured."""
-    return point_key({k: v for k, v in row.items() if k not in MEASURED | {"n", "theorem"}})
-
-
-def _counts(rows) -> dict:
-    """point -> {n: [successes, trials]}: one entry per point keeps the baseline small."""
-    out: dict = {}
-    for r in rows:
-        if r.get("experiment") != "mean":
-            out.setdefault(_row_point(r), {})[str(r["n"])] = [r["successes"], r["trials"]]
-    return out
-
-
-def _means(rows) -> dict:
-    """point -> {n: [mean, sd, trials, max]} of the rows that measure a mean."""
-    out: dict = {}
-    for r in rows:
-        if r.get("experiment") == "mean":
-            out.setdefault(_row_point(r), {})[str(r["n"])] = [r["mean"], r["sd"], r["trials"], r["max"]]
-    return out
-
-
-def summarise(record: dict) -> dict:
-    return {
-        "seed": record["provenance"]["seed"],
-        "claims": {v["claim"]: {"verdict": v["verdict"], "intervals": _intervals(v), "values": _values(v)}
-                   for v in record["verdicts"]},
-        "counts": _counts(record.get("rows", [])),
-        "means": _means(record.get("rows", [])),
-        "n_hat": {point_key(p["point"]): [p["n_hat"], p["n_low"], p["n_high"]]
-                  for p in record["points"] if "n_hat" in p},
-        "audits": {a["name"]: {b: [r["hits_d"], r["hits_d_prime"], r["trials"]] for b, r in a["budgets"].items()}
-                   for a in record.get("audits", [])},
-    }
-
 
 # --- exact comparisons ---------------------------------------------------------------------
 
@@ -290,57 +237,6 @@ def _tests(tid: str, now: dict, was: dict, counts: bool = True) -> list[tuple[fl
     return out
 
 
-# --- baselines -------------------------------------------------------------------------------
-
-def baseline_path(paper: str, fidelity: str) -> Path:
-    """The paper's baseline file: in its ``Paper.baselines`` folder when it names one (a
-    plugin's paper keeps its baselines in its own package), else under ``BASELINE_DIR``."""
-    from privbounds.registry import papers
-
-    own = getattr(papers().get(paper), "baselines", None)
-    return Path(own) / f"{fidelity}.json" if own is not None else BASELINE_DIR / paper / f"{fidelity}.json"
-
-
-ENTRY_KEYS = {"seed": int, "claims": dict, "counts": dict, "n_hat": dict, "audits": dict}
-
-
-def read_baseline(path: Path) -> dict:
-    """A baseline file, validated: the top-level fields and every entry's (``summarise``)."""
-    rebuild = "rebuild it with 'privbounds check --update' from a run of an unchanged tree"
-    try:
-        data = json.loads(Path(path).read_text())
-    except OSError as e:
-        raise ResultError(f"baseline {path}: cannot be read ({e.strerror or e})") from None
-    except ValueError as e:
-        raise ResultError(f"baseline {path}: not valid JSON ({e}); {rebuild}") from None
-    if not isinstance(data, dict):
-        raise ResultError(f"baseline {path}: a JSON object is expected, found {type(data).__name__}; {rebuild}")
-    if not isinstance(data.get("theorems"), dict):
-        raise ResultError(f"baseline {path}: has no 'theorems' object; {rebuild}")
-    for tid, entry in data["theorems"].items():
-        bad = [k for k, t in ENTRY_KEYS.items() if not isinstance(entry, dict) or not isinstance(entry.get(k), t)]
-        if bad:
-            raise ResultError(f"baseline {path}: the entry of {tid} lacks {', '.join(bad)} or has the wrong type; "
-                              f"{rebuild}")
-    return data
-
-
-def _load_baselines(paths: dict, fid: str) -> dict:
-    """theorem id -> baseline entry, from every paper's file that exists."""
-    out = {}
-    for path in paths.values():
-        if not path.is_file():
-            continue
-        data = read_baseline(path)
-        if data.get("fidelity") != fid:
-            raise ParameterError(f"baseline {path} is for fidelity {data.get('fidelity')}, results are {fid}")
-        if data.get("format") != FORMAT:
-            raise ParameterError(f"baseline {path} predates the counts it must hold; rebuild it with "
-                                 "'privbounds check --update' from a run of an unchanged tree")
-        out.update(data.get("theorems", {}))
-    return out
-
-
 def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | None = None,
               ids=None) -> Outcome:
     ids = list(ids) if ids else available(out)
@@ -444,11 +340,12 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
             if old is None:
                 regs.append(f"{tid} {cid}: new claim without a baseline entry")
                 continue
-            moved = [k for k in set(c["values"]) | set(old["values"])
-                     if not _same(c["values"].get(k), old["values"].get(k))]
+            new_values, old_values = _where(c["values"]), _where(old["values"])
+            moved = [k for k in set(new_values) | set(old_values)
+                     if not _same(new_values.get(k), old_values.get(k))]
             for k in moved[:SHOWN]:
-                regs.append(f"{tid} {cid}: its bound at {k} is {c['values'].get(k)}, "
-                            f"the baseline's {old['values'].get(k)}")
+                regs.append(f"{tid} {cid}: its bound at {k} is {new_values.get(k)}, "
+                            f"the baseline's {old_values.get(k)}")
             if len(moved) > SHOWN:
                 regs.append(f"{tid} {cid}: ... and {len(moved) - SHOWN} more bound values changed")
             worse = ORDER[c["verdict"]] < ORDER[old["verdict"]]

@@ -6,7 +6,9 @@ keyed block store (blockstore.py).
 
 There is no barrier across theorems or points. A point asks for its next sample sizes
 (``PointRun.requests``) as soon as every block of its previous request has returned, so a
-one-round theorem finishes in the first minutes while a long search goes on. A point's
+one-round theorem finishes in the first minutes while a long search goes on. A search's
+request runs the first block of each n alone and asks for the others only when that block
+does not settle the n (``PointRun.settled``, search.py). A point's
 search only reads the counts of its own blocks, each block's seed comes from its identity,
 and the blocks of one request are combined in block order once all have returned, so
 the numbers are the same bit for bit whatever the order of completion, the workers or the
@@ -54,10 +56,13 @@ class Task:
 
 @dataclass
 class Request:
-    """The blocks of one request of one point at one n, kept until all have returned."""
+    """The blocks of one request of one point at one n, kept until all have returned.
+    ``rest``: the sizes of the blocks asked for only if the first one does not settle the n
+    (a search's look at its first block, ``PointRun.settled``)."""
 
     expected: int
     values: dict = field(default_factory=dict)  # block index -> value
+    rest: list = field(default_factory=list)
 
 
 class StoreWriter:
@@ -182,6 +187,13 @@ def block_sizes(trials: int, block: int) -> list[int]:
     return [min(block, trials - b * block) for b in range(-(-trials // block))]
 
 
+def request_sizes(sim, fid, point: dict) -> list[int]:
+    """The blocks of one request of ``point``: a point that asks for more trials gets
+    bigger blocks, not more of them."""
+    factor = sim.trials_factor(point)
+    return block_sizes(fid.trials * factor, fid.block * factor)
+
+
 @dataclass
 class TheoremWork:
     """One theorem's share of a run, as the runner set it up. ``search_block(run, n, b,
@@ -271,15 +283,15 @@ class Engine:
 
     def _plan(self, tid: str, run: PointRun, ns: list[int]) -> None:
         w = self.th[tid]
-        factor = w.sim.trials_factor(run.point)  # more trials: bigger blocks, not more of them
-        sizes = block_sizes(w.fid.trials * factor, w.fid.block * factor)
+        sizes = request_sizes(w.sim, w.fid, run.point)
         self.depth[id(run)] = self.depth.get(id(run), 0) + 1
         w.stats["rounds"] = max(w.stats["rounds"], self.depth[id(run)])
         tasks = []
         ns = list(dict.fromkeys(map(int, ns)))  # one request per n: a repeat would reuse its seeds
+        first = sizes[:1] if run.staged else sizes  # a search looks at its first block alone
         for n in ns:
-            self.requests[(id(run), n)] = Request(len(sizes))
-            for b, size in enumerate(sizes):
+            self.requests[(id(run), n)] = Request(len(first), rest=sizes[len(first):])
+            for b, size in enumerate(first):
                 fn, args, key = w.search_block(run, n, b, size)
                 tasks.append(Task(fn, args, key, tid, w.rank, run, n, b, size))
         self.open[id(run)] = self.open.get(id(run), 0) + len(ns)
@@ -326,6 +338,8 @@ class Engine:
             req.values[task.block] = (value, task.size)
             if len(req.values) < req.expected:
                 return
+            if req.rest and not task.run.settled(*req.values[0], w.conf):
+                return self._rest(task, req)
             del self.requests[(id(task.run), task.n)]
             combine(task.run, task.n, {b: v for b, (v, _) in req.values.items()},
                     {b: size for b, (_, size) in req.values.items()})
@@ -334,6 +348,16 @@ class Engine:
                 self.replan.append((tid, task.run))
         self.left[tid] -= 1
         self._end(tid)
+
+    def _rest(self, task: Task, req: Request) -> None:
+        """Ask for the other blocks of an n that its first block did not settle."""
+        w, sizes, start = self.th[task.theorem], req.rest, req.expected
+        req.rest, req.expected = [], req.expected + len(req.rest)
+        tasks = []
+        for b, size in enumerate(sizes, start):
+            fn, args, key = w.search_block(task.run, task.n, b, size)
+            tasks.append(Task(fn, args, key, task.theorem, w.rank, task.run, task.n, b, size))
+        self._queue(tasks)
 
     def _end(self, tid: str) -> None:
         """Finish a theorem that failed, or that has nothing open and nothing to replan."""

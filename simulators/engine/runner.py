@@ -61,8 +61,8 @@ from threadpoolctl import ThreadpoolController, threadpool_limits
 from privbounds.params import ParameterError
 from privbounds.simulators.engine.audit import AUDIT_CONF, BUDGETS
 from privbounds.simulators.engine.blockstore import DEFAULT_MAX_BYTES, BlockKey, BlockStore
-from privbounds.simulators.engine.pipeline import Engine, SyncExecutor, TheoremWork
-from privbounds.simulators.engine.search import PointRun, point_run
+from privbounds.simulators.engine.pipeline import Engine, SyncExecutor, TheoremWork, request_sizes
+from privbounds.simulators.engine.search import PointRun, point_run, search_conf
 from privbounds.simulators.engine.simulator import point_key  # noqa: F401  (imported from here by callers)
 from privbounds.simulators.engine.stats import clopper_pearson, mean_interval, moments
 from privbounds.simulators.engine.store import code_hash
@@ -368,7 +368,7 @@ def _setup(work: dict, fidelity: dict, seed: int, errors: dict, expected: dict) 
     order = sorted(work, key=lambda t: -float(expected.get(t, (0.0,))[0]))  # stable: ties keep the given order
     theorems = {}
     for tid, (sim, points) in work.items():
-        fid, runs, cases, code, acode = fidelity[tid], [], [], "?", "?"
+        fid, runs, cases, code, acode, looks = fidelity[tid], [], [], "?", "?", False
         try:
             code = f"{code_hash(type(sim).__module__, memo)}-{simulator_digest(sim)}"
         except Exception:  # an unhashable simulator ends its theorem, not the run
@@ -384,11 +384,12 @@ def _setup(work: dict, fidelity: dict, seed: int, errors: dict, expected: dict) 
                     raise ValueError(f"{tid}: a simulator that measures a mean needs fixed sample sizes "
                                      "(curve(point)), not an n_hat search")
                 runs.append(point_run(sim, tid, p, fid, measure))
+            looks = any(r.staged and len(request_sizes(sim, fid, r.point)) > 1 for r in runs)
         except Exception:
             errors[tid] = f"setting up its points:\n{traceback.format_exc()}"
         m = max(1, sum(1 for r in runs if r.curve is None))
         theorems[tid] = TheoremWork(
-            sim, fid, runs, cases, 1.0 - (1.0 - FAMILY_CONF) / m,  # Bonferroni over the theorem's searches
+            sim, fid, runs, cases, search_conf(FAMILY_CONF, m, looks),  # Bonferroni over the theorem's searches
             order.index(tid), _search_maker(tid, sim, seed, code, memo, delegated),
             _audit_maker(tid, sim, seed, acode))
     return theorems

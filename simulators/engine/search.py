@@ -21,6 +21,16 @@ doubling):
 
 A search whose grid start fails never descends: its visits are those of the search
 without a descent.
+
+At every n a search asks for, the engine runs the first block alone and looks at it
+(``PointRun.settled``): when its Clopper-Pearson interval, at ``EARLY_SHARE`` of the
+search's error level, already lies wholly below or wholly above 1 - beta, that n is
+decided and its other blocks are not run; otherwise they are, and the n is decided on all
+of them. The look spends its share of the level (a union bound over the two looks), so
+the final intervals are taken at the rest (``search_conf``): an n is still misjudged with
+probability at most the search's level. Most n of a bracket are far from the crossing,
+where one block decides them; the look depends only on that block's count, whose seed
+comes from its identity, so the n visited and n_hat stay the same whatever the workers.
 """
 
 from __future__ import annotations
@@ -31,6 +41,21 @@ import numpy as np
 
 from privbounds.simulators.engine.simulator import point_key
 from privbounds.simulators.engine.stats import clopper_pearson, crossing, geometric_grid
+
+EARLY_SHARE = 0.05  # the share of a search's error level spent on the look at its first block
+
+
+def search_conf(family: float, searches: int, looks: bool = True) -> float:
+    """The level of each search's intervals: Bonferroni over a theorem's ``searches`` at the
+    family level, less the share each n spends on the look at its first block when there
+    are ``looks`` (a search whose n runs in one block has none, and keeps the whole level)."""
+    return 1.0 - ((1.0 - EARLY_SHARE) if looks else 1.0) * (1.0 - family) / max(1, searches)
+
+
+def early_conf(conf: float) -> float:
+    """The level of the look at an n's first block, for searches whose final level is
+    ``conf`` (``search_conf``): together the two looks spend the search's whole level."""
+    return 1.0 - EARLY_SHARE / (1.0 - EARLY_SHARE) * (1.0 - conf)
 
 
 def lattice_below(start: int, floor: int, steps: int) -> np.ndarray:
@@ -67,6 +92,18 @@ class PointRun:
     @property
     def key(self) -> str:
         return point_key(self.point)
+
+    @property
+    def staged(self) -> bool:
+        """Whether the engine looks at the first block of each n alone (searches of a
+        success probability; a fixed curve and a mean run all their trials)."""
+        return self.curve is None and self.measure == "success"
+
+    def settled(self, successes: int, trials: int, conf: float) -> bool:
+        """Whether the first block alone decides its n: its interval at ``early_conf(conf)``
+        lies wholly below or wholly above the target."""
+        lo, hi = clopper_pearson(successes, trials, early_conf(conf))
+        return bool(lo >= self.target or hi < self.target)
 
     def requests(self, conf: float) -> list[int]:
         """The sample sizes to evaluate next; empty when this point is finished."""

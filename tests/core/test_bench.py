@@ -206,23 +206,49 @@ def _results_tables(out) -> dict[str, pd.DataFrame]:
     return {p.stem: pd.read_csv(p) for p in sorted((out / "results").glob("*.csv"))}
 
 
+# The host's own two-process ratio: a fixed single-threaded numpy workload run once alone and
+# then twice at the same time, in separate processes. On a shared machine two cores rarely
+# give 2x; the jobs ratio means something only beside this one, measured in the same run.
+_WORK = ("import numpy as np, time\n"
+         "rng = np.random.default_rng(0); x = rng.random((200, 256)); t = time.perf_counter()\n"
+         "for _ in range({reps}): x = np.sort(x + rng.laplace(size=x.shape), axis=1) * 0.5\n"
+         "print(time.perf_counter() - t)")
+
+
+def host_two_process_ratio(reps: int = 3000) -> float:
+    """Throughput of two independent processes over one (2.0 on two idle cores)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    cmd = [sys.executable, "-c", _WORK.format(reps=reps)]
+    alone = float(subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout)
+    pair = [subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    both = max(float(p.communicate()[0]) for p in pair)
+    return 2 * alone / both
+
+
 @pytest.mark.benchmark
-@pytest.mark.parametrize("fidelity", ["quick", "full"])
-def test_run_jobs2_vs_jobs1(benchmark, tmp_path, fidelity):
+@pytest.mark.parametrize("fidelity, paper", [("quick", None), ("quick", "siv"), ("full", None)])
+def test_run_jobs2_vs_jobs1(benchmark, tmp_path, fidelity, paper):
     outs = {1: tmp_path / "jobs1", 2: tmp_path / "jobs2"}
     records = {}
 
     def run(jobs):
         records[jobs] = privbounds.run(fidelity=fidelity, jobs=jobs, seed=0, out=outs[jobs],
-                                       progress=False)
+                                       progress=False, paper=paper)
 
+    host = [host_two_process_ratio()]
     # jobs=1 first (untimed setup, timed by hand), then jobs=2 under the fixture
     t2, t1, _ = _paired(benchmark, lambda: run(2), lambda: run(1), rounds=1)
+    host.append(host_two_process_ratio())
     ratio = t1 / t2
-    _report(benchmark, "speedup", ratio, ">= 1.8x",
-            f"run {fidelity} jobs=2/jobs=1 speedup: {ratio:.2f}x (goal >= 1.8x); "
+    _report(benchmark, "speedup", ratio, ">= 0.9 x the host's",
+            f"run {fidelity} {paper or 'all papers'} jobs=2/jobs=1 speedup: {ratio:.2f}x; the host's own "
+            f"two-process ratio {host[0]:.2f}x before, {host[1]:.2f}x after (goal: within 10% of it); "
             f"{t1:.1f} s vs {t2:.1f} s",
-            seconds_jobs1=t1, seconds_jobs2=t2)
+            seconds_jobs1=t1, seconds_jobs2=t2, host_before=host[0], host_after=host[1])
 
     # Determinism: the same tables, every column, whatever --jobs.
     tables = {j: _results_tables(outs[j]) for j in outs}

@@ -140,3 +140,15 @@ def test_counts_of_trials_that_share_one_instance_are_not_tested_across_seeds():
     was = {"counts": {key: {"7": [0, 200]}}, "audits": {}, "n_hat": {}}
     assert _tests("kmms.lem4_6", now, was)[0][0] < 1e-50
     assert _tests("kmms.lem4_6", now, was, counts=False) == []
+
+
+def test_a_bound_value_is_keyed_by_where_it_was_evaluated_not_by_the_level_measured_there():
+    """A ceiling's point carries the row's interval level, which the engine's looks at first
+    blocks change (0.95 -> 0.9525 for a theorem whose searches look); the value is the same."""
+    from privbounds.reports.baseline import _where
+
+    old = {'{"conf":0.95,"epsilon":1.0,"n":8}|8': 0.5, "epsilon": 1.0}
+    new = {'{"conf":0.9525,"epsilon":1.0,"n":8}|8': 0.5, "epsilon": 1.0}
+    assert _where(old) == _where(new) == {'{"epsilon":1.0,"n":8}|8': 0.5, "epsilon": 1.0}
+    moved = {'{"conf":0.9525,"epsilon":2.0,"n":8}|8': 0.5}
+    assert _where(moved) != _where(old)

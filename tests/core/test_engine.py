@@ -145,6 +145,59 @@ def test_nhat_interval_coverage_precisely(tmp_path):
     assert hi >= 0.95
 
 
+class CountingLogistic(Logistic):
+    """Logistic that keeps the successes of every block it runs, in the order run."""
+
+    theorem_id = "test.counting"
+    seen: list = []
+
+    def run_trials(self, point, n, trials, rng):
+        ok = super().run_trials(point, n, trials, rng)
+        self.seen.append((int(n), int(ok.sum()), int(trials)))
+        return ok
+
+
+def test_an_n_runs_its_other_blocks_only_when_its_first_block_does_not_settle_it(tmp_path):
+    from privbounds.simulators.engine.search import early_conf, search_conf
+    from privbounds.simulators.engine.stats import clopper_pearson
+
+    sim, point = CountingLogistic(), {"beta": 0.2}
+    CountingLogistic.seen = []
+    res = run_points({"t": (sim, [point])}, {"t": sim.fidelities["smoke"]}, 0, tmp_path / "c",
+                     backend="sequential", progress=False, use_cache=False)["t"]
+    conf = res["conf"]
+    assert conf == pytest.approx(search_conf(0.95, 1))
+    # the two looks together spend the search's whole level, 5% of it on the first block
+    assert (1 - early_conf(conf)) + (1 - conf) == pytest.approx(0.05)
+    assert 1 - early_conf(conf) == pytest.approx(0.05 * 0.05)
+    blocks: dict = {}
+    for n, s, t in CountingLogistic.seen:
+        blocks.setdefault(n, []).append((s, t))
+    trials = {row["n"]: row["trials"] for row in res["rows"]}
+    assert set(trials) == set(blocks)
+    lengths = {len(b) for b in blocks.values()}
+    assert lengths == {1, 2}, blocks  # far from the crossing one block settles an n, near it not
+    # a theorem whose n run in one block makes no look and keeps the whole level
+    one = run_points({"t": (sim, [point])}, {"t": Fidelity(trials=100, block=100, steps=4)}, 0,
+                     tmp_path / "d", backend="sequential", progress=False, use_cache=False)["t"]
+    assert one["conf"] == pytest.approx(0.95) and {r["trials"] for r in one["rows"]} == {100}
+    for n, b in blocks.items():
+        lo, hi = clopper_pearson(b[0][0], b[0][1], early_conf(conf))
+        settled = lo >= 0.8 or hi < 0.8
+        assert len(b) == (1 if settled else 2), (n, b)
+        assert trials[n] == sum(t for _, t in b)
+
+
+def test_the_look_at_the_first_block_gives_the_same_numbers_for_any_jobs_and_backend(tmp_path):
+    """Which n run their other blocks depends only on each first block's count."""
+    sim, point = Logistic(), {"beta": 0.2}
+    res = [run_points({"t": (sim, [point])}, {"t": sim.fidelities["smoke"]}, 3, tmp_path / b, jobs=j,
+                      backend=b, progress=False, use_cache=False)["t"]
+           for j, b in ((1, "sequential"), (2, "threading"))]
+    assert res[0]["rows"] == res[1]["rows"] and res[0]["points"] == res[1]["points"]
+    assert {r["trials"] for r in res[0]["rows"]} == {100, 200}
+
+
 class OneCurve(Logistic):
     """A fixed curve of one sample size: finished after the first round."""
 
