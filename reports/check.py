@@ -237,8 +237,9 @@ def _tests(tid: str, now: dict, was: dict, counts: bool = True) -> list[tuple[fl
     return out
 
 
-def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | None = None,
-              ids=None) -> Outcome:
+def _read_records(out: Path, ids, fidelity: str | None) -> tuple[dict, dict, str]:
+    """The records to check (theorem id -> record), those that could not be read (id ->
+    why) and their one fidelity; a ``ParameterError`` for results a check cannot compare."""
     ids = list(ids) if ids else available(out)
     if not ids:
         raise ParameterError(f"no results in {Path(out) / 'results'}; run 'privbounds run --out {out}' first")
@@ -261,6 +262,92 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
     fid = fids.pop()
     if fidelity is not None and fidelity != fid:
         raise ParameterError(f"--fidelity {fidelity} does not match the results' fidelity {fid}")
+    return records, unreadable, fid
+
+
+def _update(paths: dict, current: dict, records: dict, finished: dict, unreadable: dict, fid: str,
+            baseline, own_folder: bool, out: Path) -> Outcome:
+    """``check --update``: write each paper's baseline from these results (finished runs
+    only, every one readable); theorems not rerun keep their entries."""
+    if fid == "smoke" and baseline is None and not own_folder:
+        raise ParameterError("smoke results have no committed baseline: --update writes the quick and full "
+                             "ones only (give --baseline FILE to write a baseline of your own)")
+    if unreadable:
+        raise ResultError(f"{next(iter(unreadable.values()))}; a baseline is made from readable results only")
+    failed = sorted(set(records) - set(finished))
+    if failed:
+        raise ParameterError(f"results of {', '.join(failed)} in {out} are failed runs; "
+                             "a baseline is made from finished runs only")
+    written = []
+    for paper, path in paths.items():
+        mine = {tid: s for tid, s in current.items() if paper in ("*", tid.split(".")[0])}
+        if not mine:
+            continue
+        data = {"format": FORMAT, "fidelity": fid, "seeds": [], "theorems": {}}
+        if path.is_file():  # keep theorems that were not rerun, if the file has this layout
+            old = read_baseline(path)  # a bad file is named, never overwritten with a partial one
+            if old.get("format") == FORMAT and old.get("fidelity") == fid:
+                data["theorems"] = old.get("theorems", {})
+        data["theorems"].update(mine)
+        data["seeds"] = sorted({e["seed"] for e in data["theorems"].values()})
+        write_atomic(path, json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n")
+        written.append(f"{path} ({len(mine)} theorems written, {len(data['theorems'])} in the file)")
+    return Outcome(0, [f"baseline updated: {w}" for w in written])
+
+
+def _compare_claims(tid: str, now: dict, was: dict, same_seed: bool, lines: list, regs: list,
+                    notes: list) -> None:
+    """The exact comparisons of one theorem's claims with the baseline's: bound values,
+    verdicts, and (at the baseline's seed) intervals; appends to ``lines``, ``regs`` and
+    ``notes``."""
+    for cid, c in now["claims"].items():
+        old = was["claims"].get(cid)
+        if old is None:
+            regs.append(f"{tid} {cid}: new claim without a baseline entry")
+            continue
+        new_values, old_values = _where(c["values"]), _where(old["values"])
+        moved = [k for k in set(new_values) | set(old_values)
+                 if not _same(new_values.get(k), old_values.get(k))]
+        for k in moved[:SHOWN]:
+            regs.append(f"{tid} {cid}: its bound at {k} is {new_values.get(k)}, "
+                        f"the baseline's {old_values.get(k)}")
+        if len(moved) > SHOWN:
+            regs.append(f"{tid} {cid}: ... and {len(moved) - SHOWN} more bound values changed")
+        worse = ORDER[c["verdict"]] < ORDER[old["verdict"]]
+        if worse and (same_seed or c["verdict"] == REFUTED):
+            regs.append(f"{tid} {cid}: verdict {old['verdict']} -> {c['verdict']}")
+        elif c["verdict"] != old["verdict"]:
+            notes.append(f"{tid} {cid}: verdict {old['verdict']} -> {c['verdict']} (seed {now['seed']}, "
+                         f"baseline seed {was['seed']}: left to the tests on the counts)")
+        if same_seed:
+            for label, iv in c["intervals"].items():
+                o = old["intervals"].get(label)
+                if o is not None and not _overlap(iv, o):
+                    regs.append(f"{tid} {cid} [{label}]: interval {_fmt(iv)} no longer overlaps "
+                                f"baseline {_fmt(o)}")
+        lines.append(f"{tid:<12} {cid:<26} {c['verdict']:<12} (baseline {old['verdict']})")
+
+
+def _significant(family: list) -> list[str]:
+    """The two-sample tests (p-value, theorem, what) that stay significant after
+    Benjamini-Hochberg at ``FALSE_ALARM`` over the whole family, a few per theorem."""
+    if not family:
+        return []
+    out: list[str] = []
+    adjusted = stats.false_discovery_control([p for p, _, _ in family], method="bh")
+    shown: dict = {}
+    for (p, tid, what), q in sorted(zip(family, adjusted), key=lambda x: x[0][0]):
+        if q > FALSE_ALARM:
+            continue
+        shown[tid] = shown.get(tid, 0) + 1
+        if shown[tid] <= SHOWN:
+            out.append(f"{tid}: {what} (p = {p:.2g}, BH-adjusted {q:.2g})")
+    return out + [f"{tid}: ... and {k - SHOWN} more significant differences" for tid, k in shown.items() if k > SHOWN]
+
+
+def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | None = None,
+              ids=None) -> Outcome:
+    records, unreadable, fid = _read_records(out, ids, fidelity)
     finished = {tid: rec for tid, rec in records.items() if rec.get("status") != "failed"}
     current = {}
     for tid, rec in list(finished.items()):
@@ -269,7 +356,6 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
         except (KeyError, TypeError) as e:  # valid on its face, but lacks what the check reads
             unreadable[tid] = f"{Path(out) / 'results' / (tid + '.json')}: lacks {type(e).__name__} {e}"
             del finished[tid], records[tid]
-    seeds = {rec["provenance"]["seed"] for rec in records.values()}
     prefixes = {t.split(".")[0] for t in records}
     # results of learners only (the gallery's, a user's): their own baselines, not every
     # paper's; a user's measured learners keep theirs in <out>/baselines, at any fidelity
@@ -281,30 +367,7 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
         paths = {p: baseline_path(p, fid) for p in sorted(prefixes | (set() if learners_only else set(known_papers())))}
 
     if update:
-        if fid == "smoke" and baseline is None and not own_folder:
-            raise ParameterError("smoke results have no committed baseline: --update writes the quick and full "
-                                 "ones only (give --baseline FILE to write a baseline of your own)")
-        if unreadable:
-            raise ResultError(f"{next(iter(unreadable.values()))}; a baseline is made from readable results only")
-        failed = sorted(set(records) - set(finished))
-        if failed:
-            raise ParameterError(f"results of {', '.join(failed)} in {out} are failed runs; "
-                                 "a baseline is made from finished runs only")
-        written = []
-        for paper, path in paths.items():
-            mine = {tid: s for tid, s in current.items() if paper in ("*", tid.split(".")[0])}
-            if not mine:
-                continue
-            data = {"format": FORMAT, "fidelity": fid, "seeds": sorted(seeds), "theorems": {}}
-            if path.is_file():  # keep theorems that were not rerun, if the file has this layout
-                old = read_baseline(path)  # a bad file is named, never overwritten with a partial one
-                if old.get("format") == FORMAT and old.get("fidelity") == fid:
-                    data["theorems"] = old.get("theorems", {})
-            data["theorems"].update(mine)
-            data["seeds"] = sorted({e["seed"] for e in data["theorems"].values()})
-            write_atomic(path, json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n")
-            written.append(f"{path} ({len(mine)} theorems written, {len(data['theorems'])} in the file)")
-        return Outcome(0, [f"baseline updated: {w}" for w in written])
+        return _update(paths, current, records, finished, unreadable, fid, baseline, own_folder, out)
 
     if (baseline is not None or not own_folder) and not any(path.is_file() for path in paths.values()):
         if baseline is None and fid == "smoke":
@@ -335,32 +398,7 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
             continue
         same_seed = now["seed"] == was["seed"]
         regs += [f"{tid} {b}" for b in _consistency(tid, finished[tid])]
-        for cid, c in now["claims"].items():
-            old = was["claims"].get(cid)
-            if old is None:
-                regs.append(f"{tid} {cid}: new claim without a baseline entry")
-                continue
-            new_values, old_values = _where(c["values"]), _where(old["values"])
-            moved = [k for k in set(new_values) | set(old_values)
-                     if not _same(new_values.get(k), old_values.get(k))]
-            for k in moved[:SHOWN]:
-                regs.append(f"{tid} {cid}: its bound at {k} is {new_values.get(k)}, "
-                            f"the baseline's {old_values.get(k)}")
-            if len(moved) > SHOWN:
-                regs.append(f"{tid} {cid}: ... and {len(moved) - SHOWN} more bound values changed")
-            worse = ORDER[c["verdict"]] < ORDER[old["verdict"]]
-            if worse and (same_seed or c["verdict"] == REFUTED):
-                regs.append(f"{tid} {cid}: verdict {old['verdict']} -> {c['verdict']}")
-            elif c["verdict"] != old["verdict"]:
-                notes.append(f"{tid} {cid}: verdict {old['verdict']} -> {c['verdict']} (seed {now['seed']}, "
-                             f"baseline seed {was['seed']}: left to the tests on the counts)")
-            if same_seed:
-                for label, iv in c["intervals"].items():
-                    o = old["intervals"].get(label)
-                    if o is not None and not _overlap(iv, o):
-                        regs.append(f"{tid} {cid} [{label}]: interval {_fmt(iv)} no longer overlaps "
-                                    f"baseline {_fmt(o)}")
-            lines.append(f"{tid:<12} {cid:<26} {c['verdict']:<12} (baseline {old['verdict']})")
+        _compare_claims(tid, now, was, same_seed, lines, regs, notes)
         for cid in was["claims"]:
             if cid not in now["claims"]:
                 regs.append(f"{tid} {cid}: claim in the baseline but not in the results")
@@ -371,16 +409,7 @@ def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | No
         family += [(p, tid, what) for p, what in _tests(tid, now, was, counts=same_seed or not shared)]
 
     n_tests = len(family)
-    if family:
-        adjusted = stats.false_discovery_control([p for p, _, _ in family], method="bh")
-        shown: dict = {}
-        for (p, tid, what), q in sorted(zip(family, adjusted), key=lambda x: x[0][0]):
-            if q > FALSE_ALARM:
-                continue
-            shown[tid] = shown.get(tid, 0) + 1
-            if shown[tid] <= SHOWN:
-                regs.append(f"{tid}: {what} (p = {p:.2g}, BH-adjusted {q:.2g})")
-        regs += [f"{tid}: ... and {k - SHOWN} more significant differences" for tid, k in shown.items() if k > SHOWN]
+    regs += _significant(family)
     missing = sorted(set(base) - set(current))
     for tid in missing[:SHOWN]:  # the count is in the last line; a few names say which
         lines.append(f"{tid:<12} not checked: no results in {out}")
