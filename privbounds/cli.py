@@ -345,25 +345,7 @@ def _dispatch(args, argv) -> int:
             print(f"privbounds: error: {tid} failed: {message} (traceback in {log})", file=sys.stderr)
         if failures or args.command == "run":
             return 1 if failures else 0
-        from privbounds.claims import VERDICTS
-
-        paths = api.plot(args.ids, args.out, paper=args.paper, jobs=args.jobs, svg=args.svg)
-        index = api.report(args.out)
-        print(f"figures: {len(paths)} files")
-        if args.fidelity == "smoke":
-            code = 0
-            print("check skipped: smoke fidelity has no baseline")
-        else:
-            code = _print_check(api.check(args.out, fidelity=args.fidelity))
-        counts = {k: 0 for k in VERDICTS}
-        for rec in recs.values():
-            for v in rec["verdicts"]:
-                counts[v["verdict"]] += 1
-        print(f"verdicts of {len(recs)} theorems, {sum(counts.values())} claims: "
-              + ", ".join(f"{n} {k}" for k, n in counts.items() if n))
-        print(f"report: {index.resolve()}")
-        print(f"reproduce finished in {time.perf_counter() - t0:.1f} s")
-        return code
+        return _reproduce_rest(args, recs, t0)
     if args.command == "figures":
         paths = api.plot(args.ids, args.out, paper=args.paper, jobs=args.jobs, svg=args.svg)
         for p in paths:
@@ -375,6 +357,31 @@ def _dispatch(args, argv) -> int:
     if args.command == "check":
         return _print_check(api.check(args.out, baseline=args.baseline, update=args.update))
     raise AssertionError(args.command)
+
+
+def _reproduce_rest(args, recs: dict, t0: float) -> int:
+    """What ``reproduce`` does after its run: figures, report, check (not at smoke), and
+    the verdicts' totals."""
+    from privbounds import api
+    from privbounds.claims import VERDICTS
+
+    paths = api.plot(args.ids, args.out, paper=args.paper, jobs=args.jobs, svg=args.svg)
+    index = api.report(args.out)
+    print(f"figures: {len(paths)} files")
+    if args.fidelity == "smoke":
+        code = 0
+        print("check skipped: smoke fidelity has no baseline")
+    else:
+        code = _print_check(api.check(args.out, fidelity=args.fidelity))
+    counts = {k: 0 for k in VERDICTS}
+    for rec in recs.values():
+        for v in rec["verdicts"]:
+            counts[v["verdict"]] += 1
+    print(f"verdicts of {len(recs)} theorems, {sum(counts.values())} claims: "
+          + ", ".join(f"{n} {k}" for k, n in counts.items() if n))
+    print(f"report: {index.resolve()}")
+    print(f"reproduce finished in {time.perf_counter() - t0:.1f} s")
+    return code
 
 
 def _note_partial_overrides(ids, paper, overrides) -> None:
