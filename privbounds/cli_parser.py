@@ -97,7 +97,7 @@ def run_opts(sp, overrides=True):
     select_opts(sp)
     sp.add_argument("--fidelity", default="quick", choices=FIDELITIES,
                     help="smoke: seconds, no baseline (tests); quick: minutes per paper, what CI checks "
-                         "(all theorems: about 10-16 minutes with --jobs 2 on 2 cores); full: paper "
+                         "(all theorems: 6 to 14 minutes with --jobs 2 on 2 cores); full: paper "
                          "quality, hours for all theorems (default: %(default)s)")
     sp.add_argument("--jobs", type=_jobs, default=1, metavar="N",
                     help="worker processes, at most the CPU count (default: 1)")

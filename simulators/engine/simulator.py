@@ -23,7 +23,8 @@ FIDELITIES = ("smoke", "quick", "full")
 class Fidelity:
     """How hard the engine works on one parameter point.
 
-    trials: trials at each evaluated n; block: trials per cached, parallel task;
+    trials: the most trials an evaluated n gets (a search's n that its first block
+    already decides stops there: search.py); block: trials per cached, parallel task;
     steps: geometric grid points per doubling of n (the n_hat resolution is 2^(1/steps));
     audit: multiple of each privacy audit's own trial count (``AuditCase.trials``).
     """
