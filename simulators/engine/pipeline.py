@@ -291,9 +291,7 @@ class Engine:
         first = sizes[:1] if run.staged else sizes  # a search looks at its first block alone
         for n in ns:
             self.requests[(id(run), n)] = Request(len(first), rest=sizes[len(first):])
-            for b, size in enumerate(first):
-                fn, args, key = w.search_block(run, n, b, size)
-                tasks.append(Task(fn, args, key, tid, w.rank, run, n, b, size))
+            tasks += self._blocks(tid, run, n, first)
         self.open[id(run)] = self.open.get(id(run), 0) + len(ns)
         self.left[tid] += len(ns)
         self._queue(tasks)
@@ -349,15 +347,17 @@ class Engine:
         self.left[tid] -= 1
         self._end(tid)
 
+    def _blocks(self, tid: str, run: PointRun, n: int, sizes: list, start: int = 0) -> list[Task]:
+        """The tasks of blocks ``start``, ``start + 1``, ... of ``run`` at ``n``."""
+        w = self.th[tid]
+        return [Task(*w.search_block(run, n, b, size), tid, w.rank, run, n, b, size)
+                for b, size in enumerate(sizes, start)]
+
     def _rest(self, task: Task, req: Request) -> None:
         """Ask for the other blocks of an n that its first block did not settle."""
-        w, sizes, start = self.th[task.theorem], req.rest, req.expected
-        req.rest, req.expected = [], req.expected + len(req.rest)
-        tasks = []
-        for b, size in enumerate(sizes, start):
-            fn, args, key = w.search_block(task.run, task.n, b, size)
-            tasks.append(Task(fn, args, key, task.theorem, w.rank, task.run, task.n, b, size))
-        self._queue(tasks)
+        sizes, start = req.rest, req.expected
+        req.rest, req.expected = [], req.expected + len(sizes)
+        self._queue(self._blocks(task.theorem, task.run, task.n, sizes, start))
 
     def _end(self, tid: str) -> None:
         """Finish a theorem that failed, or that has nothing open and nothing to replan."""
