@@ -176,6 +176,28 @@ def environment() -> Environment:
     return env
 
 
+def _copy_figure(src: Path, site: Path) -> dict:
+    """Copy a drawn PNG and its SVG into the site; the page's links to them (no SVG link,
+    and no stale SVG copy, for a figure drawn PNG only with --no-svg)."""
+    shutil.copy2(src, site / "figures" / src.name)
+    svg = src.with_suffix(".svg")
+    if svg.is_file():
+        shutil.copy2(svg, site / "figures" / svg.name)
+    else:
+        (site / "figures" / svg.name).unlink(missing_ok=True)
+    return {"png": f"figures/{src.name}", "svg": f"figures/{svg.name}" if svg.is_file() else None}
+
+
+def _totals(own: list) -> dict:
+    """The index's counts over the papers' theorem pages."""
+    return {"theorems": sum(1 for p in own if p["rec"].get("verdicts")),
+            "claims": sum(len(p["rec"].get("verdicts") or []) for p in own),
+            "failed": sum(1 for p in own if p["rec"].get("status") == "failed"),
+            "unsimulated": sum(1 for p in own if p["rec"].get("status") in ("bound-only", "summary")),
+            "verdicts": {v: n for v in VERDICTS
+                         if (n := sum(1 for p in own for x in p["rec"].get("verdicts") or [] if x["verdict"] == v))}}
+
+
 def build(out: Path) -> Path:
     records = load_valid(out)  # an unreadable record is named in a warning and left out
     if not records:
@@ -196,14 +218,7 @@ def build(out: Path) -> Path:
         for src in [folder / f"{tid}.png", *sorted(folder.glob(f"{tid}-*.png"))]:
             if not src.is_file():
                 continue
-            shutil.copy2(src, site / "figures" / src.name)
-            svg = src.with_suffix(".svg")
-            if svg.is_file():
-                shutil.copy2(svg, site / "figures" / svg.name)
-            else:  # drawn PNG only (--no-svg): an older SVG copy would be stale
-                (site / "figures" / svg.name).unlink(missing_ok=True)
-            figs.append({"png": f"figures/{src.name}", "svg": f"figures/{svg.name}" if svg.is_file() else None,
-                         "part": src.stem[len(tid) + 1:] if src.stem != tid else None})
+            figs.append({**_copy_figure(src, site), "part": src.stem[len(tid) + 1:] if src.stem != tid else None})
         shutil.copy2(results_dir(out) / f"{tid}.json", site / "data" / f"{tid}.json")
         csv = export_csv(out, tid)
         if csv is not None:
@@ -227,12 +242,7 @@ def build(out: Path) -> Path:
 
     # the totals are the papers' theorems: measured learners (their comparisons) are not counted
     own = [p for p in pages if getattr(known().get(p["id"].split(".")[0]), "kind", "paper") == "paper"]
-    totals = {"theorems": sum(1 for p in own if p["rec"].get("verdicts")),
-              "claims": sum(len(p["rec"].get("verdicts") or []) for p in own),
-              "failed": sum(1 for p in own if p["rec"].get("status") == "failed"),
-              "unsimulated": sum(1 for p in own if p["rec"].get("status") in ("bound-only", "summary")),
-              "verdicts": {v: n for v in VERDICTS
-                           if (n := sum(1 for p in own for x in p["rec"].get("verdicts") or [] if x["verdict"] == v))}}
+    totals = _totals(own)
     papers = []
     for prefix in sorted({p["id"].split(".")[0] for p in pages}):
         members = [p for p in pages if p["id"].split(".")[0] == prefix]
@@ -241,14 +251,7 @@ def build(out: Path) -> Path:
         heads = sorted((Path(out) / "figures").glob(f"paper-{prefix}-*.png"))
         heads += sorted((Path(out) / "figures").glob(f"{prefix}.headline.png"))
         for src in heads:
-            shutil.copy2(src, site / "figures" / src.name)
-            svg = src.with_suffix(".svg")
-            if svg.is_file():
-                shutil.copy2(svg, site / "figures" / svg.name)
-            else:  # drawn PNG only (--no-svg): an older SVG copy would be stale
-                (site / "figures" / svg.name).unlink(missing_ok=True)
-            figs.append({"png": f"figures/{src.name}", "svg": f"figures/{svg.name}" if svg.is_file() else None,
-                         "name": src.stem})
+            figs.append({**_copy_figure(src, site), "name": src.stem})
         page = f"paper-{prefix}.html"
         kind = getattr(known().get(prefix), "kind", "paper")
         papers.append({"prefix": prefix, "page": page, "title": members[0]["rec"]["paper"], "n": len(members),
