@@ -22,6 +22,7 @@ import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
 from privbounds.figures.layout import MAX_WIDTH  # noqa: E402
+from privbounds.figures.ticks import plain_log_ticks  # noqa: E402
 
 sns.set_theme(style="whitegrid", context="notebook")
 PALETTE = sns.color_palette("colorblind")
@@ -342,6 +343,7 @@ def save_named(fig, name: str, title: str, out) -> list[Path]:
                                            "them to complete the figure)", int(width * 13)),
                  ha="center", va="bottom", fontsize=9, color="#8b0000")
         bottom = 0.035
+    plain_log_ticks(fig)  # before any layout: every tick label is measured as it is drawn
     _fit(fig, bottom)
     # The layout is final. tight_layout leaves a placeholder layout engine on the figure,
     # for which savefig would draw the whole figure once more before each real draw (a
