@@ -37,16 +37,22 @@ class PlainLogFormatter(LogFormatterSciNotation):
         return plain(super().__call__(x, pos))
 
 
+def _plain(formatter) -> PlainLogFormatter | None:
+    """``formatter`` as a ``PlainLogFormatter`` with all of its settings (base, which labels
+    it writes, its linear threshold), or None if it is not matplotlib's default log one."""
+    if type(formatter) is not LogFormatterSciNotation:
+        return None
+    plain_one = PlainLogFormatter.__new__(PlainLogFormatter)
+    plain_one.__dict__.update(formatter.__dict__)
+    return plain_one
+
+
 def plain_log_ticks(fig) -> None:
     """Swap the default log formatters of every axis of ``fig`` for ``PlainLogFormatter``
     with the same settings; formatters a plotter chose itself are left alone."""
-    for ax in fig.axes:
-        for axis in (ax.xaxis, ax.yaxis):
-            for get, put in ((axis.get_major_formatter, axis.set_major_formatter),
-                             (axis.get_minor_formatter, axis.set_minor_formatter)):
-                old = get()
-                if type(old) is LogFormatterSciNotation:
-                    new = PlainLogFormatter(base=old._base, labelOnlyBase=old.labelOnlyBase,
-                                            minor_thresholds=old.minor_thresholds, linthresh=old._linthresh)
-                    new._sublabels = old._sublabels
-                    put(new)
+    for axis in (axis for ax in fig.axes for axis in (ax.xaxis, ax.yaxis)):
+        major, minor = _plain(axis.get_major_formatter()), _plain(axis.get_minor_formatter())
+        if major is not None:
+            axis.set_major_formatter(major)
+        if minor is not None:
+            axis.set_minor_formatter(minor)
