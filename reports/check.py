@@ -283,7 +283,7 @@ def _update(paths: dict, current: dict, records: dict, finished: dict, unreadabl
         mine = {tid: s for tid, s in current.items() if paper in ("*", tid.split(".")[0])}
         if not mine:
             continue
-        data = {"format": FORMAT, "fidelity": fid, "seeds": [], "theorems": {}}
+        data = {"format": FORMAT, "fidelity": fid, "theorems": {}}
         if path.is_file():  # keep theorems that were not rerun, if the file has this layout
             old = read_baseline(path)  # a bad file is named, never overwritten with a partial one
             if old.get("format") == FORMAT and old.get("fidelity") == fid:
