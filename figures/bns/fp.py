@@ -153,8 +153,13 @@ def attack(theorem, record, out, pairs, limit, limit_label, trace_event=None,
         legend(ax)
     paths += save(fig, record, out, intervals="rates",
                   what=f"tracing: P[{trace_event}] and P[{framed}] against the DP ceiling")
+    paths += _accuracy_part(record, out, rows, series, users_all, limit, limit_label, xlabel)
+    return paths + _epsilon_part(record, out, rows, series, pairs, by_users, xlabel)
 
-    # part "accuracy" (tall enough from the start for its legend: see the report on common._fit)
+
+def _accuracy_part(record, out, rows, series, users_all, limit, limit_label, xlabel):
+    """``attack``'s part "accuracy": how often every hypothesis is alpha-accurate."""
+    # tall enough from the start for its legend: see the report on common._fit
     fig, (ax,) = new_figure(1, width=8.0, height=4.6 + 0.25 * (len(series) + len(users_all)))
     for _, _, g, st, name in series:
         _rate(ax, g, "accurate", st, name)
@@ -171,9 +176,11 @@ def attack(theorem, record, out, pairs, limit, limit_label, trace_event=None,
     ax.set_ylabel("P[every hypothesis alpha-accurate]")
     ax.set_title("accuracy of each learner", fontsize=10)
     legend(ax)
-    paths += save(fig, record, out, part="accuracy", intervals="rates", what="accuracy")
+    return save(fig, record, out, part="accuracy", intervals="rates", what="accuracy")
 
-    # part "epsilon"
+
+def _epsilon_part(record, out, rows, series, pairs, by_users, xlabel):
+    """``attack``'s part "epsilon": the epsilon the attack certifies against the declared one."""
     cert = certified_table(rows, pairs, ["users", "learner"] if by_users else ["learner"])
     fig, (ax,) = new_figure(1, width=8.0, height=4.6 + 0.25 * (len(series) + 1))
     declared = set()
@@ -192,8 +199,7 @@ def attack(theorem, record, out, pairs, limit, limit_label, trace_event=None,
     ax.set_title(f"epsilon the attack certifies from P[accused] vs P[framed] "
                  f"({len(pairs)} event pair{'s' if len(pairs) > 1 else ''})", fontsize=10)
     legend(ax)
-    paths += save(fig, record, out, part="epsilon", intervals="rates", what="certified epsilon")
-    return paths
+    return save(fig, record, out, part="epsilon", intervals="rates", what="certified epsilon")
 
 
 def thm4_3(theorem, record, out):

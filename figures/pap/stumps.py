@@ -283,7 +283,12 @@ def thm4_3(theorem, record, out):
     for ax in (a_member, a_fp, a_acc):
         ax.set_ylabel("probability")
     paths = save(fig, record, out, intervals="rates", what="the tracing attack on each release")
+    return paths + _thm4_3_threshold(record, out)
 
+
+def _thm4_3_threshold(record, out):
+    """Theorem 4.3's second figure: the tracing threshold n_0 of the rounded marginals
+    against p, and the number of rows they accuse (kappa_hat)."""
     fig, (a_n0, a_kappa) = new_figure(2, width=6.5, height=6.4)
     rounded = style("rounded")
     # the tracing threshold n_0 against p
@@ -319,4 +324,4 @@ def thm4_3(theorem, record, out):
     a_kappa.set_title("rounded marginals at N = sqrt(p / ln(1/rho)) / alpha:\n"
                       "kappa_hat = alpha^2 x median number accused", fontsize=10)
     legend(a_kappa)
-    return paths + save(fig, record, out, part="threshold", what="the tracing threshold of the rounded marginals")
+    return save(fig, record, out, part="threshold", what="the tracing threshold of the rounded marginals")
