@@ -51,6 +51,19 @@ def _source(module: str) -> tuple[bytes, bool] | None:
     return Path(spec.origin).read_bytes(), spec.submodule_search_locations is not None
 
 
+def _statements(tree: ast.AST):
+    """Every statement of ``tree``, nested ones included (an import is a statement, so the
+    expressions, most of a module's nodes, need not be visited)."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            children = getattr(node, field, None)
+            if isinstance(children, list):
+                todo.extend(children)
+
+
 def _imports(module: str) -> tuple[tuple[str, ...], bytes]:
     """(modules of ours that ``module`` imports, its source bytes), read from disk now."""
     found_source = _source(module)
@@ -59,14 +72,16 @@ def _imports(module: str) -> tuple[tuple[str, ...], bytes]:
     source, is_package = found_source
     package = module if is_package else module.rpartition(".")[0]
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in _statements(ast.parse(source)):
         if isinstance(node, ast.Import):
             found += [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = _resolve(node.module or "", node.level, package)
             found.append(base)
-            # "from privbounds.simulators import gf2" imports a module, not a name
-            found += [f"{base}.{a.name}" for a in node.names if _is_module(f"{base}.{a.name}")]
+            # "from privbounds.simulators import gf2" imports a module, not a name; asked of
+            # our own packages only (find_spec of "scipy.stats.beta" would import scipy.stats)
+            if base == ROOT or base.startswith(ROOT + "."):
+                found += [f"{base}.{a.name}" for a in node.names if _is_module(f"{base}.{a.name}")]
     ours = sorted({m for m in found if m == ROOT or m.startswith(ROOT + ".")} - {ROOT})
     return tuple(m for m in ours if _is_module(m)), source
 

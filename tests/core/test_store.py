@@ -46,6 +46,47 @@ def test_code_hash_follows_the_import_closure(monkeypatch):
     monkeypatch.undo()
 
 
+NESTED = b"""
+import numpy as np
+from scipy.stats import beta
+from privbounds.simulators import gf2
+class A:
+    def f(self):
+        try:
+            import privbounds.simulators.learners
+        except ImportError:
+            from privbounds.simulators.concepts import Thresholds
+        else:
+            pass
+        finally:
+            with open(__file__):
+                if np.pi:
+                    from privbounds.bounds import bns
+                else:
+                    from privbounds.params import flag
+    for _ in ():
+        import privbounds.results
+    else:
+        import privbounds.claims
+match 1:
+    case 1:
+        import privbounds.registry
+"""
+
+
+def test_imports_are_found_in_every_nested_statement(monkeypatch):
+    """An import inside a function, a class, try/except/else/finally, with, if/else,
+    for/else or a match case is found, a module imported by name ("from ... import gf2")
+    is a module, and what is not ours is left out."""
+    real = store._source
+    monkeypatch.setattr(store, "_source", lambda name: (NESTED, False) if name == "privbounds.fake" else real(name))
+    found, _ = store._imports("privbounds.fake")
+    assert found == ("privbounds.bounds", "privbounds.bounds.bns", "privbounds.claims", "privbounds.params",
+                     "privbounds.registry", "privbounds.results", "privbounds.simulators",
+                     "privbounds.simulators.concepts", "privbounds.simulators.gf2",
+                     "privbounds.simulators.learners")
+
+
 def test_an_edit_to_a_shared_learner_recomputes_its_blocks(tmp_path, monkeypatch):
     first = _run(tmp_path)
     assert first["engine"]["blocks_run"] > 0 and first["engine"]["blocks_cached"] == 0
