@@ -79,13 +79,27 @@ def vc_dimension(matrix: np.ndarray) -> int:
     rows, cols = m.shape
     best = 0
     for k in range(1, min(cols, int(np.floor(np.log2(max(rows, 1))))) + 1):
-        weights = 1 << np.arange(k)
-        if any(np.unique(m[:, list(c)] @ weights).size == 1 << k
-               for c in itertools.combinations(range(cols), k)):
+        if _some_shattered(m, k):
             best = k
         else:
             break  # a shattered set of size k contains shattered sets of every smaller size
     return best
+
+
+def _some_shattered(m: np.ndarray, k: int, chunk: int = 1 << 16) -> bool:
+    """Whether some k columns of the 0/1 matrix ``m`` show all 2^k row patterns: the
+    column sets are checked a chunk at a time, each pattern read as a k-bit code and the
+    distinct codes of each set counted after a sort down the rows."""
+    weights = 1 << np.arange(k)
+    combos = itertools.combinations(range(m.shape[1]), k)
+    while True:
+        sets = np.fromiter(itertools.chain.from_iterable(itertools.islice(combos, chunk)), dtype=np.intp)
+        if sets.size == 0:
+            return False
+        codes = np.sort(m[:, sets.reshape(-1, k)] @ weights, axis=0)  # (rows, sets)
+        distinct = 1 + np.count_nonzero(np.diff(codes, axis=0), axis=0)
+        if np.any(distinct == 1 << k):
+            return True
 
 
 def dual_vc_dimension(matrix: np.ndarray) -> int:
