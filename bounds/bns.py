@@ -12,7 +12,6 @@ Concepts" (ITCS 2016, JMLR 2019).
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import brentq
 
 from ._meta import ASYMPTOTIC, EXACT, at_least, bound, positive, unit_open
 from .bns_fingerprinting import (  # noqa: F401  (Section 4: bns.<name> stays one place to find every bound)
@@ -154,6 +153,8 @@ def _smallest_n(condition, start=1.0):
             raise ValueError("no finite sample size satisfies the condition")
     if condition(lo) >= 0:
         return lo
+    from scipy.optimize import brentq  # here: the bounds load without scipy.optimize
+
     return brentq(condition, lo, hi, xtol=1e-9)
 
 

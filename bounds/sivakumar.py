@@ -21,8 +21,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.optimize import brentq
-from scipy.stats import norm
 
 from ._meta import EXACT, at_least, bound, positive, unit_open
 
@@ -85,7 +83,9 @@ def expmech_tail_ceiling(a):
 def gdp_delta(epsilon, mu):
     """delta(eps) of a mu-GDP mechanism (Dong, Roth, Su 2019, Cor 2.13), exact:
     Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)."""
-    return norm.cdf(-epsilon / mu + mu / 2) - np.exp(epsilon) * norm.cdf(-epsilon / mu - mu / 2)
+    from scipy.special import ndtr  # Phi; what scipy.stats.norm.cdf computes, without importing scipy.stats
+
+    return ndtr(-epsilon / mu + mu / 2) - np.exp(epsilon) * ndtr(-epsilon / mu - mu / 2)
 
 
 def gdp_mu(epsilon, delta):
@@ -93,6 +93,8 @@ def gdp_mu(epsilon, delta):
     gdp_delta(epsilon, mu) = delta (delta(eps) increases with mu)."""
     eps = float(positive("epsilon", epsilon))
     d = float(unit_open("delta", delta))
+    from scipy.optimize import brentq  # here: a bound module loads without scipy.optimize
+
     return brentq(lambda m: gdp_delta(eps, m) - d, 1e-8, 100.0, xtol=1e-14, rtol=1e-14)
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.optimize import brentq
 
 from ._meta import EXACT, at_least, bound, positive, unit_open
 
@@ -37,6 +36,8 @@ def per_concept_epsilon(epsilon: float, k: int, rule: str, delta: float | None =
     if rule == "advanced":
         unit_open("delta", delta)
         f = lambda e0: float(advanced_composition_epsilon(e0, k, delta)) - epsilon  # noqa: E731
+        from scipy.optimize import brentq  # here: the bounds load without scipy.optimize
+
         return float(brentq(f, 1e-12, float(epsilon), xtol=1e-14, rtol=1e-12))
     raise ValueError(f"rule must be one of {', '.join(COMPOSITION_RULES)}, got {rule!r}")
 

@@ -17,8 +17,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import pandas as pd
-
 from privbounds.params import ParameterError, flag
 
 DEFAULT_OUT = Path("privbounds-out")
@@ -55,7 +53,15 @@ def save(out, theorem_id: str, record: dict, rows: list[dict]) -> None:
     csv.unlink(missing_ok=True)
     write_atomic(rdir / f"{theorem_id}.json", json.dumps({**record, "rows": rows}, indent=1, default=_jsonable))
     if rows:
-        write_atomic(csv, pd.DataFrame(rows).to_csv(index=False))
+        write_atomic(csv, _table(rows).to_csv(index=False))
+
+
+def _table(rows: list[dict]):
+    """pandas' DataFrame of ``rows``, pandas imported here: reading records, listing and
+    reporting never need it (its import is most of a second)."""
+    import pandas as pd
+
+    return pd.DataFrame(rows)
 
 
 def export_csv(out, theorem_id: str) -> Path | None:
@@ -65,7 +71,7 @@ def export_csv(out, theorem_id: str) -> Path | None:
         rows = load(out, theorem_id).get("rows") or []
         if not rows:
             return None
-        write_atomic(csv, pd.DataFrame(rows).to_csv(index=False))
+        write_atomic(csv, _table(rows).to_csv(index=False))
     return csv
 
 
@@ -220,9 +226,9 @@ def load_valid(out, ids=None) -> dict:
     return records
 
 
-def load_rows(out, theorem_id: str) -> pd.DataFrame:
+def load_rows(out, theorem_id: str):
     """The theorem's table, from its record (the unit written atomically)."""
-    return pd.DataFrame(load(out, theorem_id).get("rows") or [])
+    return _table(load(out, theorem_id).get("rows") or [])
 
 
 def check_writable(out, *sub: str) -> Path:

@@ -27,7 +27,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
+
+
+def _stats():
+    """scipy.stats, imported at first use: it takes a second or more to import (most of it
+    generating its distributions' docstrings), and a block-running worker or a command
+    that draws or lists never needs it."""
+    from scipy import stats
+
+    return stats
 
 
 def clopper_pearson(successes, trials, conf: float = 0.95):
@@ -36,8 +44,8 @@ def clopper_pearson(successes, trials, conf: float = 0.95):
     n = np.asarray(trials, dtype=float)
     a = (1.0 - conf) / 2.0
     with np.errstate(invalid="ignore", divide="ignore"):
-        low = np.where(k > 0, stats.beta.ppf(a, k, n - k + 1), 0.0)
-        high = np.where(k < n, stats.beta.ppf(1 - a, k + 1, n - k), 1.0)
+        low = np.where(k > 0, _stats().beta.ppf(a, k, n - k + 1), 0.0)
+        high = np.where(k < n, _stats().beta.ppf(1 - a, k + 1, n - k), 1.0)
     return np.nan_to_num(low, nan=0.0), np.nan_to_num(high, nan=1.0)
 
 
@@ -157,7 +165,7 @@ def fit_exponent(x, n_hat, n_low, n_high, conf: float = 0.95, point_conf: float 
     x = np.asarray(x, float)
     y = np.log(np.asarray(n_hat, float))
     half = (np.log(np.asarray(n_high, float)) - np.log(np.asarray(n_low, float))) / 2
-    z = stats.norm.ppf(0.5 + (conf if point_conf is None else point_conf) / 2)
+    z = _stats().norm.ppf(0.5 + (conf if point_conf is None else point_conf) / 2)
     # A zero-width interval still carries the grid's rounding; floor it so one point
     # cannot take all the weight.
     sd = np.maximum(half / z, 0.02)
@@ -172,7 +180,7 @@ def fit_exponent(x, n_hat, n_low, n_high, conf: float = 0.95, point_conf: float 
     dof = x.size - 2
     chi2 = float(np.sum(w * resid**2)) / dof
     se = float(np.sqrt(cov[1, 1] * max(1.0, chi2)))
-    tq = stats.t.ppf(0.5 + conf / 2, dof)
+    tq = _stats().t.ppf(0.5 + conf / 2, dof)
     a = float(beta[1])
     return ExponentFit(a, a - tq * se, a + tq * se, int(x.size))
 
@@ -221,7 +229,7 @@ def mean_interval(mean, sd, trials, conf: float = 0.95, value_range=(None, None)
     hi_r = np.inf if value_range[1] is None else float(value_range[1])
     a = 1.0 - conf
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        half = stats.t.ppf(0.5 + conf / 2, np.maximum(t - 1, 1)) * sd / np.sqrt(t)
+        half = _stats().t.ppf(0.5 + conf / 2, np.maximum(t - 1, 1)) * sd / np.sqrt(t)
         shrink = np.where(t > 1, 1.0 - (a / 2) ** (1.0 / np.maximum(t, 1)), 1.0)
         up = np.where(sd > 0, mean + half, mean + (hi_r - mean) * shrink)
         down = np.where(sd > 0, mean - half, mean - (mean - lo_r) * shrink)

@@ -30,8 +30,24 @@ def test_bounds_load_without_the_engine_pandas_or_matplotlib():
     # every module of bounds/, whichever papers there are
     code = ("import importlib, pkgutil, sys, privbounds.bounds as b; "
             "[importlib.import_module(f'privbounds.bounds.{m.name}') for m in pkgutil.iter_modules(b.__path__)]; "
-            "bad = [m for m in ('pandas', 'matplotlib', 'joblib', 'privbounds.simulators', "
-            "'privbounds.api', 'privbounds.registry') if m in sys.modules]; print(','.join(bad))")
+            "bad = [m for m in ('pandas', 'matplotlib', 'joblib', 'scipy.stats', 'scipy.optimize', "
+            "'privbounds.simulators', 'privbounds.api', 'privbounds.registry') if m in sys.modules]; "
+            "print(','.join(bad))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_a_worker_and_the_command_line_start_without_scipy_stats_pandas_or_matplotlib():
+    """What every process pays before its first block or its help text: the engine (a loky
+    worker unpickles a block through it) and the command line load none of the heavy
+    libraries (scipy.stats alone took 1.3-1.8 s to import here); a simulator or a command
+    that needs one imports it itself."""
+    import subprocess
+    import sys
+
+    code = ("import sys, privbounds.simulators.engine.runner, privbounds.cli; "
+            "bad = [m for m in ('scipy.stats', 'scipy.optimize', 'pandas', 'matplotlib') if m in sys.modules]; "
+            "print(','.join(bad))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
 
