@@ -49,7 +49,6 @@ point 1, so the loss never concentrates: see ``BnsProp411.unaudited``.
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
 
 from privbounds.bounds import bns as bounds
 from privbounds.params import ALPHA, BETA, DELTA, EPSILON, Interval, Options, ParameterError
@@ -131,6 +130,8 @@ def weight_law(users: int, nodes: int = 400) -> np.ndarray:
     """P[w ones in a Tardos column of ``users`` users], w = 0..users: the binomial law
     averaged over the column bias p = sin^2 r, r uniform on [t', pi/2 - t'] (Gauss-Legendre
     quadrature in r; the integrand is smooth)."""
+    from scipy import stats  # here, not at import: see engine/stats.py:_stats
+
     t_prime = np.arcsin(np.sqrt(1.0 / (300 * users)))
     x, wts = np.polynomial.legendre.leggauss(nodes)
     r = t_prime + (x + 1) / 2 * (np.pi / 2 - 2 * t_prime)

@@ -20,7 +20,6 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
 from scipy.special import logsumexp
 
 from privbounds.params import EPSILON, Interval
@@ -75,6 +74,8 @@ def accuracy_packing_success_exact(row: dict) -> float:
     nondecreasing in n0 and in n1 (a row at x0 or at x1 only lowers the weights of the
     wrong hypotheses), so ((P1 + P0) / 2)^k is too; n + 1 rows are n rows plus one more at
     x0 or x1, so p(n + 1) >= p(n)."""
+    from scipy import stats  # here, not at import: see engine/stats.py:_stats
+
     d, k, n = int(row["d"]), int(row["k"]), int(row["n"])
     q, s = 2.0 * float(row["alpha"]), float(row["epsilon"]) / k / 2.0
     half = 20.0 * np.sqrt(n) + 1.0

@@ -21,7 +21,6 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-from scipy import stats
 
 from privbounds.params import BETA, EPSILON_AT_MOST_1, Interval
 from privbounds.simulators.accuracy import within
@@ -71,6 +70,8 @@ class BnsLem225(Simulator):
     @staticmethod
     def neighbour_tail(point, m):
         """P_D'[output > tau] exactly: D' has m/2 - 1 rows equal to 0."""
+        from scipy import stats  # here, not at import: see engine/stats.py:_stats
+
         n, eps = point["inner_n"], point["epsilon"]
         j = np.arange(n + 1)
         w = stats.binom.pmf(j, n, (m / 2 - 1) / m)

@@ -30,7 +30,6 @@ quantities) down to 1e-12.
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
 from scipy.special import logsumexp
 
 from privbounds.params import Interval, ParameterError
@@ -92,6 +91,8 @@ def ro_stability(p, q, losses) -> np.ndarray:
 def hypergeom_logpmf(n: int, k, m: int) -> np.ndarray:
     """log P(j ones among m rows drawn without replacement from n rows with k ones), for
     j = 0..m; ``k`` an array of trials -> shape (len(k), m + 1)."""
+    from scipy import stats  # here, not at import: see engine/stats.py:_stats
+
     k = np.atleast_1d(np.asarray(k))
     j = np.arange(m + 1)
     with np.errstate(divide="ignore"):

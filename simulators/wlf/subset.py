@@ -25,7 +25,6 @@ random. ``two_stage_rows`` is the same learner on explicit rows (audit and tests
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
 from scipy.special import log_softmax
 
 from privbounds.bounds.wlf import wlf_ex22_epsilon
@@ -51,6 +50,8 @@ def clipped_square(v, t):
 
 def _normal_clipped_square(mean, t):
     """E min(1, (u - t)^2 / 4) for u ~ N(mean, SIGMA^2), exact."""
+    from scipy import stats  # here, not at import: see engine/stats.py:_stats
+
     m = (mean - t) / SIGMA
     lo, hi = (-2.0 - (mean - t)) / SIGMA, (2.0 - (mean - t)) / SIGMA  # |u - t| < 2 in z units
     inside = stats.norm.cdf(hi) - stats.norm.cdf(lo)
@@ -74,6 +75,8 @@ def best_risk() -> float:
 
 def bin_masses() -> np.ndarray:
     """P(round(v_1) = each bin), v_1 ~ N(a, sigma^2), clipped to [-3, 3] into the end bins."""
+    from scipy import stats  # here, not at import: see engine/stats.py:_stats
+
     edges = np.concatenate([[-np.inf], BINS[:-1] + STEP / 2, [np.inf]])
     return np.diff(stats.norm.cdf((edges - A) / SIGMA))
 
