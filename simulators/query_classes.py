@@ -86,10 +86,12 @@ def vc_dimension(matrix: np.ndarray) -> int:
     return best
 
 
-def _some_shattered(m: np.ndarray, k: int, chunk: int = 1 << 16) -> bool:
+def _some_shattered(m: np.ndarray, k: int) -> bool:
     """Whether some k columns of the 0/1 matrix ``m`` show all 2^k row patterns: the
     column sets are checked a chunk at a time, each pattern read as a k-bit code and the
-    distinct codes of each set counted after a sort down the rows."""
+    distinct codes of each set counted after a sort down the rows. A chunk holds about
+    4 million codes whatever the number of rows (some 200 MB at most)."""
+    chunk = max(1, (1 << 22) // max(m.shape[0], 1))
     weights = 1 << np.arange(k)
     combos = itertools.combinations(range(m.shape[1]), k)
     while True:

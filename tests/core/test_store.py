@@ -71,17 +71,26 @@ class A:
 match 1:
     case 1:
         import privbounds.registry
+while False:
+    import privbounds.learners
+else:
+    import privbounds.api
+async def g():
+    async with x:
+        async for _ in x:
+            import privbounds.cli
 """
 
 
 def test_imports_are_found_in_every_nested_statement(monkeypatch):
     """An import inside a function, a class, try/except/else/finally, with, if/else,
-    for/else or a match case is found, a module imported by name ("from ... import gf2")
+    for/else, while/else, async def/with/for or a match case is found, a module imported by name ("from ... import gf2")
     is a module, and what is not ours is left out."""
     real = store._source
     monkeypatch.setattr(store, "_source", lambda name: (NESTED, False) if name == "privbounds.fake" else real(name))
     found, _ = store._imports("privbounds.fake")
-    assert found == ("privbounds.bounds", "privbounds.bounds.bns", "privbounds.claims", "privbounds.params",
+    assert found == ("privbounds.api", "privbounds.bounds", "privbounds.bounds.bns", "privbounds.claims",
+                     "privbounds.cli", "privbounds.learners", "privbounds.params",
                      "privbounds.registry", "privbounds.results", "privbounds.simulators",
                      "privbounds.simulators.concepts", "privbounds.simulators.gf2",
                      "privbounds.simulators.learners")
