@@ -23,39 +23,41 @@ def test_every_package_folder_is_listed_in_pyproject():
         assert cfg["package-dir"][name] == top
 
 
-def test_bounds_load_without_the_engine_pandas_or_matplotlib():
+def _loaded(statements: str, names: tuple) -> tuple[list[str], int]:
+    """Which of ``names`` a fresh interpreter has imported after running ``statements``,
+    and how many modules it holds then."""
     import subprocess
     import sys
 
-    # every module of bounds/, whichever papers there are
-    code = ("import importlib, pkgutil, sys, privbounds.bounds as b; "
-            "[importlib.import_module(f'privbounds.bounds.{m.name}') for m in pkgutil.iter_modules(b.__path__)]; "
-            "bad = [m for m in ('pandas', 'matplotlib', 'joblib', 'scipy.stats', 'scipy.optimize', "
-            "'privbounds.simulators', 'privbounds.api', 'privbounds.registry') if m in sys.modules]; "
-            "print(','.join(bad))")
+    code = f"import sys\n{statements}\nprint(','.join(m for m in {names!r} if m in sys.modules), len(sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == ""
+    found, count = out.stdout.split(" ")  # "name,name count", the names possibly none
+    return [m for m in found.split(",") if m], int(count)
+
+
+def test_bounds_load_without_the_engine_pandas_or_matplotlib():
+    # every module of bounds/, whichever papers there are
+    found, _ = _loaded("import importlib, pkgutil, privbounds.bounds as b\n"
+                       "for m in pkgutil.iter_modules(b.__path__): importlib.import_module(f'privbounds.bounds.{m.name}')",
+                       ("pandas", "matplotlib", "joblib", "scipy.stats", "scipy.optimize", "privbounds.simulators",
+                        "privbounds.api", "privbounds.registry"))
+    assert found == []
 
 
 def test_a_worker_and_the_command_line_start_without_scipy_stats_pandas_or_matplotlib():
     """What every process pays before its first block or its help text: the engine (a loky
     worker unpickles a block through it) and the command line load none of the heavy
-    libraries (scipy.stats alone took 1.3-1.8 s to import here); a simulator or a command
-    that needs one imports it itself."""
-    import subprocess
-    import sys
-
-    # the engine and the command line; then every simulator module (a worker imports the
-    # one of the theorem whose block it runs), of which two solvers need scipy.optimize
-    code = ("import importlib, pkgutil, sys, privbounds.simulators as s, privbounds.simulators.engine.runner, "
-            "privbounds.cli; heavy = lambda *ms: ','.join(m for m in ms if m in sys.modules); "
-            "print(heavy('scipy.stats', 'scipy.optimize', 'pandas', 'matplotlib')); "
-            "[importlib.import_module(m.name) for m in pkgutil.walk_packages(s.__path__, 'privbounds.simulators.')]; "
-            "print(heavy('scipy.stats', 'pandas', 'matplotlib') + '|' + str(len(sys.modules)))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    engine, simulators = out.stdout.splitlines()
-    loaded, count = simulators.split("|")
-    assert engine == "" and loaded == "" and int(count) > 500, out.stdout  # > 500: the simulators were imported
+    libraries (scipy.stats alone takes about 0.9 s to import here); a simulator or a
+    command that needs one imports it itself."""
+    found, _ = _loaded("import privbounds.simulators.engine.runner, privbounds.cli",
+                       ("scipy.stats", "scipy.optimize", "pandas", "matplotlib"))
+    assert found == []
+    # every simulator module (a worker imports the one of the theorem whose block it runs);
+    # two solvers need scipy.optimize
+    found, count = _loaded("import importlib, pkgutil, privbounds.simulators as s\n"
+                           "for m in pkgutil.walk_packages(s.__path__, 'privbounds.simulators.'): "
+                           "importlib.import_module(m.name)", ("scipy.stats", "pandas", "matplotlib"))
+    assert found == [] and count > 500  # > 500: the simulators were imported
 
 
 def test_the_github_workflow_runs_the_tests_the_quick_check_and_keeps_the_report():
