@@ -243,7 +243,7 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
                       "audits": res.get("audits", []),
                       "verdicts": evaluate_claims(thm.claims, res["points"], res["rows"], res.get("audits", [])),
                       "engine": {k: res[k] for k in ("rounds", "blocks_run", "blocks_cached",
-                                                     "block_seconds")},
+                                                     "block_seconds", "workers")},
                       "provenance": prov}
             save(out, tid, record, rows)
             records[tid] = record

@@ -123,14 +123,14 @@ def submit_all(executor, pending: Pending, inflight: dict, limit: int, skip, run
 
 
 def completed(inflight: dict):
-    """Wait for at least one block in flight; yield (task, (value, error, seconds))."""
+    """Wait for at least one block in flight; yield (task, (value, error, seconds, worker))."""
     done, _ = cf.wait(list(inflight), return_when=cf.FIRST_COMPLETED)
     for f in done:
         task = inflight.pop(f)
         try:
             yield task, f.result()
         except Exception:  # the worker itself was lost (not the block: it returns errors)
-            yield task, (None, f"the worker running it failed:\n{traceback.format_exc()}", 0.0)
+            yield task, (None, f"the worker running it failed:\n{traceback.format_exc()}", 0.0, "lost")
 
 
 def combine(run: PointRun, n: int, values: dict, sizes: dict) -> None:
@@ -209,8 +209,9 @@ class TheoremWork:
     search_block: object
     audit_block: object
     audits: dict = field(default_factory=dict)  # (name, budget) -> (hits on D, on D', trials)
+    # workers: the blocks each worker ran (a Dask worker's address, or host and process id)
     stats: dict = field(default_factory=lambda: {"blocks_run": 0, "blocks_cached": 0, "rounds": 0,
-                                                  "block_seconds": 0.0})
+                                                  "block_seconds": 0.0, "workers": {}})
 
 
 class Engine:
@@ -241,8 +242,8 @@ class Engine:
                 submit_all(executor, self.pending, inflight, limit, self.done.__contains__, run_one)
                 if not inflight:
                     continue
-                for task, (value, err, seconds) in completed(inflight):
-                    self._returned(task, value, err, seconds)
+                for task, (value, err, seconds, worker) in completed(inflight):
+                    self._returned(task, value, err, seconds, worker)
                 self._drain()
         finally:
             for f in inflight:
@@ -311,10 +312,11 @@ class Engine:
                                           f"{str(value)[:40]!r}, not the block's value")
                 self.pending.push(t)
 
-    def _returned(self, task: Task, value, err, seconds: float) -> None:
+    def _returned(self, task: Task, value, err, seconds: float, worker: str) -> None:
         w = self.th[task.theorem]
         w.stats["blocks_run"] += 1
         w.stats["block_seconds"] += seconds
+        w.stats["workers"][worker] = w.stats["workers"].get(worker, 0) + 1
         self.bar.block(task.theorem)
         if task.theorem in self.done:
             return

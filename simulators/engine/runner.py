@@ -61,6 +61,7 @@ from threadpoolctl import ThreadpoolController, threadpool_limits
 from privbounds.params import ParameterError
 from privbounds.simulators.engine.audit import AUDIT_CONF, BUDGETS
 from privbounds.simulators.engine.blockstore import DEFAULT_MAX_BYTES, BlockKey, BlockStore
+from privbounds.simulators.engine.cluster import dask_client, worker_name
 from privbounds.simulators.engine.pipeline import Engine, SyncExecutor, TheoremWork, request_sizes
 from privbounds.simulators.engine.search import PointRun, point_run, search_conf
 from privbounds.simulators.engine.simulator import point_key  # noqa: F401  (imported from here by callers)
@@ -173,7 +174,7 @@ def _executor(backend: str, jobs: int, scheduler: str | None):
     if backend not in BACKENDS:
         raise ParameterError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if backend == "dask":
-        with _dask_client(jobs, scheduler) as client:
+        with dask_client(jobs, scheduler, say=lambda line: print(f"privbounds: {line}", file=sys.stderr)) as client:
             threads = sum(client.nthreads().values()) or jobs
             yield client.get_executor(pure=False), 2 * threads
     elif backend == "threading":
@@ -211,29 +212,6 @@ def _die_with_parent(parent: int) -> None:
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
     if os.getppid() != parent:  # the run died before the request was made
         os._exit(0)
-
-
-@contextlib.contextmanager
-def _dask_client(jobs: int, scheduler: str | None):
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError as e:  # pragma: no cover - depends on the extra
-        raise ParameterError("backend dask needs the optional extra: pip install 'privbounds[dask]'") from e
-    if scheduler:
-        try:
-            client = Client(scheduler, timeout="20s")
-        except (OSError, TimeoutError) as e:
-            raise ParameterError(f"--scheduler {scheduler}: no Dask scheduler answered ({e})") from None
-        cluster = None
-    else:
-        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
-        client = Client(cluster)
-    try:
-        yield client
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 class _Progress:
@@ -486,12 +464,13 @@ def _one_thread():
 
 
 def _timed(fn, args):
-    """(value, None, seconds), or (None, traceback, seconds) when the block raised: an
-    error is returned rather than raised, so one theorem's bug does not stop the others
-    (KeyboardInterrupt and SystemExit still propagate)."""
+    """(value, None, seconds, worker), or (None, traceback, seconds, worker) when the block
+    raised: an error is returned rather than raised, so one theorem's bug does not stop the
+    others (KeyboardInterrupt and SystemExit still propagate). ``worker`` names the process
+    that ran it, for the record."""
     t0 = time.perf_counter()
     try:
         with _one_thread():  # parallel over blocks: one thread per worker
-            return fn(*args), None, time.perf_counter() - t0
+            return fn(*args), None, time.perf_counter() - t0, worker_name()
     except Exception:
-        return None, traceback.format_exc(), time.perf_counter() - t0
+        return None, traceback.format_exc(), time.perf_counter() - t0, worker_name()

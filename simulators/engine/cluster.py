@@ -1,0 +1,196 @@
+"""Running blocks on a Dask cluster (dask.distributed). Not tied to one paper: it serves
+every theorem's blocks, as the engine's executor (runner.py).
+
+Before any work, every worker is checked (``preflight``): it must import privbounds at
+the client's release and source files, with the client's Python, numpy and scipy (their
+versions are part of every block's key in the store, which the client writes: a worker
+with another numpy would compute blocks filed under the client's versions). A worker
+that fails is named in one line with what to install where, and the run stops before
+its first block (exit 2), instead of waiting on workers that die on import. The first
+question asked of a worker uses only the standard library, so that a worker without
+privbounds can still answer it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import importlib.metadata
+import importlib.util
+import os
+import platform
+import sys
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+from privbounds.params import ParameterError
+
+CONNECT_TIMEOUT = 10.0  # seconds for the scheduler to answer
+WAIT_FOR_WORKERS = 10.0  # seconds for a named scheduler's first worker to connect
+# the packages whose files a worker runs: the source digest covers all of them, keyed by
+# module name, so an editable install and a wheel of the same files agree
+_ROOTS = ("privbounds", "privbounds.bounds", "privbounds.simulators", "privbounds.figures", "privbounds.reports")
+
+
+@dataclass(frozen=True)
+class Environment:
+    """What a process that runs blocks must share with the client."""
+
+    privbounds: str
+    source: str  # SHA-256 of the package's Python files, by module name
+    python: str
+    numpy: str
+    scipy: str
+
+    def differences(self, other: Environment) -> list[str]:
+        """'name X (the client: Y)' for each field of ``self`` that differs from ``other``."""
+        names = {"source": "privbounds source files"}
+        return [f"{names.get(k, k)} {getattr(self, k)} (the client: {getattr(other, k)})"
+                for k in ("privbounds", "source", "python", "numpy", "scipy") if getattr(self, k) != getattr(other, k)]
+
+
+@dataclass(frozen=True)
+class WorkerInfo:
+    address: str
+    name: str
+    host: str
+    threads: int
+    memory: int  # bytes (0: no limit declared)
+
+
+def source_digest(roots: tuple = _ROOTS) -> str:
+    """SHA-256 over the Python files of privbounds and its mapped packages (``roots``), each
+    named by its module (``privbounds.simulators.engine.cluster``), in sorted order."""
+    files: dict[str, bytes] = {}
+    for root in roots:
+        spec = importlib.util.find_spec(root)
+        for where in (spec.submodule_search_locations or []) if spec else []:
+            base = Path(where)
+            for f in base.rglob("*.py"):
+                files[".".join((root, *f.relative_to(base).with_suffix("").parts))] = f.read_bytes()
+    h = hashlib.sha256()
+    for name in sorted(files):
+        h.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
+    return h.hexdigest()[:16]
+
+
+def environment() -> Environment:
+    """This process's environment (run on the client and, by ``preflight``, on each worker)."""
+    import numpy
+    import scipy
+
+    return Environment(importlib.metadata.version("privbounds"), source_digest(), platform.python_version(),
+                       numpy.__version__, scipy.__version__)
+
+
+def workers(client) -> list[WorkerInfo]:
+    """The scheduler's workers, all of them (some dask releases list the first five only
+    unless asked for all; older ones take no such argument)."""
+    try:
+        info = client.scheduler_info(n_workers=-1)
+    except TypeError:
+        info = client.scheduler_info()
+    return [WorkerInfo(a, str(w.get("name", a)), str(w.get("host", a)), int(w.get("nthreads", 0)),
+                       int(w.get("memory_limit") or 0)) for a, w in sorted(info.get("workers", {}).items())]
+
+
+def _why(e: BaseException) -> str:
+    """An exception as one short text (dask wraps a worker's own in a plain Exception)."""
+    return str(e) if type(e) is Exception else f"{type(e).__name__}: {e}"
+
+
+def _failure(w: WorkerInfo, version, env, mine: Environment) -> str | None:
+    """Why worker ``w`` cannot run the client's blocks, or None. ``version`` is its
+    answer to the standard-library question (privbounds' installed version, or the
+    exception), ``env`` its Environment (or the exception, or None if not asked)."""
+    named = f" ({w.name})" if w.name != w.address else ""
+    where = f"worker {w.address}{named} on host {w.host}"
+    fix = f"install privbounds=={mine.privbounds} there, in the Python {mine.python} environment the worker runs"
+    if isinstance(version, importlib.metadata.PackageNotFoundError):
+        return f"{where} has no privbounds: {fix}"
+    if isinstance(version, BaseException):
+        return f"{where} failed the check ({_why(version)}): {fix}"
+    if version != mine.privbounds:
+        return f"{where} has privbounds {version}, the client {mine.privbounds}: {fix}"
+    if isinstance(env, BaseException):
+        return f"{where} cannot import privbounds ({_why(env)}): {fix}"
+    diff = env.differences(mine) if env is not None else []
+    if diff:
+        return (f"{where} differs from the client in {'; '.join(diff)}: install the client's privbounds and "
+                "the same numpy, scipy and Python there (their versions are part of every stored block's key)")
+    return None
+
+
+def preflight(client, address: str, mine: Environment) -> list[WorkerInfo]:
+    """Check every worker of ``client`` against the client's environment ``mine`` before
+    any block is submitted; raise ParameterError (one line: the first failing worker, what
+    to install, how many others fail) or return the workers."""
+    ws = workers(client)
+    if not ws:
+        with contextlib.suppress(Exception):  # asyncio or dask's own TimeoutError
+            client.wait_for_workers(1, timeout=WAIT_FOR_WORKERS)
+        ws = workers(client)
+    if not ws:
+        raise ParameterError(f"--scheduler {address}: the scheduler has no workers (waited {WAIT_FOR_WORKERS:g} s); "
+                             f"start one where privbounds=={mine.privbounds} is installed: dask worker {address}")
+    versions = client.run(importlib.metadata.version, "privbounds", on_error="return")
+    ok = [w.address for w in ws if versions.get(w.address) == mine.privbounds]
+    envs = client.run(environment, workers=ok, on_error="return") if ok else {}
+    failures = [f for w in ws
+                if (f := _failure(w, versions.get(w.address, KeyError("no answer")), envs.get(w.address), mine))]
+    if failures:
+        more = f" (and {len(failures) - 1} more of {len(ws)} workers fail this check)" if len(failures) > 1 else ""
+        raise ParameterError(f"--scheduler {address}: {failures[0]}{more}")
+    return ws
+
+
+def describe(ws: list[WorkerInfo]) -> str:
+    """'2 workers on 1 host, 4 threads, 15.6 GiB' (memory when every worker declares it)."""
+    hosts = len({w.host for w in ws})
+    mem = f", {sum(w.memory for w in ws) / 2**30:.1f} GiB" if all(w.memory for w in ws) else ""
+    return (f"{len(ws)} worker{'s' if len(ws) != 1 else ''} on {hosts} host{'s' if hosts != 1 else ''}, "
+            f"{sum(w.threads for w in ws)} threads{mem}")
+
+
+@contextlib.contextmanager
+def dask_client(jobs: int, scheduler: str | None, say=None):
+    """A checked client: of the scheduler at ``scheduler``, or of a local cluster of
+    ``jobs`` one-thread worker processes. ``say(line)`` is told the cluster's size."""
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError as e:  # pragma: no cover - depends on the extra
+        raise ParameterError("backend dask needs the optional extra: pip install 'privbounds[dask]'") from e
+    cluster = None
+    if scheduler:
+        with warnings.catch_warnings():
+            # dask's own version warning on connecting: preflight names the worker instead
+            warnings.filterwarnings("ignore", message=".*[Mm]ismatched versions.*")
+            try:
+                client = Client(scheduler, timeout=f"{CONNECT_TIMEOUT:g}s")
+            except (OSError, TimeoutError, ValueError) as e:
+                raise ParameterError(f"--scheduler {scheduler}: no Dask scheduler answered ({e})") from None
+    else:
+        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
+    try:
+        mine = environment()
+        ws = preflight(client, scheduler or "local cluster", mine)
+        if say is not None and scheduler:
+            say(f"Dask scheduler {scheduler}: {describe(ws)}; every worker runs privbounds "
+                f"{mine.privbounds} with the client's files and libraries")
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def worker_name() -> str:
+    """The process running a block, for the record: a Dask worker's address, or this
+    host and process id."""
+    dist = sys.modules.get("distributed")
+    if dist is not None:
+        with contextlib.suppress(ValueError, AttributeError):
+            return dist.get_worker().address
+    return f"{platform.node()} pid {os.getpid()}"

@@ -1,0 +1,209 @@
+"""A real Dask cluster (dask.distributed) on 127.0.0.1, not tied to one paper: a scheduler
+and worker processes started by the test, and the checks the client makes of every
+worker before any block runs (simulators/engine/cluster.py).
+
+The cluster tests start real processes (a scheduler, a worker, one whose environment
+lacks privbounds) and take some seconds each: they are in the default suite because a
+silent hang on a bad worker is the failure they guard against."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import privbounds
+from privbounds.params import ParameterError
+from privbounds.simulators.engine import cluster
+from privbounds.simulators.engine.cluster import Environment, WorkerInfo
+
+pytest.importorskip("dask.distributed")
+
+# A worker started by this script cannot import privbounds (as in an environment where it
+# is not installed), or, with HIDE=digest, runs privbounds with other source files.
+WORKER = textwrap.dedent("""
+    import os, sys
+    class _Hide:
+        def find_spec(self, name, path=None, target=None):
+            if name == "privbounds" or name.startswith("privbounds."):
+                raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+    if os.environ["HIDE"] == "import":
+        sys.meta_path.insert(0, _Hide())
+    else:
+        from privbounds.simulators.engine import cluster
+        cluster.source_digest = lambda roots=None: "0" * 16
+    if __name__ == "__main__":
+        from distributed.cli.dask_worker import main
+        sys.exit(main())
+""")
+
+
+def _env(**changes) -> Environment:
+    base = Environment("0.1.0", "abc", "3.11.7", "2.0.0", "1.14.0")
+    return Environment(**{**base.__dict__, **changes})
+
+
+W = WorkerInfo("tcp://10.0.0.5:4000", "w5", "10.0.0.5", 1, 2**30)
+
+
+def test_each_failure_names_the_worker_and_what_to_install():
+    mine = _env()
+    missing = cluster._failure(W, importlib.metadata.PackageNotFoundError("privbounds"), None, mine)
+    assert "tcp://10.0.0.5:4000 (w5) on host 10.0.0.5 has no privbounds" in missing
+    assert "install privbounds==0.1.0 there" in missing
+    other = cluster._failure(W, "0.0.9", None, mine)
+    assert "has privbounds 0.0.9, the client 0.1.0" in other
+    broken = cluster._failure(W, "0.1.0", Exception("ModuleNotFoundError('numpy')"), mine)
+    assert "cannot import privbounds (ModuleNotFoundError('numpy'))" in broken
+    libs = cluster._failure(W, "0.1.0", _env(numpy="1.26.4", source="def"), mine)
+    assert "numpy 1.26.4 (the client: 2.0.0)" in libs and "privbounds source files def (the client: abc)" in libs
+    assert cluster._failure(W, "0.1.0", _env(), mine) is None
+    for line in (missing, other, broken, libs):
+        assert "\n" not in line
+
+
+def test_the_source_digest_follows_every_file_by_its_module_name(tmp_path, monkeypatch):
+    pkg = tmp_path / "digestpkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("x = 1\n")
+    (pkg / "sub" / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    roots = ("digestpkg",)
+    first = cluster.source_digest(roots)
+    assert cluster.source_digest(roots) == first
+    (pkg / "a.py").write_text("x = 2\n")
+    assert cluster.source_digest(roots) != first
+    (pkg / "a.py").write_text("x = 1\n")
+    (pkg / "a.py").rename(pkg / "sub" / "a.py")  # the same bytes under another module name
+    assert cluster.source_digest(roots) != first
+    assert cluster.source_digest() == cluster.environment().source  # the package's own
+
+
+def _start(cmd: list, log: Path, env: dict | None = None) -> subprocess.Popen:
+    return subprocess.Popen(cmd, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True,
+                            env={**os.environ, **(env or {})})
+
+
+def _wait_for(check, what: str, seconds: float = 60.0):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+@pytest.fixture(scope="module")
+def scheduler(tmp_path_factory):
+    """A scheduler with no workers: (address, a function that starts a worker process)."""
+    root = tmp_path_factory.mktemp("cluster")
+    file = root / "scheduler.json"
+    procs = [_start([sys.executable, "-m", "distributed.cli.dask_scheduler", "--scheduler-file", str(file),
+                     "--host", "127.0.0.1", "--port", "0", "--dashboard-address", ":0"], root / "scheduler.log")]
+    address = _wait_for(lambda: file.is_file() and json.loads(file.read_text() or "{}").get("address"),
+                        "the scheduler's address")
+
+    def worker(name: str, hide: str | None = None) -> subprocess.Popen:
+        args = [address, "--name", name, "--nthreads", "1", "--no-nanny", "--host", "127.0.0.1"]
+        if hide:
+            script = root / "worker.py"
+            script.write_text(WORKER)
+            proc = _start([sys.executable, str(script), *args], root / f"{name}.log", {"HIDE": hide})
+        else:
+            proc = _start([sys.executable, "-m", "distributed.cli.dask_worker", *args], root / f"{name}.log")
+        procs.append(proc)
+        _wait_for(lambda: "Registered to" in (root / f"{name}.log").read_text(), f"worker {name}")
+        return proc
+
+    yield address, worker
+    for p in procs:
+        p.kill()
+        p.wait()
+
+
+def _run(address: str, out: Path) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "privbounds.cli", "run", "bns.obs3_2", "--fidelity", "smoke", "--seed", "7",
+           "--backend", "dask", "--scheduler", address, "--quiet", "--out", str(out)]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+
+
+def _one_line_error(res: subprocess.CompletedProcess, *needles: str) -> str:
+    assert res.returncode == 2, res.stderr
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "Traceback" not in res.stderr, res.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+def test_a_cluster_is_checked_before_any_block_and_every_block_runs_on_it(scheduler, tmp_path, monkeypatch):
+    address, worker = scheduler
+    # no workers yet: how to start one (the wait shortened here; the command line turns
+    # the error into one line and exit 2, as below)
+    monkeypatch.setattr(cluster, "WAIT_FOR_WORKERS", 0.5)
+    with pytest.raises(ParameterError, match=f"the scheduler has no workers .*: dask worker {address}$"):
+        with cluster.dask_client(1, address):
+            pass
+    # one worker with one thread: every block runs on it (none in the client), same table as loky
+    good = worker("good")
+    res = _run(address, tmp_path / "dask")
+    assert res.returncode == 0, res.stderr
+    assert "1 worker on 1 host, 1 threads" in res.stderr
+    record = json.loads((tmp_path / "dask" / "results" / "bns.obs3_2.json").read_text())
+    assert list(record["engine"]["workers"]) == [w.address for w in _workers(address)]
+    assert sum(record["engine"]["workers"].values()) == record["engine"]["blocks_run"] > 0
+    privbounds.run(["bns.obs3_2"], fidelity="smoke", seed=7, jobs=2, out=tmp_path / "loky", progress=False)
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "dask" / "results" / "bns.obs3_2.csv"),
+                                  pd.read_csv(tmp_path / "loky" / "results" / "bns.obs3_2.csv"))
+    # a worker that cannot import privbounds: named in one line within 30 s, nothing run
+    bare = worker("bare", hide="import")
+    t0 = time.perf_counter()
+    _one_line_error(_run(address, tmp_path / "bare"), "(bare)", "cannot import privbounds",
+                    "install privbounds==")
+    assert time.perf_counter() - t0 < 30
+    assert not (tmp_path / "bare" / "results" / "bns.obs3_2.json").exists()
+    _gone(address, bare, "bare")
+    # a worker with privbounds at the same release but other source files
+    other = worker("other", hide="digest")
+    _one_line_error(_run(address, tmp_path / "other"), "(other)", "privbounds source files 0000000000000000")
+    _gone(address, other, "other")
+    # in Python: the same check, and a library version that differs is named
+    from dask.distributed import Client
+
+    with Client(address, timeout="10s") as c:
+        mine = cluster.environment()
+        assert [w.name for w in cluster.preflight(c, address, mine)] == ["good"]
+        with pytest.raises(ParameterError, match=r"differs from the client in numpy \S+ \(the client: 0\.0\)"):
+            cluster.preflight(c, address, Environment(**{**mine.__dict__, "numpy": "0.0"}))
+    assert good.poll() is None
+
+
+def _gone(address: str, proc: subprocess.Popen, name: str) -> None:
+    """Kill a worker and wait until the scheduler no longer lists it."""
+    proc.kill()
+    proc.wait()
+    _wait_for(lambda: all(w.name != name for w in _workers(address)), f"the scheduler to drop {name}")
+
+
+def _workers(address: str) -> list[WorkerInfo]:
+    from dask.distributed import Client
+
+    with Client(address, timeout="10s") as c:
+        return cluster.workers(c)
+
+
+def test_no_scheduler_at_the_address_is_named(monkeypatch):
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1.0)
+    with pytest.raises(ParameterError, match="--scheduler tcp://127.0.0.1:9: no Dask scheduler answered"):
+        with cluster.dask_client(1, "tcp://127.0.0.1:9"):
+            pass
