@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 import time
 import traceback
@@ -19,6 +20,7 @@ from pathlib import Path
 from privbounds import cache_cli
 from privbounds.cli_parser import build_parser
 from privbounds.params import _FROM_CLI, ParameterError
+from privbounds.simulators.engine.cluster import ClusterLost
 
 
 def _audit(args) -> int:
@@ -277,6 +279,10 @@ def _main(args, argv) -> int:
         return code
     except ParameterError as e:
         print(f"privbounds: error: {e}", file=sys.stderr)
+        return 2
+    except ClusterLost as e:
+        print(f"privbounds: error: {e}; the same command resumes from them: "
+              f"{shlex.join(['privbounds', *(sys.argv[1:] if argv is None else argv)])}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("privbounds: interrupted; finished blocks are cached, run again to resume",

@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import importlib.metadata
 import importlib.util
+import logging
 import os
 import platform
 import sys
@@ -31,6 +32,10 @@ WAIT_FOR_WORKERS = 10.0  # seconds for a named scheduler's first worker to conne
 # the packages whose files a worker runs: the source digest covers all of them, keyed by
 # module name, so an editable install and a wheel of the same files agree
 _ROOTS = ("privbounds", "privbounds.bounds", "privbounds.simulators", "privbounds.figures", "privbounds.reports")
+
+
+class ClusterLost(RuntimeError):
+    """The scheduler went away during a run: what was kept, for a one-line message."""
 
 
 @dataclass(frozen=True)
@@ -173,17 +178,34 @@ def dask_client(jobs: int, scheduler: str | None, say=None):
     else:
         cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
         client = Client(cluster)
+    # a lost scheduler: the engine says what was kept in one line; dask's own log lines
+    # ("Failed to reconnect to scheduler ...", a comm traceback from tornado's loop) would
+    # come on top of it
+    quiet = [logging.getLogger(name) for name in ("distributed.client", "tornado.application")]
+    levels = [q.level for q in quiet]
     try:
         mine = environment()
         ws = preflight(client, scheduler or "local cluster", mine)
         if say is not None and scheduler:
             say(f"Dask scheduler {scheduler}: {describe(ws)}; every worker runs privbounds "
                 f"{mine.privbounds} with the client's files and libraries")
+        for q in quiet:
+            q.setLevel(logging.CRITICAL + 1)
         yield client
     finally:
-        client.close()
+        with contextlib.suppress(Exception):  # a client whose scheduler is gone closes itself
+            client.close()
+        for q, level in zip(quiet, levels):
+            q.setLevel(level)
         if cluster is not None:
             cluster.close()
+
+
+def client_lost(client) -> str | None:
+    """Why a client can get no more results (its scheduler is gone and it gave up
+    reconnecting), or None while it runs or still reconnects."""
+    status = str(getattr(client, "status", "running"))
+    return None if status in ("running", "connecting", "newly-created") else f"the Dask client is {status}"
 
 
 def worker_name() -> str:

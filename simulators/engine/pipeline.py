@@ -35,6 +35,7 @@ from privbounds.simulators.engine.stats import combine_moments
 
 FLUSH_EVERY = 2.0  # seconds between commits of finished blocks to the store
 FLUSH_BLOCKS = 256  # ... or this many blocks, whichever comes first
+HEALTH_EVERY = 5.0  # seconds without a returned block between checks that the executor lives
 
 
 @dataclass(frozen=True)
@@ -122,13 +123,29 @@ def submit_all(executor, pending: Pending, inflight: dict, limit: int, skip, run
         inflight[executor.submit(run_one, task.fn, task.args)] = task
 
 
-def completed(inflight: dict):
-    """Wait for at least one block in flight; yield (task, (value, error, seconds, worker))."""
-    done, _ = cf.wait(list(inflight), return_when=cf.FIRST_COMPLETED)
+class ExecutorLost(RuntimeError):
+    """The executor cancelled a block the engine did not cancel: a Dask cluster whose
+    scheduler is gone cancels every block in flight."""
+
+
+def completed(inflight: dict, lost=None):
+    """Wait for at least one block in flight; yield (task, (value, error, seconds, worker)).
+    ``lost()``, asked every ``HEALTH_EVERY`` seconds while nothing returns, names why the
+    executor can return nothing more (a Dask client whose scheduler is gone may leave its
+    futures pending for ever), or is None."""
+    while True:
+        done, _ = cf.wait(list(inflight), timeout=HEALTH_EVERY if lost else None, return_when=cf.FIRST_COMPLETED)
+        if done:
+            break
+        why = lost()
+        if why:
+            raise ExecutorLost(why)
     for f in done:
         task = inflight.pop(f)
         try:
             yield task, f.result()
+        except cf.CancelledError:  # the engine cancels nothing while it waits
+            raise ExecutorLost(f"block n={task.n} #{task.block} of {task.theorem} was cancelled") from None
         except Exception:  # the worker itself was lost (not the block: it returns errors)
             yield task, (None, f"the worker running it failed:\n{traceback.format_exc()}", 0.0, "lost")
 
@@ -230,9 +247,10 @@ class Engine:
         self.done: set = set()
         self.replan: list = []  # (tid, run) whose requests have all returned
 
-    def run(self, executor, limit: int, run_one) -> None:
+    def run(self, executor, limit: int, run_one, lost=None) -> None:
         """``run_one(fn, args)`` runs one block in a worker and returns (value, traceback or
-        None, seconds)."""
+        None, seconds, worker); ``lost()`` says why the executor is gone, or None
+        (``completed``)."""
         inflight: dict = {}
         try:
             for tid in sorted(self.th, key=lambda t: self.th[t].rank):
@@ -242,7 +260,7 @@ class Engine:
                 submit_all(executor, self.pending, inflight, limit, self.done.__contains__, run_one)
                 if not inflight:
                     continue
-                for task, (value, err, seconds, worker) in completed(inflight):
+                for task, (value, err, seconds, worker) in completed(inflight, lost):
                     self._returned(task, value, err, seconds, worker)
                 self._drain()
         finally:

@@ -61,8 +61,14 @@ from threadpoolctl import ThreadpoolController, threadpool_limits
 from privbounds.params import ParameterError
 from privbounds.simulators.engine.audit import AUDIT_CONF, BUDGETS
 from privbounds.simulators.engine.blockstore import DEFAULT_MAX_BYTES, BlockKey, BlockStore
-from privbounds.simulators.engine.cluster import dask_client, worker_name
-from privbounds.simulators.engine.pipeline import Engine, SyncExecutor, TheoremWork, request_sizes
+from privbounds.simulators.engine.cluster import ClusterLost, client_lost, dask_client, worker_name
+from privbounds.simulators.engine.pipeline import (
+    Engine,
+    ExecutorLost,
+    SyncExecutor,
+    TheoremWork,
+    request_sizes,
+)
 from privbounds.simulators.engine.search import PointRun, point_run, search_conf
 from privbounds.simulators.engine.simulator import point_key  # noqa: F401  (imported from here by callers)
 from privbounds.simulators.engine.stats import clopper_pearson, mean_interval, moments
@@ -176,7 +182,7 @@ def _executor(backend: str, jobs: int, scheduler: str | None):
     if backend == "dask":
         with dask_client(jobs, scheduler, say=lambda line: print(f"privbounds: {line}", file=sys.stderr)) as client:
             threads = sum(client.nthreads().values()) or jobs
-            yield client.get_executor(pure=False), 2 * threads
+            yield client.get_executor(pure=False), 2 * threads, lambda: client_lost(client)
     elif backend == "threading":
         # The blocks run in threads of this process, whose BLAS (OpenBLAS) thread pool is one
         # for the process: threadpoolctl lets only one thread control it, and a block that
@@ -184,16 +190,16 @@ def _executor(backend: str, jobs: int, scheduler: str | None):
         # thread holds BLAS at one thread for the whole run; every block still limits its
         # own thread's OpenMP (a per-thread limit) in ``_one_thread``.
         with threadpool_limits(limits=1), ThreadPoolExecutor(max_workers=jobs) as ex:
-            yield ex, 2 * jobs
+            yield ex, 2 * jobs, None
     elif backend == "sequential" or jobs == 1:
-        yield SyncExecutor(), 1
+        yield SyncExecutor(), 1, None
     else:
         # A pool of our own, not loky's process-wide reusable one: joblib's Parallel (the
         # figures' --jobs) takes that one over and expects attributes of its own making.
         pool = ProcessPoolExecutor(max_workers=jobs, timeout=WORKER_IDLE, initializer=_die_with_parent,
                                    initargs=(os.getpid(),))
         try:
-            yield pool, 2 * jobs
+            yield pool, 2 * jobs, None
         finally:
             pool.shutdown(wait=False, kill_workers=True)  # nothing of ours is left running
 
@@ -325,8 +331,13 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
         Path(cache_dir).mkdir(parents=True, exist_ok=True)
         store = BlockStore(Path(cache_dir), cache_max)
     try:
-        with _executor(backend, jobs, scheduler) as (executor, limit):
-            Engine(theorems, store, bar, finish, errors).run(executor, limit, _timed)
+        with _executor(backend, jobs, scheduler) as (executor, limit, lost):
+            Engine(theorems, store, bar, finish, errors).run(executor, limit, _timed, lost)
+    except ExecutorLost:
+        kept = (f"the {bar.blocks} blocks done are kept in {store.path}" if store is not None
+                else "nothing was kept (the store was off)")
+        raise ClusterLost(f"the Dask scheduler {scheduler or 'of the local cluster'} was lost mid-run; "
+                          f"{len(out)} theorem{'s' if len(out) != 1 else ''} finished, {kept}") from None
     finally:
         bar.close()
         if store is not None:

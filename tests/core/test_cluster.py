@@ -103,32 +103,49 @@ def _wait_for(check, what: str, seconds: float = 60.0):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+class LocalDask:
+    """A scheduler on 127.0.0.1 and the worker processes started on it, as separate
+    processes (as on a real cluster)."""
+
+    def __init__(self, root: Path):
+        self.root, self.procs = root, {}
+        file = root / "scheduler.json"
+        self.procs["scheduler"] = _start(
+            [sys.executable, "-m", "distributed.cli.dask_scheduler", "--scheduler-file", str(file), "--host",
+             "127.0.0.1", "--port", "0", "--dashboard-address", ":0"], root / "scheduler.log")
+        self.address = _wait_for(lambda: file.is_file() and json.loads(file.read_text() or "{}").get("address"),
+                                 "the scheduler's address")
+
+    def worker(self, name: str, hide: str | None = None) -> subprocess.Popen:
+        """Start a one-thread worker (``hide``: without privbounds, or with other files)."""
+        args = [self.address, "--name", name, "--nthreads", "1", "--no-nanny", "--host", "127.0.0.1"]
+        log = self.root / f"{name}.log"
+        if hide:
+            script = self.root / "worker.py"
+            script.write_text(WORKER)
+            proc = _start([sys.executable, str(script), *args], log, {"HIDE": hide})
+        else:
+            proc = _start([sys.executable, "-m", "distributed.cli.dask_worker", *args], log)
+        self.procs[name] = proc
+        _wait_for(lambda: "Registered to" in log.read_text(), f"worker {name}")
+        return proc
+
+    def kill(self, name: str) -> None:
+        self.procs[name].kill()
+        self.procs[name].wait()
+
+    def close(self) -> None:
+        for p in self.procs.values():
+            p.kill()
+            p.wait()
+
+
 @pytest.fixture(scope="module")
 def scheduler(tmp_path_factory):
     """A scheduler with no workers: (address, a function that starts a worker process)."""
-    root = tmp_path_factory.mktemp("cluster")
-    file = root / "scheduler.json"
-    procs = [_start([sys.executable, "-m", "distributed.cli.dask_scheduler", "--scheduler-file", str(file),
-                     "--host", "127.0.0.1", "--port", "0", "--dashboard-address", ":0"], root / "scheduler.log")]
-    address = _wait_for(lambda: file.is_file() and json.loads(file.read_text() or "{}").get("address"),
-                        "the scheduler's address")
-
-    def worker(name: str, hide: str | None = None) -> subprocess.Popen:
-        args = [address, "--name", name, "--nthreads", "1", "--no-nanny", "--host", "127.0.0.1"]
-        if hide:
-            script = root / "worker.py"
-            script.write_text(WORKER)
-            proc = _start([sys.executable, str(script), *args], root / f"{name}.log", {"HIDE": hide})
-        else:
-            proc = _start([sys.executable, "-m", "distributed.cli.dask_worker", *args], root / f"{name}.log")
-        procs.append(proc)
-        _wait_for(lambda: "Registered to" in (root / f"{name}.log").read_text(), f"worker {name}")
-        return proc
-
-    yield address, worker
-    for p in procs:
-        p.kill()
-        p.wait()
+    dask = LocalDask(tmp_path_factory.mktemp("cluster"))
+    yield dask.address, dask.worker
+    dask.close()
 
 
 def _run(address: str, out: Path) -> subprocess.CompletedProcess:
@@ -207,3 +224,69 @@ def test_no_scheduler_at_the_address_is_named(monkeypatch):
     with pytest.raises(ParameterError, match="--scheduler tcp://127.0.0.1:9: no Dask scheduler answered"):
         with cluster.dask_client(1, "tcp://127.0.0.1:9"):
             pass
+
+
+def _stored(out: Path) -> int:
+    from privbounds.simulators.engine.blockstore import FILENAME, BlockStore
+
+    if not (out / FILENAME).is_file():
+        return 0
+    with BlockStore(out) as store:
+        return store.info().blocks
+
+
+def _start_run(address: str, out: Path) -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "privbounds.cli", "run", "siv.thm3_3", "--fidelity", "quick", "--backend", "dask",
+           "--scheduler", address, "--quiet", "--out", str(out)]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def _loky_table(out: Path) -> pd.DataFrame:
+    privbounds.run(["siv.thm3_3"], fidelity="quick", jobs=2, out=out, progress=False)
+    return pd.read_csv(out / "results" / "siv.thm3_3.csv")
+
+
+@pytest.mark.slow  # a quick run on the cluster with a worker killed in it, about 20 s
+def test_a_worker_killed_mid_run_leaves_the_numbers_unchanged(tmp_path):
+    dask = LocalDask(tmp_path)
+    try:
+        dask.worker("w1")
+        dask.worker("w2")
+        run = _start_run(dask.address, tmp_path / "dask")
+        _wait_for(lambda: _stored(tmp_path / "dask") >= 40 or run.poll() is not None, "40 stored blocks")
+        assert run.poll() is None, "the run ended before a worker could be killed"
+        dask.kill("w2")
+        _, err = run.communicate(timeout=300)
+        assert run.returncode == 0, err
+    finally:
+        dask.close()
+    record = json.loads((tmp_path / "dask" / "results" / "siv.thm3_3.json").read_text())
+    assert len(record["engine"]["workers"]) == 2  # both ran blocks, the survivor finished them
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "dask" / "results" / "siv.thm3_3.csv"),
+                                  _loky_table(tmp_path / "loky"))
+
+
+@pytest.mark.slow  # dask's client tries to reconnect for 10 s before it gives up
+def test_a_lost_scheduler_ends_the_run_in_one_line_and_the_same_command_resumes(tmp_path):
+    dask = LocalDask(tmp_path)
+    try:
+        dask.worker("w1")
+        run = _start_run(dask.address, tmp_path / "dask")
+        _wait_for(lambda: _stored(tmp_path / "dask") >= 40 or run.poll() is not None, "40 stored blocks")
+        assert run.poll() is None, "the run ended before its scheduler could be killed"
+        dask.kill("scheduler")
+        _, err = run.communicate(timeout=120)
+    finally:
+        dask.close()
+    assert run.returncode == 2, err
+    line = [ln for ln in err.splitlines() if ln.strip()][-1]
+    assert "Traceback" not in err and "Failed to reconnect" not in err, err
+    assert f"the Dask scheduler {dask.address} was lost mid-run" in line and "blocks done are kept in" in line
+    assert line.endswith(f"--scheduler {dask.address} --quiet --out {tmp_path / 'dask'}")
+    kept = _stored(tmp_path / "dask")
+    assert kept >= 40
+    # resumed here on loky (the blocks' keys hold no backend): the same table as a run from nothing
+    resumed = privbounds.run(["siv.thm3_3"], fidelity="quick", jobs=2, out=tmp_path / "dask", progress=False)
+    assert resumed["siv.thm3_3"]["engine"]["blocks_cached"] >= kept
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "dask" / "results" / "siv.thm3_3.csv"),
+                                  _loky_table(tmp_path / "loky"))
