@@ -201,11 +201,19 @@ def dask_client(jobs: int, scheduler: str | None, say=None):
             cluster.close()
 
 
-def client_lost(client) -> str | None:
-    """Why a client can get no more results (its scheduler is gone and it gave up
-    reconnecting), or None while it runs or still reconnects."""
+def client_health(client, address: str | None) -> tuple[str | None, str]:
+    """(why a client can get no more results, or None while it runs or still reconnects to
+    its scheduler; its workers in a few words, for a run that waits)."""
     status = str(getattr(client, "status", "running"))
-    return None if status in ("running", "connecting", "newly-created") else f"the Dask client is {status}"
+    if status not in ("running", "connecting", "newly-created"):
+        return f"the Dask client is {status}", ""
+    try:
+        n = len(workers(client))
+    except Exception:  # noqa: BLE001 - a scheduler that does not answer now: say nothing more
+        return None, ""
+    if n == 0:
+        return None, f"; the scheduler has no workers left: start one with dask worker {address or ''}".rstrip()
+    return None, f"; {n} worker{'s' if n != 1 else ''} connected"
 
 
 def worker_name() -> str:

@@ -128,18 +128,17 @@ class ExecutorLost(RuntimeError):
     scheduler is gone cancels every block in flight."""
 
 
-def completed(inflight: dict, lost=None):
+def completed(inflight: dict, watch=None):
     """Wait for at least one block in flight; yield (task, (value, error, seconds, worker)).
-    ``lost()``, asked every ``HEALTH_EVERY`` seconds while nothing returns, names why the
-    executor can return nothing more (a Dask client whose scheduler is gone may leave its
-    futures pending for ever), or is None."""
+    ``watch(idle_seconds, inflight)`` is called every ``HEALTH_EVERY`` seconds while nothing
+    returns: it may say so, or raise ExecutorLost (a Dask client whose scheduler is gone
+    may leave its futures pending for ever)."""
+    started = time.perf_counter()
     while True:
-        done, _ = cf.wait(list(inflight), timeout=HEALTH_EVERY if lost else None, return_when=cf.FIRST_COMPLETED)
+        done, _ = cf.wait(list(inflight), timeout=HEALTH_EVERY if watch else None, return_when=cf.FIRST_COMPLETED)
         if done:
             break
-        why = lost()
-        if why:
-            raise ExecutorLost(why)
+        watch(time.perf_counter() - started, inflight)
     for f in done:
         task = inflight.pop(f)
         try:
@@ -247,9 +246,9 @@ class Engine:
         self.done: set = set()
         self.replan: list = []  # (tid, run) whose requests have all returned
 
-    def run(self, executor, limit: int, run_one, lost=None) -> None:
+    def run(self, executor, limit: int, run_one, watch=None) -> None:
         """``run_one(fn, args)`` runs one block in a worker and returns (value, traceback or
-        None, seconds, worker); ``lost()`` says why the executor is gone, or None
+        None, seconds, worker); ``watch`` looks at the executor while no block returns
         (``completed``)."""
         inflight: dict = {}
         try:
@@ -260,7 +259,7 @@ class Engine:
                 submit_all(executor, self.pending, inflight, limit, self.done.__contains__, run_one)
                 if not inflight:
                     continue
-                for task, (value, err, seconds, worker) in completed(inflight, lost):
+                for task, (value, err, seconds, worker) in completed(inflight, watch):
                     self._returned(task, value, err, seconds, worker)
                 self._drain()
         finally:

@@ -61,7 +61,7 @@ from threadpoolctl import ThreadpoolController, threadpool_limits
 from privbounds.params import ParameterError
 from privbounds.simulators.engine.audit import AUDIT_CONF, BUDGETS
 from privbounds.simulators.engine.blockstore import DEFAULT_MAX_BYTES, BlockKey, BlockStore
-from privbounds.simulators.engine.cluster import ClusterLost, client_lost, dask_client, worker_name
+from privbounds.simulators.engine.cluster import ClusterLost, client_health, dask_client, worker_name
 from privbounds.simulators.engine.pipeline import (
     Engine,
     ExecutorLost,
@@ -182,7 +182,7 @@ def _executor(backend: str, jobs: int, scheduler: str | None):
     if backend == "dask":
         with dask_client(jobs, scheduler, say=lambda line: print(f"privbounds: {line}", file=sys.stderr)) as client:
             threads = sum(client.nthreads().values()) or jobs
-            yield client.get_executor(pure=False), 2 * threads, lambda: client_lost(client)
+            yield client.get_executor(pure=False), 2 * threads, lambda: client_health(client, scheduler)
     elif backend == "threading":
         # The blocks run in threads of this process, whose BLAS (OpenBLAS) thread pool is one
         # for the process: threadpoolctl lets only one thread control it, and a block that
@@ -218,6 +218,31 @@ def _die_with_parent(parent: int) -> None:
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
     if os.getppid() != parent:  # the run died before the request was made
         os._exit(0)
+
+
+STALL_AFTER = 600.0  # seconds without a returned block before the run says so
+
+
+class _Watch:
+    """Looks at the executor while no block returns (pipeline.completed): ``health()``
+    gives (why it is gone, or None; a word on its workers, or ""); a run whose executor is
+    gone ends (ExecutorLost), and one where no block has returned for ``STALL_AFTER``
+    seconds says so, once per stall, instead of waiting silently."""
+
+    def __init__(self, health, say):
+        self.health, self.say, self.said = health, say, 0.0
+
+    def __call__(self, idle: float, inflight: dict) -> None:
+        gone, workers = self.health() if self.health else (None, "")
+        if gone:
+            raise ExecutorLost(gone)
+        if idle < self.said:  # a block returned since the last stall was reported
+            self.said = 0.0
+        if idle >= STALL_AFTER and not self.said:
+            self.said = idle
+            where = sorted({t.theorem for t in inflight.values()})
+            self.say(f"no block has returned for {_minutes(idle)} ({len(inflight)} in flight, of "
+                     f"{', '.join(where[:3])}{', ...' if len(where) > 3 else ''}){workers}; still waiting")
 
 
 class _Progress:
@@ -283,6 +308,13 @@ class _Progress:
         if self.bar is not None:
             self.bar.update(1)
 
+    def say(self, line: str) -> None:
+        """A note on stderr, above the bar when there is one (shown under --quiet too)."""
+        if self.bar is not None:
+            self.bar.write(f"privbounds: {line}", file=sys.stderr)
+        else:
+            print(f"privbounds: {line}", file=sys.stderr)
+
     def close(self):
         if self.bar is not None:
             self.current = ""
@@ -331,8 +363,8 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
         Path(cache_dir).mkdir(parents=True, exist_ok=True)
         store = BlockStore(Path(cache_dir), cache_max)
     try:
-        with _executor(backend, jobs, scheduler) as (executor, limit, lost):
-            Engine(theorems, store, bar, finish, errors).run(executor, limit, _timed, lost)
+        with _executor(backend, jobs, scheduler) as (executor, limit, health):
+            Engine(theorems, store, bar, finish, errors).run(executor, limit, _timed, _Watch(health, bar.say))
     except ExecutorLost:
         kept = (f"the {bar.blocks} blocks done are kept in {store.path}" if store is not None
                 else "nothing was kept (the store was off)")

@@ -290,3 +290,34 @@ def test_a_lost_scheduler_ends_the_run_in_one_line_and_the_same_command_resumes(
     assert resumed["siv.thm3_3"]["engine"]["blocks_cached"] >= kept
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "dask" / "results" / "siv.thm3_3.csv"),
                                   _loky_table(tmp_path / "loky"))
+
+
+@pytest.mark.slow  # a quick run whose only worker dies, then a new one joins: about 30 s
+def test_a_run_whose_workers_all_died_says_so_and_goes_on_when_one_joins(tmp_path, monkeypatch, capfd):
+    import threading
+
+    from privbounds.simulators.engine import runner
+
+    monkeypatch.setattr(runner, "STALL_AFTER", 3.0)
+    dask = LocalDask(tmp_path)
+    result = {}
+    try:
+        dask.worker("w1")
+        t = threading.Thread(target=lambda: result.update(privbounds.run(
+            ["siv.thm3_3"], fidelity="quick", backend="dask", scheduler=dask.address, out=tmp_path / "dask",
+            progress=False)))
+        t.start()
+        _wait_for(lambda: _stored(tmp_path / "dask") >= 40 or not t.is_alive(), "40 stored blocks")
+        assert t.is_alive(), "the run ended before its worker could be killed"
+        dask.kill("w1")
+        note = _wait_for(lambda: "no workers left" in (said := capfd.readouterr().err) and said, "the stall note")
+        assert "privbounds: no block has returned for " in note and f"dask worker {dask.address}; still waiting" in note
+        dask.worker("w2")
+        t.join(timeout=300)
+    finally:
+        dask.close()
+    assert not t.is_alive()
+    workers = result["siv.thm3_3"]["engine"]["workers"]
+    assert len(workers) == 2  # the dead worker's blocks, and the rest on the one that joined
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "dask" / "results" / "siv.thm3_3.csv"),
+                                  _loky_table(tmp_path / "loky"))

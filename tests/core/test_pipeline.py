@@ -95,3 +95,47 @@ def test_the_bar_redraws_while_no_theorem_finishes(monkeypatch, capsys):
     err = capsys.readouterr().err
     assert all(f"{n} blocks" in err for n in (1, 10, 20, 30)), err[-400:]
     bar.close()
+
+
+def test_a_wait_with_nothing_returning_is_watched_and_a_lost_executor_ends_it(monkeypatch):
+    import concurrent.futures as cf
+
+    from privbounds.simulators.engine import pipeline
+
+    monkeypatch.setattr(pipeline, "HEALTH_EVERY", 0.01)
+    idle = []
+
+    def watch(seconds, inflight):
+        idle.append(seconds)
+        if len(idle) == 3:
+            raise pipeline.ExecutorLost("the Dask client is closed")
+
+    with pytest.raises(pipeline.ExecutorLost, match="closed"):
+        list(pipeline.completed({cf.Future(): _task(0, 0)}, watch))  # a block that never returns
+    assert len(idle) == 3 and idle == sorted(idle) and idle[0] > 0
+    cancelled = cf.Future()
+    cancelled.cancel()  # what a Dask cluster does to every block in flight when its scheduler is gone
+    cancelled.set_running_or_notify_cancel()
+    with pytest.raises(pipeline.ExecutorLost, match="was cancelled"):
+        list(pipeline.completed({cancelled: _task(0, 0)}, watch))
+
+
+def test_a_stalled_run_says_so_once_per_stall_with_its_workers(monkeypatch):
+    from privbounds.simulators.engine import runner
+
+    monkeypatch.setattr(runner, "STALL_AFTER", 60.0)
+    said, health = [], [(None, "; the scheduler has no workers left: start one with dask worker tcp://h:1")]
+    watch = runner._Watch(lambda: health[0], said.append)
+    inflight = {object(): _task(0, 0), object(): _task(1, 0)}
+    for idle in (5.0, 59.0, 61.0, 65.0, 300.0):  # one stall
+        watch(idle, inflight)
+    assert said == ["no block has returned for 61 s (2 in flight, of t0, t1); the scheduler has no workers "
+                    "left: start one with dask worker tcp://h:1; still waiting"]
+    watch(5.0, inflight)  # a block returned: a new wait, and nothing since for 70 s, a new stall
+    watch(70.0, inflight)
+    assert len(said) == 2
+    health[0] = ("the Dask client is closed", "")
+    with pytest.raises(runner.ExecutorLost, match="closed"):
+        watch(1.0, inflight)
+    runner._Watch(None, said.append)(1e6, inflight)  # no health to ask (loky): only the stall is said
+    assert len(said) == 3
