@@ -50,6 +50,7 @@ import os
 import sys
 import time
 import traceback
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -196,6 +197,11 @@ def _executor(backend: str, jobs: int, scheduler: str | None):
     else:
         # A pool of our own, not loky's process-wide reusable one: joblib's Parallel (the
         # figures' --jobs) takes that one over and expects attributes of its own making.
+        # Its workers exit when idle for WORKER_IDLE s (so none outlives a killed run for
+        # long); one that does so as a block is queued is replaced and the block runs, but
+        # loky warns of "a memory leak" on the terminal: not ours to show.
+        warnings.filterwarnings("ignore", message="A worker stopped while some jobs were given to the executor",
+                                category=UserWarning)
         pool = ProcessPoolExecutor(max_workers=jobs, timeout=WORKER_IDLE, initializer=_die_with_parent,
                                    initargs=(os.getpid(),))
         try:
