@@ -323,7 +323,11 @@ def _dispatch(args, argv) -> int:
     if args.command in ("run", "reproduce"):
         overrides = {}
         for name, values in getattr(args, "set", []):
-            overrides[name] = values
+            overrides[name] = list(dict.fromkeys(values))  # 4 and 4.0 are one value: run once
+            if len(overrides[name]) < len(values):
+                print(f"privbounds: note: --set {name} names {len(overrides[name])} distinct "
+                      f"value{'s' if len(overrides[name]) != 1 else ''} of {len(values)}; each runs once",
+                      file=sys.stderr)
         if args.scheduler and args.backend != "dask":
             raise ParameterError("--scheduler needs --backend dask")
         kw = dict(fidelity=args.fidelity, jobs=args.jobs, seed=args.seed, out=args.out,

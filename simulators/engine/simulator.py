@@ -80,7 +80,9 @@ class Simulator:
                 raise ParameterError(
                     f"unknown parameter {name!r} for {self.theorem_id}; "
                     f"allowed: {', '.join(sorted(self.params))}")
-        overrides = {name: [self.params[name].canonical(v) for v in values] for name, values in overrides.items()}
+        # one value written twice (4 and 4.0) is one point: its seeds would repeat
+        overrides = {name: list(dict.fromkeys(self.params[name].canonical(v) for v in values))
+                     for name, values in overrides.items()}
         for name, values in overrides.items():
             for v in values:
                 self.params[name].validate(v)

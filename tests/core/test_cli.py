@@ -10,6 +10,7 @@ import pytest
 
 import privbounds
 from privbounds.cli import main
+from privbounds.registry import get
 
 
 def run_cli(argv, capsys):
@@ -148,6 +149,19 @@ def test_run_overrides_reach_the_grid(tmp_path, capsys):
     # results of a custom grid are not compared with the baseline
     code, _, err = run_cli(["check", "--out", str(tmp_path)], capsys)
     assert code == 2 and "--set k=2,3" in err
+
+
+def test_a_value_set_twice_runs_once_with_a_note(tmp_path, capsys):
+    code, _, err = run_cli(["run", "bns.obs3_2", "--fidelity", "smoke", "--set", "k=4,4,4.0",
+                            "--out", str(tmp_path / "cli"), "--quiet"], capsys)
+    assert code == 0, err
+    assert "note: --set k names 1 distinct value of 3; each runs once" in err
+    once = json.loads((tmp_path / "cli" / "results" / "bns.obs3_2.json").read_text())
+    keys = [json.dumps(p["point"], sort_keys=True) for p in once["points"]]
+    assert len(keys) == len(set(keys)) and {p["point"]["k"] for p in once["points"]} == {4}
+    # the Python API: 4 and 4.0 are one point there too
+    sim = get("bns.obs3_2").simulator
+    assert sim.points("smoke", {"k": [4, 4.0]}) == sim.points("smoke", {"k": [4]})
 
 
 # --- the command line as a new user meets it ----------------------------------------------------
