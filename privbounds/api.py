@@ -28,6 +28,7 @@ from privbounds.results import (
     ResultError,
     available,
     check_writable,
+    folder_name,
     load,
     load_valid,
     save,
@@ -67,12 +68,22 @@ class TheoremsFailed(Exception):
         super().__init__(f"{len(failures)} theorem(s) failed: {', '.join(failures)}")
 
 
+def _ids_arg(ids) -> list[str] | None:
+    """``ids`` as a list: one id or pattern, or a list, tuple or set of them (a
+    ParameterError names anything else)."""
+    if isinstance(ids, str):  # run("siv.thm3_3"): one id or pattern
+        return [ids]
+    if ids is not None and (not isinstance(ids, (list, tuple, set, frozenset))
+                            or not all(isinstance(i, str) for i in ids)):
+        raise ParameterError(f"ids must be a theorem id, a pattern, or a list of them, got {ids!r}"[:200])
+    return None if ids is None else list(ids)
+
+
 def resolve_ids(ids=None, paper: str | None = None, runnable: bool = True) -> list[str]:
     """Ids selected by exact ids or shell patterns ('bns.cor3_*') and/or a paper, in
     registry order, duplicates dropped. With ``runnable``, entries without a simulator
     (bound-only and summary theorems) are left out, and naming one on its own is an error."""
-    if isinstance(ids, str):  # run("siv.thm3_3"): one id or pattern
-        ids = [ids]
+    ids = _ids_arg(ids)
     chosen = select(ids, paper)
     if not runnable:
         return chosen
@@ -206,6 +217,7 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
     theorem's ``results/<id>.json`` and ``.csv`` as soon as it finishes. Returns {id:
     result record}; raises ``TheoremsFailed`` (after writing the others) when some
     theorems raised, each recorded as failed with the path of its traceback."""
+    out = folder_name(out)
     if str(out).strip():
         from privbounds.learners import load_saved
 
@@ -271,7 +283,8 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
 def _selected(ids, paper: str | None) -> list[str]:
     """The theorems a run selects, each runnable (a ``ParameterError`` names the first
     that is not)."""
-    named = {ids} if isinstance(ids, str) else set(ids or ())
+    ids = _ids_arg(ids)
+    named = set(ids or ())
     ids = resolve_ids(ids, paper)
     # a learner measured with privbounds.measure runs only when named (a default or
     # pattern selection is the registered theorems'); one read back from a folder, without

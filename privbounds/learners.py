@@ -287,9 +287,9 @@ def load_saved(out) -> list[str]:
     """Register the measured learners described in ``<out>/learners`` (see the module
     docstring); a description that cannot be read is named in a warning and skipped."""
     from privbounds.registry import ids
-    from privbounds.results import warn
+    from privbounds.results import folder_name, warn
 
-    folder = Path(out) / "learners"
+    folder = Path(folder_name(out)) / "learners"
     got = []
     if not folder.is_dir():
         return got

@@ -231,10 +231,25 @@ def load_rows(out, theorem_id: str):
     return _table(load(out, theorem_id).get("rows") or [])
 
 
+def folder_name(out):
+    """``out`` as given, once it is a name a folder can have: a string or path, without NUL
+    bytes, no component longer than the file system allows (a ParameterError otherwise)."""
+    if not isinstance(out, (str, os.PathLike)):
+        raise ParameterError(f"{flag('out')} must be a folder's name, got {out!r}"[:200])
+    text = os.fspath(out)
+    if "\0" in text:
+        raise ParameterError(f"{flag('out')} must be a folder's name, got one with a NUL byte: {text!r}"[:200])
+    longest = max((len(os.fsencode(part)) for part in Path(text).parts), default=0)
+    if longest > 255:  # NAME_MAX on Linux, macOS and Windows
+        raise ParameterError(f"{flag('out')} has a path component of {longest} bytes, more than the 255 a "
+                             "file name may have")
+    return out
+
+
 def check_writable(out, *sub: str) -> Path:
     """Create the output folder (and its subfolders ``sub``, if given) and prove we can
     write there, before any work; a ParameterError names the folder otherwise."""
-    out = Path(out)
+    out = Path(folder_name(out))
     for folder in [out] + [out / s for s in sub]:
         try:
             folder.mkdir(parents=True, exist_ok=True)

@@ -164,6 +164,23 @@ def test_a_value_set_twice_runs_once_with_a_note(tmp_path, capsys):
     assert sim.points("smoke", {"k": [4, 4.0]}) == sim.points("smoke", {"k": [4]})
 
 
+def test_bad_ids_and_out_are_one_line_errors_from_python_and_the_command_line(tmp_path, capsys):
+    import privbounds
+    from privbounds.params import ParameterError
+
+    for kw, needle in [({"ids": 5}, "ids must be a theorem id, a pattern, or a list of them, got 5"),
+                       ({"ids": ["siv.thm3_3", 3]}, "got ['siv.thm3_3', 3]"),
+                       ({"out": tmp_path / "a\0b"}, "with a NUL byte"),
+                       ({"out": 7}, "must be a folder's name, got 7"),
+                       ({"out": tmp_path / ("x" * 300)}, "a path component of 300 bytes")]:
+        with pytest.raises(ParameterError) as e:
+            privbounds.run(**{"ids": ["siv.thm3_3"], "fidelity": "smoke", "progress": False, **kw})
+        assert needle in str(e.value) and "\n" not in str(e.value)
+    for command in (["run", "siv.thm3_3", "--fidelity", "smoke"], ["list"], ["report"]):
+        code, _, err = run_cli([*command, "--out", str(tmp_path / ("y" * 256))], capsys)
+        assert code == 2 and err.count("\n") == 1 and "a path component of 256 bytes" in err, err
+
+
 # --- the command line as a new user meets it ----------------------------------------------------
 
 def test_version_and_a_bare_command(capsys):
