@@ -281,8 +281,10 @@ def _main(args, argv) -> int:
         print(f"privbounds: error: {e}", file=sys.stderr)
         return 2
     except ClusterLost as e:
-        print(f"privbounds: error: {e}; the same command resumes from them: "
-              f"{shlex.join(['privbounds', *(sys.argv[1:] if argv is None else argv)])}", file=sys.stderr)
+        again = shlex.join(["privbounds", *(sys.argv[1:] if argv is None else argv)])
+        print(f"privbounds: error: {e}" + (f"; to resume from them, once a scheduler answers there again (or "
+                                           f"without --backend dask and --scheduler, here): {again}"
+                                           if e.resumable else ""), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("privbounds: interrupted; finished blocks are cached, run again to resume",

@@ -18,7 +18,6 @@ import hashlib
 import importlib.metadata
 import importlib.util
 import logging
-import os
 import platform
 import sys
 import warnings
@@ -29,13 +28,19 @@ from privbounds.params import ParameterError
 
 CONNECT_TIMEOUT = 10.0  # seconds for the scheduler to answer
 WAIT_FOR_WORKERS = 10.0  # seconds for a named scheduler's first worker to connect
+ANSWER_WITHIN = 15.0  # seconds for the workers to answer each question of the check
 # the packages whose files a worker runs: the source digest covers all of them, keyed by
 # module name, so an editable install and a wheel of the same files agree
 _ROOTS = ("privbounds", "privbounds.bounds", "privbounds.simulators", "privbounds.figures", "privbounds.reports")
 
 
 class ClusterLost(RuntimeError):
-    """The scheduler went away during a run: what was kept, for a one-line message."""
+    """The scheduler went away during a run: what was kept, for a one-line message;
+    ``resumable`` when finished blocks are in the store."""
+
+    def __init__(self, message: str, resumable: bool = True):
+        super().__init__(message)
+        self.resumable = resumable
 
 
 @dataclass(frozen=True)
@@ -105,13 +110,20 @@ def _why(e: BaseException) -> str:
     return str(e) if type(e) is Exception else f"{type(e).__name__}: {e}"
 
 
+class _NoAnswer(Exception):
+    """A worker listed by the scheduler that gave no answer (it left, or joined, during the
+    check, or its connection failed)."""
+
+
 def _failure(w: WorkerInfo, version, env, mine: Environment) -> str | None:
     """Why worker ``w`` cannot run the client's blocks, or None. ``version`` is its
     answer to the standard-library question (privbounds' installed version, or the
-    exception), ``env`` its Environment (or the exception, or None if not asked)."""
+    exception), ``env`` its Environment (or the exception)."""
     named = f" ({w.name})" if w.name != w.address else ""
     where = f"worker {w.address}{named} on host {w.host}"
     fix = f"install privbounds=={mine.privbounds} there, in the Python {mine.python} environment the worker runs"
+    if isinstance(version, _NoAnswer) or isinstance(env, _NoAnswer) or isinstance(version, OSError):
+        return f"{where} did not answer the check (it left or joined meanwhile, or its connection failed): run again"
     if isinstance(version, importlib.metadata.PackageNotFoundError):
         return f"{where} has no privbounds: {fix}"
     if isinstance(version, BaseException):
@@ -120,34 +132,72 @@ def _failure(w: WorkerInfo, version, env, mine: Environment) -> str | None:
         return f"{where} has privbounds {version}, the client {mine.privbounds}: {fix}"
     if isinstance(env, BaseException):
         return f"{where} cannot import privbounds ({_why(env)}): {fix}"
-    diff = env.differences(mine) if env is not None else []
+    diff = env.differences(mine)
     if diff:
         return (f"{where} differs from the client in {'; '.join(diff)}: install the client's privbounds and "
                 "the same numpy, scipy and Python there (their versions are part of every stored block's key)")
     return None
 
 
+def _ask(client, fn, *args, workers=None) -> dict:
+    """``client.run`` with a deadline: a hung worker must not hang the check."""
+    import concurrent.futures as cf
+
+    pool = cf.ThreadPoolExecutor(1)
+    try:
+        return pool.submit(client.run, fn, *args, workers=workers, on_error="return").result(timeout=ANSWER_WITHIN)
+    except cf.TimeoutError:
+        raise ParameterError(f"some workers did not answer the check within {ANSWER_WITHIN:g} s (overloaded or "
+                             "hung): see the scheduler's list of workers, and run again") from None
+    finally:
+        pool.shutdown(wait=False)
+
+
+def _check_once(client, mine: Environment) -> tuple[list[WorkerInfo], list[str]]:
+    """(the workers listed after the check, why each that fails does): every worker the
+    scheduler lists once both questions are answered, so one that joined meanwhile is
+    not passed unasked."""
+    versions = _ask(client, importlib.metadata.version, "privbounds")
+    ok = [a for a, v in versions.items() if v == mine.privbounds]
+    envs = _ask(client, environment, workers=ok) if ok else {}
+    ws = workers(client)
+    none = _NoAnswer()
+    return ws, [f for w in ws if (f := _failure(w, versions.get(w.address, none),
+                                                envs.get(w.address, none if versions.get(w.address) == mine.privbounds
+                                                         else None), mine))]
+
+
 def preflight(client, address: str, mine: Environment) -> list[WorkerInfo]:
     """Check every worker of ``client`` against the client's environment ``mine`` before
     any block is submitted; raise ParameterError (one line: the first failing worker, what
-    to install, how many others fail) or return the workers."""
-    ws = workers(client)
-    if not ws:
+    to install, how many others fail) or return the workers. A check whose list of
+    workers changed while it ran is made again (three times at most)."""
+    if not workers(client):
         with contextlib.suppress(Exception):  # asyncio or dask's own TimeoutError
             client.wait_for_workers(1, timeout=WAIT_FOR_WORKERS)
-        ws = workers(client)
-    if not ws:
+    if not workers(client):
         raise ParameterError(f"--scheduler {address}: the scheduler has no workers (waited {WAIT_FOR_WORKERS:g} s); "
                              f"start one where privbounds=={mine.privbounds} is installed: dask worker {address}")
-    versions = client.run(importlib.metadata.version, "privbounds", on_error="return")
-    ok = [w.address for w in ws if versions.get(w.address) == mine.privbounds]
-    envs = client.run(environment, workers=ok, on_error="return") if ok else {}
-    failures = [f for w in ws
-                if (f := _failure(w, versions.get(w.address, KeyError("no answer")), envs.get(w.address), mine))]
+    for _ in range(3):
+        ws, failures = _check_once(client, mine)
+        if not any("did not answer" in f for f in failures):
+            break
     if failures:
         more = f" (and {len(failures) - 1} more of {len(ws)} workers fail this check)" if len(failures) > 1 else ""
         raise ParameterError(f"--scheduler {address}: {failures[0]}{more}")
     return ws
+
+
+_CHECKED: dict = {}  # in a worker: the client environments already compared with this one
+
+
+def mismatch(mine: Environment) -> str | None:
+    """In a worker, before a block: how this process differs from the client's ``mine``
+    (a worker that joined after the check), or None; computed once per process."""
+    if mine not in _CHECKED:
+        diff = environment().differences(mine)
+        _CHECKED[mine] = f"worker {worker_name()} differs from the client in {'; '.join(diff)}" if diff else None
+    return _CHECKED[mine]
 
 
 def describe(ws: list[WorkerInfo]) -> str:
@@ -155,7 +205,7 @@ def describe(ws: list[WorkerInfo]) -> str:
     hosts = len({w.host for w in ws})
     mem = f", {sum(w.memory for w in ws) / 2**30:.1f} GiB" if all(w.memory for w in ws) else ""
     return (f"{len(ws)} worker{'s' if len(ws) != 1 else ''} on {hosts} host{'s' if hosts != 1 else ''}, "
-            f"{sum(w.threads for w in ws)} threads{mem}")
+            f"{sum(w.threads for w in ws)} thread{'s' if sum(w.threads for w in ws) != 1 else ''}{mem}")
 
 
 @contextlib.contextmanager
@@ -179,9 +229,10 @@ def dask_client(jobs: int, scheduler: str | None, say=None):
         cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
         client = Client(cluster)
     # a lost scheduler: the engine says what was kept in one line; dask's own log lines
-    # ("Failed to reconnect to scheduler ...", a comm traceback from tornado's loop) would
-    # come on top of it
-    quiet = [logging.getLogger(name) for name in ("distributed.client", "tornado.application")]
+    # ("Failed to reconnect to scheduler ...", "Batched Comm Closed" and comm tracebacks
+    # from tornado's loop) would come on top of it: silenced while the run lasts
+    quiet = [logging.getLogger(name) for name in ("distributed", "distributed.client", "distributed.batched",
+                                                  "distributed.core", "tornado.application")]
     levels = [q.level for q in quiet]
     try:
         mine = environment()
@@ -191,7 +242,7 @@ def dask_client(jobs: int, scheduler: str | None, say=None):
                 f"{mine.privbounds} with the client's files and libraries")
         for q in quiet:
             q.setLevel(logging.CRITICAL + 1)
-        yield client
+        yield client, mine
     finally:
         with contextlib.suppress(Exception):  # a client whose scheduler is gone closes itself
             client.close()
@@ -207,20 +258,23 @@ def client_health(client, address: str | None) -> tuple[str | None, str]:
     status = str(getattr(client, "status", "running"))
     if status not in ("running", "connecting", "newly-created"):
         return f"the Dask client is {status}", ""
+    if status != "running":  # reconnecting: its list of workers is the last one it had
+        return None, "; the client is reconnecting to its scheduler"
     try:
         n = len(workers(client))
     except Exception:  # noqa: BLE001 - a scheduler that does not answer now: say nothing more
         return None, ""
     if n == 0:
-        return None, f"; the scheduler has no workers left: start one with dask worker {address or ''}".rstrip()
+        return None, ("; the scheduler has no workers left" +
+                      (f": start one with dask worker {address}" if address else ""))
     return None, f"; {n} worker{'s' if n != 1 else ''} connected"
 
 
 def worker_name() -> str:
-    """The process running a block, for the record: a Dask worker's address, or this
-    host and process id."""
+    """The Dask worker running a block (its address), for the record; "" elsewhere (a
+    local process's host name and pid would only leak into the published results)."""
     dist = sys.modules.get("distributed")
     if dist is not None:
         with contextlib.suppress(ValueError, AttributeError):
             return dist.get_worker().address
-    return f"{platform.node()} pid {os.getpid()}"
+    return ""

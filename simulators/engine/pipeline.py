@@ -130,7 +130,7 @@ class ExecutorLost(RuntimeError):
 
 def completed(inflight: dict, watch=None):
     """Wait for at least one block in flight; yield (task, (value, error, seconds, worker)).
-    ``watch(idle_seconds, inflight)`` is called every ``HEALTH_EVERY`` seconds while nothing
+    ``watch(idle_seconds, inflight, started)`` is called every ``HEALTH_EVERY`` seconds while nothing
     returns: it may say so, or raise ExecutorLost (a Dask client whose scheduler is gone
     may leave its futures pending for ever)."""
     started = time.perf_counter()
@@ -138,15 +138,17 @@ def completed(inflight: dict, watch=None):
         done, _ = cf.wait(list(inflight), timeout=HEALTH_EVERY if watch else None, return_when=cf.FIRST_COMPLETED)
         if done:
             break
-        watch(time.perf_counter() - started, inflight)
-    for f in done:
+        watch(time.perf_counter() - started, inflight, started)
+    # finished blocks first: one the cluster cancelled ends the run, and must not take
+    # finished ones with it
+    for f in sorted(done, key=lambda f: f.cancelled()):
         task = inflight.pop(f)
         try:
             yield task, f.result()
         except cf.CancelledError:  # the engine cancels nothing while it waits
             raise ExecutorLost(f"block n={task.n} #{task.block} of {task.theorem} was cancelled") from None
         except Exception:  # the worker itself was lost (not the block: it returns errors)
-            yield task, (None, f"the worker running it failed:\n{traceback.format_exc()}", 0.0, "lost")
+            yield task, (None, f"the worker running it failed:\n{traceback.format_exc()}", 0.0, "")
 
 
 def combine(run: PointRun, n: int, values: dict, sizes: dict) -> None:
@@ -333,7 +335,8 @@ class Engine:
         w = self.th[task.theorem]
         w.stats["blocks_run"] += 1
         w.stats["block_seconds"] += seconds
-        w.stats["workers"][worker] = w.stats["workers"].get(worker, 0) + 1
+        if worker:  # a Dask worker's address (no name for local processes)
+            w.stats["workers"][worker] = w.stats["workers"].get(worker, 0) + 1
         self.bar.block(task.theorem)
         if task.theorem in self.done:
             return

@@ -43,6 +43,7 @@ Design (design.md, "Engine"):
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import inspect
 import json
@@ -52,6 +53,7 @@ import time
 import traceback
 import warnings
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -62,7 +64,13 @@ from threadpoolctl import ThreadpoolController, threadpool_limits
 from privbounds.params import ParameterError
 from privbounds.simulators.engine.audit import AUDIT_CONF, BUDGETS
 from privbounds.simulators.engine.blockstore import DEFAULT_MAX_BYTES, BlockKey, BlockStore
-from privbounds.simulators.engine.cluster import ClusterLost, client_health, dask_client, worker_name
+from privbounds.simulators.engine.cluster import (
+    ClusterLost,
+    client_health,
+    dask_client,
+    mismatch,
+    worker_name,
+)
 from privbounds.simulators.engine.pipeline import (
     Engine,
     ExecutorLost,
@@ -70,6 +78,7 @@ from privbounds.simulators.engine.pipeline import (
     TheoremWork,
     request_sizes,
 )
+from privbounds.simulators.engine.progress import Progress, Watch
 from privbounds.simulators.engine.search import PointRun, point_run, search_conf
 from privbounds.simulators.engine.simulator import point_key  # noqa: F401  (imported from here by callers)
 from privbounds.simulators.engine.stats import clopper_pearson, mean_interval, moments
@@ -173,17 +182,31 @@ def _main_code(cls) -> str:
     return h.hexdigest()
 
 
+@dataclass(frozen=True)
+class Backend:
+    """What the engine needs of a backend: its executor, how many blocks to keep in
+    flight, the function that runs one block there, and ``health()`` (None, or why the
+    executor is gone and a word on its workers: progress.Watch)."""
+
+    executor: object
+    limit: int
+    run_one: object = None
+    health: object = None
+
+
 @contextlib.contextmanager
 def _executor(backend: str, jobs: int, scheduler: str | None):
-    """(executor, blocks to keep in flight) for the backend: a loky process pool of the
-    run's own (its idle workers exit after a few seconds, so none outlives a killed run for long),
-    threads, this process alone, or a Dask cluster through its concurrent.futures face."""
+    """The Backend: a loky process pool of the run's own (its idle workers exit after a few
+    seconds, so none outlives a killed run for long), threads, this process alone, or a
+    Dask cluster through its concurrent.futures face."""
     if backend not in BACKENDS:
         raise ParameterError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if backend == "dask":
-        with dask_client(jobs, scheduler, say=lambda line: print(f"privbounds: {line}", file=sys.stderr)) as client:
+        with dask_client(jobs, scheduler, say=lambda line: print(f"privbounds: {line}", file=sys.stderr)) as (
+                client, mine):
             threads = sum(client.nthreads().values()) or jobs
-            yield client.get_executor(pure=False), 2 * threads, lambda: client_health(client, scheduler)
+            yield Backend(client.get_executor(pure=False), 2 * threads, functools.partial(_checked, mine),
+                          lambda: client_health(client, scheduler))
     elif backend == "threading":
         # The blocks run in threads of this process, whose BLAS (OpenBLAS) thread pool is one
         # for the process: threadpoolctl lets only one thread control it, and a block that
@@ -191,9 +214,9 @@ def _executor(backend: str, jobs: int, scheduler: str | None):
         # thread holds BLAS at one thread for the whole run; every block still limits its
         # own thread's OpenMP (a per-thread limit) in ``_one_thread``.
         with threadpool_limits(limits=1), ThreadPoolExecutor(max_workers=jobs) as ex:
-            yield ex, 2 * jobs, None
+            yield Backend(ex, 2 * jobs)
     elif backend == "sequential" or jobs == 1:
-        yield SyncExecutor(), 1, None
+        yield Backend(SyncExecutor(), 1)
     else:
         # A pool of our own, not loky's process-wide reusable one: joblib's Parallel (the
         # figures' --jobs) takes that one over and expects attributes of its own making.
@@ -201,11 +224,11 @@ def _executor(backend: str, jobs: int, scheduler: str | None):
         # long); one that does so as a block is queued is replaced and the block runs, but
         # loky warns of "a memory leak" on the terminal: not ours to show.
         warnings.filterwarnings("ignore", message="A worker stopped while some jobs were given to the executor",
-                                category=UserWarning)
+                                category=UserWarning, module=r"joblib\.externals\.loky\.process_executor")
         pool = ProcessPoolExecutor(max_workers=jobs, timeout=WORKER_IDLE, initializer=_die_with_parent,
                                    initargs=(os.getpid(),))
         try:
-            yield pool, 2 * jobs, None
+            yield Backend(pool, 2 * jobs)
         finally:
             pool.shutdown(wait=False, kill_workers=True)  # nothing of ours is left running
 
@@ -224,112 +247,6 @@ def _die_with_parent(parent: int) -> None:
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
     if os.getppid() != parent:  # the run died before the request was made
         os._exit(0)
-
-
-STALL_AFTER = 600.0  # seconds without a returned block before the run says so
-
-
-class _Watch:
-    """Looks at the executor while no block returns (pipeline.completed): ``health()``
-    gives (why it is gone, or None; a word on its workers, or ""); a run whose executor is
-    gone ends (ExecutorLost), and one where no block has returned for ``STALL_AFTER``
-    seconds says so, once per stall, instead of waiting silently."""
-
-    def __init__(self, health, say):
-        self.health, self.say, self.said = health, say, 0.0
-
-    def __call__(self, idle: float, inflight: dict) -> None:
-        gone, workers = self.health() if self.health else (None, "")
-        if gone:
-            raise ExecutorLost(gone)
-        if idle < self.said:  # a block returned since the last stall was reported
-            self.said = 0.0
-        if idle >= STALL_AFTER and not self.said:
-            self.said = idle
-            where = sorted({t.theorem for t in inflight.values()})
-            self.say(f"no block has returned for {_minutes(idle)} ({len(inflight)} in flight, of "
-                     f"{', '.join(where[:3])}{', ...' if len(where) > 3 else ''}){workers}; still waiting")
-
-
-class _Progress:
-    """One progress bar for a whole run (tqdm on stderr), quiet when disabled. Its total is
-    the number of theorems, known from the start, and it moves as each one finishes; the
-    blocks done (and how many came from the store), the theorem of the latest block and,
-    when the last run's records time every theorem, the time left ride along as its
-    postfix. Time left is counted in the last run's block seconds: each block done counts
-    its theorem's mean block time of that run, whether computed or read from the store,
-    and what is left is divided by the rate at which computed blocks count, so that a
-    machine uniformly slower (or busier) than last time still gets a fair estimate.
-    tqdm's own estimate, by theorems finished, would be wrong: the longest theorems start
-    first and finish last."""
-
-    def __init__(self, enabled: bool, theorems: int, expected: dict | None = None):
-        self.bar = None
-        self.blocks = self.cached = 0
-        self.credit = 0.0  # last run's block seconds of the blocks done so far
-        self.computed = 0.0  # the same, of the blocks computed (not read from the store)
-        self.expected = expected or None  # theorem id -> (block seconds, mean seconds a block)
-        self.total = sum(e[0] for e in expected.values()) if expected else 0.0
-        self.started = self.drawn = time.perf_counter()
-        self.current = ""
-        if enabled and theorems:
-            from tqdm import tqdm
-            self.bar = tqdm(total=theorems, unit="theorem", desc="theorems", file=sys.stderr,
-                            dynamic_ncols=True, mininterval=0.5 if sys.stderr.isatty() else 10.0,
-                            bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]")
-
-    def eta(self) -> float | None:
-        """Seconds left, estimated from the last run's block seconds (None without them)."""
-        elapsed = time.perf_counter() - self.started
-        if self.expected is None or self.computed <= 0 or elapsed <= 0:
-            return None
-        # more blocks than last time: never "nothing left" while blocks still come back
-        left = max(self.total - self.credit, 0.01 * self.total)
-        return left / (self.computed / elapsed)
-
-    def _postfix(self) -> str:
-        cached = f" ({self.cached} stored)" if self.cached else ""
-        now = f", now {self.current}" if self.current else ""
-        eta = self.eta()
-        left = f", about {_minutes(eta)} left (last run's times)" if eta is not None and self.current else ""
-        return f"{self.blocks} blocks{cached}{now}{left}"
-
-    def block(self, theorem_id: str, cached: bool = False):
-        self.blocks += 1
-        self.cached += cached
-        if self.expected is not None:
-            mean = self.expected.get(theorem_id, (0.0, 0.0))[1]
-            self.credit += mean
-            self.computed += 0.0 if cached else mean
-        self.current = theorem_id
-        now = time.perf_counter()
-        if self.bar is not None and now - self.drawn >= self.bar.mininterval:
-            # redrawn by hand, at most every mininterval: tqdm's update(0) stops redrawing
-            # once its dynamic miniters has grown, and a log then went silent for minutes
-            self.drawn = now
-            self.bar.set_postfix_str(self._postfix(), refresh=False)
-            self.bar.refresh()
-
-    def theorem_done(self, theorem_id: str):
-        if self.bar is not None:
-            self.bar.update(1)
-
-    def say(self, line: str) -> None:
-        """A note on stderr, above the bar when there is one (shown under --quiet too)."""
-        if self.bar is not None:
-            self.bar.write(f"privbounds: {line}", file=sys.stderr)
-        else:
-            print(f"privbounds: {line}", file=sys.stderr)
-
-    def close(self):
-        if self.bar is not None:
-            self.current = ""
-            self.bar.set_postfix_str(self._postfix(), refresh=False)
-            self.bar.close()  # draws the final state once
-
-
-def _minutes(seconds: float) -> str:
-    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
 
 
 def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
@@ -353,7 +270,7 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
     started = time.perf_counter()
     # time left only when the last run timed every theorem of this one
     timed = expected and all(expected.get(t, (0.0,))[0] > 0 for t in theorems)
-    bar = _Progress(progress, len(theorems), {t: expected[t] for t in theorems} if timed else None)
+    bar = Progress(progress, len(theorems), {t: expected[t] for t in theorems} if timed else None)
     out: dict[str, dict] = {}
 
     def finish(tid):
@@ -368,14 +285,22 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
     if use_cache:
         Path(cache_dir).mkdir(parents=True, exist_ok=True)
         store = BlockStore(Path(cache_dir), cache_max)
+    health = None
     try:
-        with _executor(backend, jobs, scheduler) as (executor, limit, health):
-            Engine(theorems, store, bar, finish, errors).run(executor, limit, _timed, _Watch(health, bar.say))
-    except ExecutorLost:
-        kept = (f"the {bar.blocks} blocks done are kept in {store.path}" if store is not None
-                else "nothing was kept (the store was off)")
+        with _executor(backend, jobs, scheduler) as be:
+            health = be.health
+            Engine(theorems, store, bar, finish, errors).run(be.executor, be.limit, be.run_one or _timed,
+                                                             Watch(health, bar.say))
+    except Exception as e:
+        # a block cancelled by the cluster, or a client that closed between two blocks
+        if not isinstance(e, ExecutorLost) and not (health is not None and health()[0]):
+            raise
+        store_held = store.info().blocks if store is not None else 0
+        ended = sum(1 for r in out.values() if "error" not in r)
         raise ClusterLost(f"the Dask scheduler {scheduler or 'of the local cluster'} was lost mid-run; "
-                          f"{len(out)} theorem{'s' if len(out) != 1 else ''} finished, {kept}") from None
+                          f"{ended} theorem{'s' if ended != 1 else ''} finished"
+                          + (f", and the store {store.path} holds {store_held} blocks" if store is not None
+                             else "; nothing was kept (--no-cache)"), resumable=store is not None) from None
     finally:
         bar.close()
         if store is not None:
@@ -510,6 +435,16 @@ def _one_thread():
     if _THREADPOOLS.get("modules") != loaded:
         _THREADPOOLS.update(controller=ThreadpoolController(), modules=loaded)
     return _THREADPOOLS["controller"].limit(limits=1)
+
+
+def _checked(mine, fn, args):
+    """``_timed`` on a Dask worker that first compares its environment with the client's
+    ``mine`` (once per process): a worker that joined after the check and differs runs
+    nothing, and its block returns the difference as its error."""
+    why = mismatch(mine)
+    if why:
+        return None, f"{why}: install the client's privbounds, numpy, scipy and Python there", 0.0, worker_name()
+    return _timed(fn, args)
 
 
 def _timed(fn, args):

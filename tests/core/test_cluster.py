@@ -175,7 +175,7 @@ def test_a_cluster_is_checked_before_any_block_and_every_block_runs_on_it(schedu
     good = worker("good")
     res = _run(address, tmp_path / "dask")
     assert res.returncode == 0, res.stderr
-    assert "1 worker on 1 host, 1 threads" in res.stderr
+    assert "1 worker on 1 host, 1 thread," in res.stderr
     record = json.loads((tmp_path / "dask" / "results" / "bns.obs3_2.json").read_text())
     assert list(record["engine"]["workers"]) == [w.address for w in _workers(address)]
     assert sum(record["engine"]["workers"].values()) == record["engine"]["blocks_run"] > 0
@@ -281,7 +281,7 @@ def test_a_lost_scheduler_ends_the_run_in_one_line_and_the_same_command_resumes(
     assert run.returncode == 2, err
     line = [ln for ln in err.splitlines() if ln.strip()][-1]
     assert "Traceback" not in err and "Failed to reconnect" not in err, err
-    assert f"the Dask scheduler {dask.address} was lost mid-run" in line and "blocks done are kept in" in line
+    assert f"the Dask scheduler {dask.address} was lost mid-run" in line and "blocks; to resume from them" in line
     assert line.endswith(f"--scheduler {dask.address} --quiet --out {tmp_path / 'dask'}")
     kept = _stored(tmp_path / "dask")
     assert kept >= 40
@@ -296,9 +296,9 @@ def test_a_lost_scheduler_ends_the_run_in_one_line_and_the_same_command_resumes(
 def test_a_run_whose_workers_all_died_says_so_and_goes_on_when_one_joins(tmp_path, monkeypatch, capfd):
     import threading
 
-    from privbounds.simulators.engine import runner
+    from privbounds.simulators.engine import progress
 
-    monkeypatch.setattr(runner, "STALL_AFTER", 3.0)
+    monkeypatch.setattr(progress, "STALL_AFTER", 3.0)
     dask = LocalDask(tmp_path)
     result = {}
     try:
@@ -321,3 +321,15 @@ def test_a_run_whose_workers_all_died_says_so_and_goes_on_when_one_joins(tmp_pat
     assert len(workers) == 2  # the dead worker's blocks, and the rest on the one that joined
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "dask" / "results" / "siv.thm3_3.csv"),
                                   _loky_table(tmp_path / "loky"))
+
+
+def test_a_worker_that_joined_after_the_check_and_differs_runs_no_block(monkeypatch):
+    from privbounds.simulators.engine import runner
+
+    mine = cluster.environment()
+    other = Environment(**{**mine.__dict__, "numpy": "0.0"})
+    monkeypatch.setattr(cluster, "_CHECKED", {})
+    ran = []
+    value, err, seconds, _ = runner._checked(other, lambda: ran.append(1) or 5, ())
+    assert value is None and ran == [] and "differs from the client in numpy" in err and "(the client: 0.0)" in err
+    assert runner._checked(mine, lambda: 5, ())[:2] == (5, None)  # the client's own environment runs

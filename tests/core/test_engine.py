@@ -284,5 +284,6 @@ def test_a_worker_dies_with_the_run_that_started_it(tmp_path):
     assert not survived, "the child outlived its parent by 5 s"
     from privbounds.simulators.engine.runner import _die_with_parent, _executor
 
-    with _executor("loky", 2, None) as (pool, _, _):  # and every run's pool has its workers run it
+    with _executor("loky", 2, None) as backend:
+        pool = backend.executor  # and every run's pool has its workers run it
         assert pool._initializer is _die_with_parent and pool._initargs == (os.getpid(),)

@@ -53,7 +53,7 @@ def test_the_time_left_counts_blocks_in_the_last_runs_seconds(monkeypatch):
 
     clock = [100.0]
     monkeypatch.setattr(runner.time, "perf_counter", lambda: clock[0])
-    bar = runner._Progress(False, 2, {"a": (60.0, 2.0), "b": (40.0, 4.0)})
+    bar = runner.Progress(False, 2, {"a": (60.0, 2.0), "b": (40.0, 4.0)})
     assert bar.eta() is None  # nothing computed yet
     bar.block("a", cached=True)  # read from the store: 2 s of last time's 100 s done
     clock[0] = 110.0
@@ -63,7 +63,7 @@ def test_the_time_left_counts_blocks_in_the_last_runs_seconds(monkeypatch):
     for _ in range(30):  # more blocks than last time: never "nothing left"
         bar.block("b")
     assert bar.eta() == pytest.approx(1.0 / 14)
-    assert runner._Progress(False, 3, None).eta() is None
+    assert runner.Progress(False, 3, None).eta() is None
 
 
 def test_the_last_runs_seconds_come_from_records_of_the_same_fidelity(tmp_path):
@@ -88,7 +88,7 @@ def test_the_bar_redraws_while_no_theorem_finishes(monkeypatch, capsys):
 
     clock = [0.0]
     monkeypatch.setattr(runner.time, "perf_counter", lambda: clock[0])
-    bar = runner._Progress(True, 2)
+    bar = runner.Progress(True, 2)
     for _ in range(30):
         clock[0] += 11.0  # one block every 11 s, over 5 minutes
         bar.block("slow.thm")
@@ -105,7 +105,7 @@ def test_a_wait_with_nothing_returning_is_watched_and_a_lost_executor_ends_it(mo
     monkeypatch.setattr(pipeline, "HEALTH_EVERY", 0.01)
     idle = []
 
-    def watch(seconds, inflight):
+    def watch(seconds, inflight, started):
         idle.append(seconds)
         if len(idle) == 3:
             raise pipeline.ExecutorLost("the Dask client is closed")
@@ -121,21 +121,20 @@ def test_a_wait_with_nothing_returning_is_watched_and_a_lost_executor_ends_it(mo
 
 
 def test_a_stalled_run_says_so_once_per_stall_with_its_workers(monkeypatch):
-    from privbounds.simulators.engine import runner
+    from privbounds.simulators.engine import progress, runner
 
-    monkeypatch.setattr(runner, "STALL_AFTER", 60.0)
+    monkeypatch.setattr(progress, "STALL_AFTER", 60.0)
     said, health = [], [(None, "; the scheduler has no workers left: start one with dask worker tcp://h:1")]
-    watch = runner._Watch(lambda: health[0], said.append)
+    watch = runner.Watch(lambda: health[0], said.append)
     inflight = {object(): _task(0, 0), object(): _task(1, 0)}
-    for idle in (5.0, 59.0, 61.0, 65.0, 300.0):  # one stall
-        watch(idle, inflight)
+    for idle in (5.0, 59.0, 61.0, 65.0, 300.0):  # one wait, one stall
+        watch(idle, inflight, 1000.0)
     assert said == ["no block has returned for 61 s (2 in flight, of t0, t1); the scheduler has no workers "
                     "left: start one with dask worker tcp://h:1; still waiting"]
-    watch(5.0, inflight)  # a block returned: a new wait, and nothing since for 70 s, a new stall
-    watch(70.0, inflight)
+    watch(70.0, inflight, 2000.0)  # a block returned, then nothing for 70 s: a new stall
     assert len(said) == 2
     health[0] = ("the Dask client is closed", "")
     with pytest.raises(runner.ExecutorLost, match="closed"):
-        watch(1.0, inflight)
-    runner._Watch(None, said.append)(1e6, inflight)  # no health to ask (loky): only the stall is said
+        watch(1.0, inflight, 2000.0)
+    runner.Watch(None, said.append)(1e6, inflight, 3000.0)  # no health to ask (loky): only the stall is said
     assert len(said) == 3
