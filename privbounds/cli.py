@@ -352,7 +352,9 @@ def _dispatch(args, argv) -> int:
                 counts[v["verdict"]] = counts.get(v["verdict"], 0) + 1
             summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
             print(f"{tid}: {summary} -> {Path(args.out) / 'results' / (tid + '.json')}")
-        print(f"run finished in {time.perf_counter() - t0:.1f} s ({len(recs)} theorems, --jobs {args.jobs})")
+        where = f"on the Dask cluster at {args.scheduler}" if args.scheduler else f"--jobs {args.jobs}"
+        print(f"run finished in {time.perf_counter() - t0:.1f} s ({len(recs)} theorem{'s' if len(recs) != 1 else ''}, "
+              f"{where})")
         for tid, (message, log) in failures.items():
             print(f"privbounds: error: {tid} failed: {message} (traceback in {log})", file=sys.stderr)
         if failures or args.command == "run":

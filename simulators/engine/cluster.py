@@ -121,7 +121,8 @@ def _failure(w: WorkerInfo, version, env, mine: Environment) -> str | None:
     exception), ``env`` its Environment (or the exception)."""
     named = f" ({w.name})" if w.name != w.address else ""
     where = f"worker {w.address}{named} on host {w.host}"
-    fix = f"install privbounds=={mine.privbounds} there, in the Python {mine.python} environment the worker runs"
+    fix = (f"install the client's privbounds {mine.privbounds} there (its checkout or the same wheel), in the "
+           f"Python {mine.python} environment the worker runs")
     if isinstance(version, _NoAnswer) or isinstance(env, _NoAnswer) or isinstance(version, OSError):
         return f"{where} did not answer the check (it left or joined meanwhile, or its connection failed): run again"
     if isinstance(version, importlib.metadata.PackageNotFoundError):
@@ -177,7 +178,8 @@ def preflight(client, address: str, mine: Environment) -> list[WorkerInfo]:
             client.wait_for_workers(1, timeout=WAIT_FOR_WORKERS)
     if not workers(client):
         raise ParameterError(f"--scheduler {address}: the scheduler has no workers (waited {WAIT_FOR_WORKERS:g} s); "
-                             f"start one where privbounds=={mine.privbounds} is installed: dask worker {address}")
+                             f"start one where the client's privbounds {mine.privbounds} is installed: "
+                             f"dask worker {address} --nthreads 1")
     for _ in range(3):
         ws, failures = _check_once(client, mine)
         if not any("did not answer" in f for f in failures):
@@ -266,7 +268,7 @@ def client_health(client, address: str | None) -> tuple[str | None, str]:
         return None, ""
     if n == 0:
         return None, ("; the scheduler has no workers left" +
-                      (f": start one with dask worker {address}" if address else ""))
+                      (f": start one with dask worker {address} --nthreads 1" if address else ""))
     return None, f"; {n} worker{'s' if n != 1 else ''} connected"
 
 
