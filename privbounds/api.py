@@ -7,7 +7,6 @@ costs nothing and leaves earlier results untouched.
 from __future__ import annotations
 
 import contextlib
-import os
 import platform
 import subprocess
 import sys
@@ -18,25 +17,28 @@ from importlib import metadata
 from numbers import Integral
 from pathlib import Path
 
-import numpy as np
-
+from privbounds.arguments import (  # noqa: F401  (resolve_ids, normalise_overrides, validate_common: used from here)
+    _ids_arg,
+    capped_jobs,
+    normalise_overrides,
+    resolve_ids,
+    validate_common,
+)
 from privbounds.claims import evaluate_claims
 from privbounds.params import ParameterError, flag
-from privbounds.registry import get, select
+from privbounds.registry import get
 from privbounds.results import (
     DEFAULT_OUT,
     ResultError,
     available,
     check_writable,
-    folder_name,
     load,
     load_valid,
     save,
     write_log,
 )
 from privbounds.simulators.engine.blockstore import DEFAULT_MAX_BYTES, legacy_cache
-from privbounds.simulators.engine.runner import BACKENDS, run_points
-from privbounds.simulators.engine.simulator import FIDELITIES
+from privbounds.simulators.engine.runner import run_points
 from privbounds.simulators.engine.store import clean_temporary, locked
 
 METHODS = (
@@ -68,35 +70,6 @@ class TheoremsFailed(Exception):
         super().__init__(f"{len(failures)} theorem(s) failed: {', '.join(failures)}")
 
 
-def _ids_arg(ids) -> list[str] | None:
-    """``ids`` as a list: one id or pattern, or a list, tuple or set of them (a
-    ParameterError names anything else)."""
-    if isinstance(ids, str):  # run("siv.thm3_3"): one id or pattern
-        return [ids]
-    if ids is not None and (not isinstance(ids, (list, tuple, set, frozenset))
-                            or not all(isinstance(i, str) for i in ids)):
-        raise ParameterError(f"ids must be a theorem id, a pattern, or a list of them, got {ids!r}"[:200])
-    return None if ids is None else list(ids)
-
-
-def resolve_ids(ids=None, paper: str | None = None, runnable: bool = True) -> list[str]:
-    """Ids selected by exact ids or shell patterns ('bns.cor3_*') and/or a paper, in
-    registry order, duplicates dropped. With ``runnable``, entries without a simulator
-    (bound-only and summary theorems) are left out, and naming one on its own is an error."""
-    ids = _ids_arg(ids)
-    chosen = select(ids, paper)
-    if not runnable:
-        return chosen
-    keep = [i for i in chosen if get(i).runnable]
-    for i in ids or ():
-        if i in chosen and i not in keep:
-            t = get(i)
-            tested = f"tested by {', '.join(t.tested_by)}" if t.tested_by else "not measured"
-            raise ParameterError(f"{i} is a {t.status} entry with no simulator of its own ({tested}); "
-                                 f"see 'privbounds show {i}'")
-    return keep
-
-
 def _warn_before_replacing(out: Path, ids, fidelity: str, seed: int, overrides: dict) -> None:
     """One warning when this run will overwrite registered-grid results of another kind (a
     custom grid, another fidelity or another seed) in the same folder."""
@@ -126,58 +99,6 @@ def _warn_before_replacing(out: Path, ids, fidelity: str, seed: int, overrides: 
         shown = ", ".join(replaced[:4]) + (f" and {len(replaced) - 4} more" if len(replaced) > 4 else "")
         warn(f"replacing the registered results of {shown} in {out} by a run with {'; '.join(sorted(how))}; "
              f"keep such runs in their own {flag('out')}")
-
-
-def normalise_overrides(overrides) -> dict:
-    """{name: list of plain values}: lists, tuples and numpy arrays of values (numpy scalars
-    become Python ones); a bare value is refused, since an override replaces a whole axis."""
-    if overrides is None:
-        return {}
-    if not isinstance(overrides, dict):
-        raise ParameterError(f"overrides must be a dict {{name: [values]}}, got {type(overrides).__name__}")
-    out = {}
-    for name, values in overrides.items():
-        if isinstance(values, np.ndarray):
-            values = values.ravel().tolist()
-        if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple)):
-            raise ParameterError(f"overrides[{name!r}] must be a list of values (an axis of the grid), "
-                                 f"e.g. {{{name!r}: [{values!r}]}}, got a single {type(values).__name__}")
-        if not values:
-            raise ParameterError(f"overrides[{name!r}] must hold at least one value")
-        out[name] = [v.item() if isinstance(v, np.generic) else v for v in values]
-    return out
-
-
-def validate_common(fidelity: str, jobs, seed, backend: str = "loky") -> None:
-    if fidelity not in FIDELITIES:
-        raise ParameterError(f"{flag('fidelity')} must be one of {', '.join(FIDELITIES)}, got {fidelity!r}")
-    if isinstance(jobs, bool) or not isinstance(jobs, Integral) or jobs < 1:
-        raise ParameterError(f"{flag('jobs')} must be an integer >= 1, got {jobs!r}")
-    if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0 or seed >= 2**63:
-        raise ParameterError(f"{flag('seed')} must be a non-negative integer below 2^63, got {seed!r}")
-    if backend not in BACKENDS:
-        raise ParameterError(f"{flag('backend')} must be one of {', '.join(BACKENDS)}, got {backend!r}")
-
-
-def usable_cpus() -> int:
-    """The CPUs this process may run on (its affinity mask, which a container or taskset
-    narrows), not the machine's count."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def capped_jobs(jobs: int, backend: str, scheduler: str | None, force: bool) -> int:
-    """More worker processes than CPUs only fight over the cores (and multiply memory):
-    capped at the CPU count, with one line saying so, unless forced. A remote Dask
-    scheduler's workers are not on this machine, so its --jobs is not capped."""
-    cpus = usable_cpus()
-    if jobs <= cpus or force or (backend == "dask" and scheduler):
-        return jobs
-    print(f"privbounds: {flag('jobs')} {jobs} is more than the {cpus} CPUs this process may use: running "
-          f"{cpus} ({flag('force_jobs')} to run {jobs})", file=sys.stderr)
-    return cpus
 
 
 def code_version() -> str:
@@ -217,11 +138,10 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
     theorem's ``results/<id>.json`` and ``.csv`` as soon as it finishes. Returns {id:
     result record}; raises ``TheoremsFailed`` (after writing the others) when some
     theorems raised, each recorded as failed with the path of its traceback."""
-    out = folder_name(out)
     if str(out).strip():
         from privbounds.learners import load_saved
 
-        load_saved(out)  # learners measured into this folder are entries too (to say how to rerun them)
+        load_saved(out)  # which also refuses an out no folder can be named (results.folder_name)  # learners measured into this folder are entries too (to say how to rerun them)
     ids = _selected(ids, paper)
     validate_common(fidelity, jobs, seed, backend)
     jobs = capped_jobs(jobs, backend, scheduler, force_jobs)

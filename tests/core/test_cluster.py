@@ -253,21 +253,29 @@ def _loky_table(out: Path) -> pd.DataFrame:
     return pd.read_csv(out / "results" / "siv.thm3_3.csv")
 
 
-@pytest.mark.slow  # a quick run on the cluster with a worker killed in it, about 20 s
-def test_a_worker_killed_mid_run_leaves_the_numbers_unchanged(tmp_path):
+def _kill_mid_run(tmp_path: Path, workers: list[str], victim: str, timeout: float):
+    """Start a quick run of siv.thm3_3 on a fresh local cluster of ``workers``, kill
+    ``victim`` (a worker, or "scheduler") once 40 blocks are stored, and wait for the run:
+    (scheduler address, exit code, stderr). The client never outlives the test."""
     dask, run = LocalDask(tmp_path), None
     try:
-        dask.worker("w1")
-        dask.worker("w2")
+        for name in workers:
+            dask.worker(name)
         run = _start_run(dask.address, tmp_path / "dask")
         _wait_for(lambda: _stored(tmp_path / "dask") >= 40 or run.poll() is not None, "40 stored blocks")
-        assert run.poll() is None, "the run ended before a worker could be killed"
-        dask.kill("w2")
-        _, err = run.communicate(timeout=300)
-        assert run.returncode == 0, err
+        assert run.poll() is None, f"the run ended before {victim} could be killed"
+        dask.kill(victim)
+        _, err = run.communicate(timeout=timeout)
     finally:
         _stop(run)
         dask.close()
+    return dask.address, run.returncode, err
+
+
+@pytest.mark.slow  # a quick run on the cluster with a worker killed in it, about 20 s
+def test_a_worker_killed_mid_run_leaves_the_numbers_unchanged(tmp_path):
+    _, code, err = _kill_mid_run(tmp_path, ["w1", "w2"], "w2", 300)
+    assert code == 0, err
     record = json.loads((tmp_path / "dask" / "results" / "siv.thm3_3.json").read_text())
     assert len(record["engine"]["workers"]) == 2  # both ran blocks, the survivor finished them
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "dask" / "results" / "siv.thm3_3.csv"),
@@ -276,22 +284,12 @@ def test_a_worker_killed_mid_run_leaves_the_numbers_unchanged(tmp_path):
 
 @pytest.mark.slow  # dask's client tries to reconnect for 10 s before it gives up
 def test_a_lost_scheduler_ends_the_run_in_one_line_and_the_same_command_resumes(tmp_path):
-    dask, run = LocalDask(tmp_path), None
-    try:
-        dask.worker("w1")
-        run = _start_run(dask.address, tmp_path / "dask")
-        _wait_for(lambda: _stored(tmp_path / "dask") >= 40 or run.poll() is not None, "40 stored blocks")
-        assert run.poll() is None, "the run ended before its scheduler could be killed"
-        dask.kill("scheduler")
-        _, err = run.communicate(timeout=120)
-    finally:
-        _stop(run)
-        dask.close()
-    assert run.returncode == 2, err
+    address, code, err = _kill_mid_run(tmp_path, ["w1"], "scheduler", 120)
+    assert code == 2, err
     line = [ln for ln in err.splitlines() if ln.strip()][-1]
     assert "Traceback" not in err and "Failed to reconnect" not in err, err
-    assert f"the Dask scheduler {dask.address} was lost mid-run" in line and "blocks; to resume from them" in line
-    assert line.endswith(f"--scheduler {dask.address} --quiet --out {tmp_path / 'dask'}")
+    assert f"the Dask scheduler {address} was lost mid-run" in line and "blocks; to resume from them" in line
+    assert line.endswith(f"--scheduler {address} --quiet --out {tmp_path / 'dask'}")
     kept = _stored(tmp_path / "dask")
     assert kept >= 40
     # resumed here on loky (the blocks' keys hold no backend): the same table as a run from nothing

@@ -231,9 +231,9 @@ def test_one_progress_bar_over_theorems_whose_total_never_changes(tmp_path, caps
 
 
 def test_jobs_above_the_cpu_count_are_capped_unless_forced(tmp_path, capsys, monkeypatch):
-    from privbounds import api
+    from privbounds import arguments
 
-    monkeypatch.setattr(api, "usable_cpus", lambda: 1)
+    monkeypatch.setattr(arguments, "usable_cpus", lambda: 1)
     rec = privbounds.run(["siv.thm2_2"], fidelity="smoke", jobs=3, out=tmp_path / "a", progress=False)
     err = capsys.readouterr().err
     assert "jobs 3 is more than the 1 CPUs" in err and err.count("\n") == 1

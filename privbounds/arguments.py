@@ -1,0 +1,97 @@
+"""A run's arguments, checked before any work starts (the Python API's and the command
+line's): which theorems (ids, shell patterns, a paper), the overrides of their grids, the
+fidelity, jobs, seed and backend. Not tied to one paper."""
+
+from __future__ import annotations
+
+import os
+import sys
+from numbers import Integral
+
+import numpy as np
+
+from privbounds.params import ParameterError, flag
+from privbounds.registry import get, select
+from privbounds.simulators.engine.runner import BACKENDS
+from privbounds.simulators.engine.simulator import FIDELITIES
+
+
+def _ids_arg(ids) -> list[str] | None:
+    """``ids`` as a list: one id or pattern, or a list, tuple or set of them (a
+    ParameterError names anything else)."""
+    if isinstance(ids, str):  # run("siv.thm3_3"): one id or pattern
+        return [ids]
+    if ids is not None and (not isinstance(ids, (list, tuple, set, frozenset))
+                            or not all(isinstance(i, str) for i in ids)):
+        raise ParameterError(f"ids must be a theorem id, a pattern, or a list of them, got {ids!r}"[:200])
+    return None if ids is None else list(ids)
+
+
+def resolve_ids(ids=None, paper: str | None = None, runnable: bool = True) -> list[str]:
+    """Ids selected by exact ids or shell patterns ('bns.cor3_*') and/or a paper, in
+    registry order, duplicates dropped. With ``runnable``, entries without a simulator
+    (bound-only and summary theorems) are left out, and naming one on its own is an error."""
+    ids = _ids_arg(ids)
+    chosen = select(ids, paper)
+    if not runnable:
+        return chosen
+    keep = [i for i in chosen if get(i).runnable]
+    for i in ids or ():
+        if i in chosen and i not in keep:
+            t = get(i)
+            tested = f"tested by {', '.join(t.tested_by)}" if t.tested_by else "not measured"
+            raise ParameterError(f"{i} is a {t.status} entry with no simulator of its own ({tested}); "
+                                 f"see 'privbounds show {i}'")
+    return keep
+
+
+def normalise_overrides(overrides) -> dict:
+    """{name: list of plain values}: lists, tuples and numpy arrays of values (numpy scalars
+    become Python ones); a bare value is refused, since an override replaces a whole axis."""
+    if overrides is None:
+        return {}
+    if not isinstance(overrides, dict):
+        raise ParameterError(f"overrides must be a dict {{name: [values]}}, got {type(overrides).__name__}")
+    out = {}
+    for name, values in overrides.items():
+        if isinstance(values, np.ndarray):
+            values = values.ravel().tolist()
+        if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple)):
+            raise ParameterError(f"overrides[{name!r}] must be a list of values (an axis of the grid), "
+                                 f"e.g. {{{name!r}: [{values!r}]}}, got a single {type(values).__name__}")
+        if not values:
+            raise ParameterError(f"overrides[{name!r}] must hold at least one value")
+        out[name] = [v.item() if isinstance(v, np.generic) else v for v in values]
+    return out
+
+
+def validate_common(fidelity: str, jobs, seed, backend: str = "loky") -> None:
+    if fidelity not in FIDELITIES:
+        raise ParameterError(f"{flag('fidelity')} must be one of {', '.join(FIDELITIES)}, got {fidelity!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, Integral) or jobs < 1:
+        raise ParameterError(f"{flag('jobs')} must be an integer >= 1, got {jobs!r}")
+    if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0 or seed >= 2**63:
+        raise ParameterError(f"{flag('seed')} must be a non-negative integer below 2^63, got {seed!r}")
+    if backend not in BACKENDS:
+        raise ParameterError(f"{flag('backend')} must be one of {', '.join(BACKENDS)}, got {backend!r}")
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask, which a container or taskset
+    narrows), not the machine's count."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def capped_jobs(jobs: int, backend: str, scheduler: str | None, force: bool) -> int:
+    """More worker processes than CPUs only fight over the cores (and multiply memory):
+    capped at the CPU count, with one line saying so, unless forced. A remote Dask
+    scheduler's workers are not on this machine, so its --jobs is not capped."""
+    cpus = usable_cpus()
+    if jobs <= cpus or force or (backend == "dask" and scheduler):
+        return jobs
+    print(f"privbounds: {flag('jobs')} {jobs} is more than the {cpus} CPUs this process may use: running "
+          f"{cpus} ({flag('force_jobs')} to run {jobs})", file=sys.stderr)
+    return cpus
