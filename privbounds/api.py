@@ -12,14 +12,17 @@ import subprocess
 import sys
 import time
 import traceback
+import warnings
 from collections.abc import Sequence
 from importlib import metadata
 from numbers import Integral
 from pathlib import Path
 
+from privbounds import plan
 from privbounds.arguments import (  # noqa: F401  (resolve_ids, normalise_overrides, validate_common: used from here)
     _ids_arg,
     capped_jobs,
+    check_memory,
     normalise_overrides,
     resolve_ids,
     validate_common,
@@ -38,6 +41,7 @@ from privbounds.results import (
     write_log,
 )
 from privbounds.simulators.engine.blockstore import DEFAULT_MAX_BYTES, legacy_cache
+from privbounds.simulators.engine.pipeline import warning_line
 from privbounds.simulators.engine.runner import run_points
 from privbounds.simulators.engine.store import clean_temporary, locked
 
@@ -147,6 +151,8 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
     jobs = capped_jobs(jobs, backend, scheduler, force_jobs)
     overrides = normalise_overrides(overrides)
     work, fids = _work(ids, fidelity, overrides)
+    if not scheduler:  # a remote cluster's workers have their own memory (not checked here)
+        check_memory(work, fidelity, 1 if backend == "sequential" else jobs)
     if not str(out).strip():
         raise ParameterError(f"{flag('out')} must name a folder, got ''")
     out = check_writable(out)
@@ -174,8 +180,13 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
                       "points": res["points"],
                       "audits": res.get("audits", []),
                       "verdicts": evaluate_claims(thm.claims, res["points"], res["rows"], res.get("audits", [])),
-                      "engine": {k: res[k] for k in ("rounds", "blocks_run", "blocks_cached",
-                                                     "block_seconds", "workers")},
+                      "engine": {**{k: res[k] for k in ("rounds", "blocks_run", "blocks_cached",
+                                                        "block_seconds", "workers")},
+                                 # a block's mean seconds: this run's, or for a run that read every
+                                 # block from the store, the last run's (the scale model's input)
+                                 "block_mean": (res["block_seconds"] / res["blocks_run"] if res["blocks_run"]
+                                                else expected.get(tid, (None, None))[1]),
+                                 "notes": res.get("notes", {})},
                       "provenance": prov}
             save(out, tid, record, rows)
             records[tid] = record
@@ -187,17 +198,44 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
                             "points": [], "verdicts": [], "provenance": prov}, [])
             failures[tid] = (message, log)
 
-    with locked(out):
+    with locked(out), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", RuntimeWarning)  # numpy's overflow and invalid-value warnings
         clean_temporary(out)
         legacy = legacy_cache(out)
         if legacy:
             print(legacy, file=sys.stderr)
+        expected = _last_seconds(out, ids, fidelity, overrides)
+        # the scale model's prediction, from the costs known before this run replaces them
+        known, started, slots = (plan.costs(ids, fidelity, out) if not overrides else {}), time.perf_counter(), []
         run_points(work, fids, seed, out, jobs=jobs, backend=backend, scheduler=scheduler,
-                   progress=progress, use_cache=use_cache, on_done=done, expected=_last_seconds(out, ids, fidelity, overrides),
-                   cache_max=cache_max)
+                   progress=progress, use_cache=use_cache, on_done=done, expected=expected,
+                   cache_max=cache_max, on_start=slots.append)
+        if slots:
+            plan.record_run(out, fidelity=fidelity, theorems=len(ids), workers=slots[0], backend=backend,
+                            wall=time.perf_counter() - started, code_version=version,
+                            predicted=plan.predict("run", ids, known, slots[0]) if known else None)
+    _say_notes(records, caught)
     if failures:
         raise TheoremsFailed(failures, records)
     return {tid: records[tid] for tid in ids}
+
+
+def _say_notes(records: dict, caught: list) -> None:
+    """numpy's warnings as the run's own notes, one line each: those the blocks raised in their
+    workers (recorded with each theorem, ``engine.notes``) and those raised here (claims,
+    bounds, the threading backend's blocks); other warnings are shown as they came."""
+    for tid, rec in records.items():
+        for line, blocks in rec["engine"]["notes"].items():
+            print(f"privbounds: note: {tid}: {blocks} block{'s' if blocks != 1 else ''} warned {line}", file=sys.stderr)
+    here: dict = {}
+    for w in caught:
+        if issubclass(w.category, RuntimeWarning):
+            here[warning_line(w)] = here.get(warning_line(w), 0) + 1
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+    for line, times in here.items():
+        print(f"privbounds: note: {line}, {times} time{'s' if times != 1 else ''} in this process",
+              file=sys.stderr)
 
 
 def _selected(ids, paper: str | None) -> list[str]:
@@ -249,8 +287,8 @@ def _last_seconds(out: Path, ids, fidelity: str, overrides: dict) -> dict:
             rec = load(out, tid)
             eng = rec["engine"]
             own = {k: v for k, v in overrides.items() if k in get(tid).simulator.params}
-            if rec["fidelity"] == fidelity and (rec.get("overrides") or {}) == own and eng["blocks_run"] > 0:
-                mean = float(eng["block_seconds"]) / eng["blocks_run"]
+            mean = plan.block_mean(eng)
+            if rec["fidelity"] == fidelity and (rec.get("overrides") or {}) == own and mean:
                 seconds[tid] = (mean * (eng["blocks_run"] + eng["blocks_cached"]), mean)
     return seconds
 

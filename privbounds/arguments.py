@@ -95,3 +95,36 @@ def capped_jobs(jobs: int, backend: str, scheduler: str | None, force: bool) -> 
     print(f"privbounds: {flag('jobs')} {jobs} is more than the {cpus} CPUs this process may use: running "
           f"{cpus} ({flag('force_jobs')} to run {jobs})", file=sys.stderr)
     return cpus
+
+
+def machine_memory() -> int:
+    """Bytes of memory of this machine (0 where the system does not say)."""
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return 0
+
+
+def check_memory(work: dict, fidelity: str, slots: int, total: int | None = None, where: str = "this machine") -> None:
+    """Refuse, before any block runs, a point whose largest block the simulator estimates
+    to need more than ``total`` bytes (this machine's memory) shared by ``slots`` blocks at
+    once: one line naming the theorem and the point (ParameterError)."""
+    total = machine_memory() if total is None else total
+    if total <= 0:
+        return
+    from privbounds.simulators.engine.simulator import Simulator
+
+    for tid, (sim, points) in work.items():
+        if getattr(type(sim), "memory", None) is Simulator.memory:
+            continue  # no estimate: nothing to ask (and its n_range is the engine's to call)
+        for p in points:
+            try:
+                need = sim.block_memory(p, fidelity)
+            except Exception:  # noqa: BLE001 - the engine runs the theorem and records its failure
+                break
+            if need is not None and need * slots > total:
+                shown = ", ".join(f"{k}={v}" for k, v in p.items() if k in sim.params)
+                raise ParameterError(
+                    f"{tid} at {shown}: a block needs about {need / 2**30:.1f} GiB, and {slots} at once "
+                    f"{'do' if slots > 1 else 'does'} not fit in {where}'s {total / 2**30:.1f} GiB; "
+                    f"give smaller values, or fewer {flag('jobs')}")

@@ -320,6 +320,8 @@ def _dispatch(args, argv) -> int:
         return _audit(args)
     if args.command == "cache":
         return cache_cli.main(args)
+    if args.command == "plan":
+        return _plan(args)
     if args.command == "measure":
         return _measure(args, argv)
     if args.command in ("run", "reproduce"):
@@ -371,6 +373,20 @@ def _dispatch(args, argv) -> int:
     if args.command == "check":
         return _print_check(api.check(args.out, baseline=args.baseline, update=args.update))
     raise AssertionError(args.command)
+
+
+def _plan(args) -> int:
+    from dataclasses import asdict
+
+    from privbounds import plan
+
+    rows, sources = plan.make_plan(args.ids or None, args.paper, args.fidelity, args.workers, args.out)
+    if args.json:
+        print(json.dumps({"fidelity": args.fidelity, "workers": args.workers, "sources": sources,
+                          "papers": [asdict(e) for e in rows]}, indent=1))
+    else:
+        print(plan.render(rows, args.fidelity, args.workers, sources))
+    return 0
 
 
 def _reproduce_rest(args, recs: dict, t0: float) -> int:

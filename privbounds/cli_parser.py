@@ -170,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
     out_opt(sp)
 
     cache_cli.add_parser(sub, out_opt)
+    _add_plan(sub)
 
     sp = sub.add_parser("reproduce", help="run + figures + report + check (the check is skipped at smoke "
                                           "fidelity, which has no baseline)")
@@ -178,6 +179,19 @@ def build_parser() -> argparse.ArgumentParser:
     _add_measure(sub)
     _add_audit(sub)
     return p
+
+
+def _add_plan(sub) -> None:
+    from privbounds.simulators.engine.simulator import FIDELITIES
+
+    sp = sub.add_parser("plan", help="predict a run's wall time and store size on N workers, per paper, "
+                                     "from the block-seconds earlier runs measured")
+    select_opts(sp)
+    sp.add_argument("--fidelity", default="quick", choices=FIDELITIES, help="(default: %(default)s)")
+    sp.add_argument("--workers", type=_jobs, default=1, metavar="N",
+                    help="one-thread workers (Dask worker threads, or --jobs) (default: 1)")
+    sp.add_argument("--json", action="store_true", help="print a JSON object")
+    out_opt(sp)
 
 
 def _add_measure(sub) -> None:

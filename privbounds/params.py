@@ -27,37 +27,73 @@ def flag(name: str) -> str:
     return f"--{name.replace('_', '-')}" if _FROM_CLI.get() else name
 
 
+def _finite(value) -> bool:
+    """Whether a real is finite as a float (an integer of 400 digits is not: no float holds it)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
+def _shown(value) -> str:
+    """A value as an error message quotes it: at most 40 characters (a pasted 400-digit
+    number would fill the terminal)."""
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:20]}...({len(text)} characters)"
+
+
+# The smallest positive value of a real parameter whose interval starts at 0 (``Interval.floor``):
+# below it the papers' bounds leave double precision (1/alpha^2, 1/delta and log(1/beta) terms
+# gave infinities, ZeroDivisionError and root finders without a sign change in 40 entries'
+# bounds at alpha, beta, delta = 5e-324 or 1e-300). beta below 1e-3 asks for a success rate
+# no fidelity's trials can confirm (2,000 at full: 1 - 0.0015 at best), so every search
+# would run to its cap; alpha 1e-4 already asks for n around 10^8 and more.
+FLOORS = {"epsilon": 1e-3, "alpha": 1e-4, "beta": 1e-3, "delta": 1e-200}
+FLOOR = 1e-12  # any other real parameter that starts at 0
+
+
 @dataclass(frozen=True)
 class Interval:
-    """A real (or integer) parameter in an interval; ``None`` means unbounded."""
+    """A real (or integer) parameter in an interval; ``None`` means unbounded. A real
+    interval that starts at 0 also has a ``floor``: its positive values start there
+    (``FLOORS``), and 0 itself stays allowed where the interval is closed at 0 (pure
+    privacy's delta = 0)."""
 
     name: str
     low: float | None
     high: float | None
     closed: str = "neither"  # "both", "left", "right" or "neither"
     integer: bool = False
+    floor: float | None = None
+
+    def __post_init__(self):
+        if self.floor is None and not self.integer and self.low == 0:
+            object.__setattr__(self, "floor", FLOORS.get(self.name, FLOOR))
 
     def describe(self) -> str:
         if self.integer and self.high is None and self.low is not None:
             lo = self.low if self.closed in ("both", "left") else self.low + 1
             return f"an integer >= {lo:g}"
-        left = "[" if self.closed in ("both", "left") else "("
+        left = "[" if self.closed in ("both", "left") or self.floor else "("
         right = "]" if self.closed in ("both", "right") else ")"
-        lo = "-inf" if self.low is None else f"{self.low:g}"
+        lo = "-inf" if self.low is None else f"{self.floor or self.low:g}"
         hi = "inf" if self.high is None else f"{self.high:g}"
         kind = "an integer" if self.integer else "a number"
-        return f"{kind} in {left}{lo}, {hi}{right}"
+        zero = "0 or " if self.floor and self.closed in ("both", "left") else ""
+        return f"{zero}{kind} in {left}{lo}, {hi}{right}"
 
     def validate(self, value) -> None:
         ok_type = isinstance(value, Integral) if self.integer else isinstance(value, Real)
-        if isinstance(value, bool) or not ok_type or (not self.integer and not math.isfinite(value)):
-            raise ParameterError(f"{self.name} must be {self.describe()}, got {value!r}")
+        if isinstance(value, bool) or not ok_type or (not self.integer and not _finite(value)):
+            raise ParameterError(f"{self.name} must be {self.describe()}, got {_shown(value)}")
+        if self.floor and 0 < value < self.floor:
+            raise ParameterError(f"{self.name} must be {self.describe()}, got {_shown(value)}")
         if self.low is not None:
             if value < self.low or (value == self.low and self.closed not in ("both", "left")):
-                raise ParameterError(f"{self.name} must be {self.describe()}, got {value!r}")
+                raise ParameterError(f"{self.name} must be {self.describe()}, got {_shown(value)}")
         if self.high is not None:
             if value > self.high or (value == self.high and self.closed not in ("both", "right")):
-                raise ParameterError(f"{self.name} must be {self.describe()}, got {value!r}")
+                raise ParameterError(f"{self.name} must be {self.describe()}, got {_shown(value)}")
 
     def canonical(self, value):
         """The one representation of a valid value: ``int`` for integer parameters,
@@ -65,13 +101,15 @@ class Interval:
         point (one seed, one cache entry)."""
         if isinstance(value, bool) or not isinstance(value, Real):
             return value
+        if isinstance(value, Integral):
+            return int(value) if self.integer or not _finite(value) else float(value)
         if self.integer:  # 4.0 is the integer 4; 4.5 stays as it is, for validate to refuse
             return int(value) if math.isfinite(value) and float(value).is_integer() else value
         return float(value)
 
     def bad_values(self) -> list:
         """Values just outside the allowed set, for the generic bad-input test."""
-        out = []
+        out = [self.floor / 10] if self.floor else []
         if self.low is not None:
             out.append(self.low - 1 if self.integer else (self.low if self.closed in ("neither", "right") else self.low - 1e-9))
         if self.high is not None:
@@ -100,17 +138,24 @@ class Options:
         return ["no-such-" + self.name]
 
 
+# Every parameter has a finite range, so that no value a user may give makes a run's memory
+# or time unbounded or its arithmetic overflow. Privacy parameters: below EPS_MIN, n grows as
+# 1/epsilon past every search's cap (a run that can only end censored), and an epsilon of
+# 5e-324 made a root finder fail (bns.obs3_2); above EPS_MAX, e^epsilon and its powers in the
+# bounds leave double precision, and no statement of the papers is about such a guarantee.
+EPS_MIN, EPS_MAX = 1e-3, 64.0
+
 # The constraints that recur across the papers (declared once; a simulator narrows one
 # by declaring its own Interval only where its theorem needs a narrower range).
-EPSILON = Interval("epsilon", 0, None, "neither")
-EPSILON_AT_MOST_1 = Interval("epsilon", 0, 1, "right")  # e.g. subsampling, A_dist's proof
-EPSILON_AT_MOST_4 = Interval("epsilon", 0, 4, "right")
+EPSILON = Interval("epsilon", EPS_MIN, EPS_MAX, "both")
+EPSILON_AT_MOST_1 = Interval("epsilon", EPS_MIN, 1, "both")  # e.g. subsampling, A_dist's proof
+EPSILON_AT_MOST_4 = Interval("epsilon", EPS_MIN, 4, "both")
 DELTA = Interval("delta", 0, 1, "left")
 APPROX_DELTA = Interval("delta", 0, 1, "neither")  # (eps, delta)-DP with delta > 0
 ALPHA = Interval("alpha", 0, 1, "neither")
 ALPHA_BELOW_HALF = Interval("alpha", 0, 0.5, "neither")  # agnostic accuracy below 1/2
 BETA = Interval("beta", 0, 1, "neither")
-K = Interval("k", 1, None, "left", integer=True)
+K = Interval("k", 1, 1 << 22, "both", integer=True)
 
 
 def check_positive(name: str, value) -> None:

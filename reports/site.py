@@ -267,10 +267,21 @@ def build(out: Path) -> Path:
         root="", groups=[(c, h, [f for f in found if f.category == c]) for c, h in CATEGORIES.items()],
         **common))
     write_atomic(site / "index.html", env.get_template("index.html").render(
-        root="", pages=pages, papers=papers, n_findings=len(found), totals=totals, verdicts=VERDICTS, **common))
+        root="", pages=pages, papers=papers, n_findings=len(found), totals=totals, verdicts=VERDICTS,
+        runs=_runs(out), **common))
     shutil.copy2(TEMPLATES / "style.css", site / "style.css")
     shutil.copy2(TEMPLATES / "table.js", site / "table.js")
     return site / "index.html"
+
+
+def _runs(out: Path) -> list[dict]:
+    """The runs logged in ``out`` (privbounds.plan), latest first, with the scale model's
+    prediction beside what each took."""
+    from privbounds.plan import duration, ratio_text, runs
+
+    return [{**r, "wall_text": duration(r["wall"]),
+             "predicted_text": duration(r["predicted"]) if isinstance(r.get("predicted"), (int, float)) else "-",
+             "ratio": ratio_text(r)} for r in reversed(runs(out))][:20]
 
 
 def _unsimulated_pages(site: Path, env, prefixes, common) -> list[dict]:

@@ -282,7 +282,7 @@ def _polygons(d: int, r: int) -> Instance:
 # The parameters' ranges are the theorems' (their simulators' specs and checks, imported
 # only when an instance is built, so that listing the families stays light).
 GRID_D = Interval("d", 1, 32, "both", integer=True)  # kmms.thm4_7's domain mode: d <= 32
-K = Interval("k", 3, None, "left", integer=True)
+K = Interval("k", 3, 64, "both", integer=True)
 CUBE_D = Interval("d", 1, 1 << 14, "both", integer=True)  # kmms.thm3_5's d (setcover_common.SPECS)
 CONJ_K = Interval("k", 1, 64, "both", integer=True)  # and its k
 # kmms.thm5_1: d <= polygons.D_MAX; the disjoint half-cells of G_6 need d >= 2 (6 - 1) (a grid

@@ -111,7 +111,7 @@ class BnsThm224(Simulator):
         "k": Interval("k", 1, 1 << 12, "both", integer=True),
         "alpha": Interval("alpha", HEAVY_MASS / 4, HEAVY_MASS, "neither"),
         "epsilon": EPSILON_AT_MOST_1,
-        "delta": Interval("delta", 0, 1e-6, "both"),
+        "delta": Interval("delta", 0, 1e-6, "right"),  # Algorithm 5 is (eps, delta)-DP with delta > 0
         "beta": BETA,
     }
     _ks = {"smoke": [1, 64], "quick": [1, 16, 256, 4096], "full": [1, 4, 16, 64, 256, 1024, 4096]}

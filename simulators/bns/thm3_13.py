@@ -19,7 +19,7 @@ import dataclasses
 
 import numpy as np
 
-from privbounds.params import APPROX_DELTA, BETA, Interval, ParameterError
+from privbounds.params import APPROX_DELTA, BETA, EPS_MIN, Interval, ParameterError
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.audit_stability import (
     ADIST_CATCHES,
@@ -92,7 +92,7 @@ class BnsThm313(Simulator):
         "d": Interval("d", 5, 30, "both", integer=True),
         "k": Interval("k", 1, 1 << 16, "both", integer=True),
         "alpha": Interval("alpha", HEAVY_MASS / 4, HEAVY_MASS, "neither"),
-        "epsilon": Interval("epsilon", 0, 2, "right"),
+        "epsilon": Interval("epsilon", EPS_MIN, 2, "both"),
         "delta": APPROX_DELTA,
         "beta": BETA,
     }

@@ -26,7 +26,9 @@ import heapq
 import math
 import time
 import traceback
+import warnings
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from privbounds.simulators.engine.audit import AUDIT_BLOCK, BUDGETS
 from privbounds.simulators.engine.blockstore import BlockKey, BlockStore
@@ -36,6 +38,31 @@ from privbounds.simulators.engine.stats import combine_moments
 FLUSH_EVERY = 2.0  # seconds between commits of finished blocks to the store
 FLUSH_BLOCKS = 256  # ... or this many blocks, whichever comes first
 HEALTH_EVERY = 5.0  # seconds without a returned block between checks that the executor lives
+REQUEUE = 3  # times one block the executor cancelled while it still answers is queued again
+
+
+class Outcome(NamedTuple):
+    """What a worker sends back for one block: its value (None when it raised), the
+    traceback (None when it did not), its seconds, the Dask worker that ran it ("" elsewhere)
+    and the warnings the block raised (numpy's overflow and invalid-value warnings, as one
+    line each: ``warning_line``), which the run reports as notes instead of the workers
+    printing them on the terminal."""
+
+    value: object
+    error: str | None
+    seconds: float
+    worker: str
+    notes: tuple = ()
+
+
+def warning_line(w: warnings.WarningMessage) -> str:
+    """One caught warning as a note: its kind, text and where (path from the package)."""
+    where = str(w.filename).replace("\\", "/")
+    for root in ("/privbounds/", "/simulators/", "/bounds/", "/figures/", "/reports/", "/site-packages/"):
+        if root in where:
+            where = root.strip("/") + "/" + where.rsplit(root, 1)[1]
+            break
+    return f"{w.category.__name__}: {w.message} ({where}:{w.lineno})"
 
 
 @dataclass(frozen=True)
@@ -128,11 +155,14 @@ class ExecutorLost(RuntimeError):
     scheduler is gone cancels every block in flight."""
 
 
-def completed(inflight: dict, watch=None):
-    """Wait for at least one block in flight; yield (task, (value, error, seconds, worker)).
+def completed(inflight: dict, watch=None, requeue=None):
+    """Wait for at least one block in flight; yield (task, Outcome).
     ``watch(idle_seconds, inflight, started)`` is called every ``HEALTH_EVERY`` seconds while nothing
     returns: it may say so, or raise ExecutorLost (a Dask client whose scheduler is gone
-    may leave its futures pending for ever)."""
+    may leave its futures pending for ever). A block the executor cancelled is handed to
+    ``requeue(task)``, which queues it again and says True while the executor still
+    answers (a client that lost its scheduler for a moment cancels what was in flight),
+    and otherwise ends the run (ExecutorLost)."""
     started = time.perf_counter()
     while True:
         done, _ = cf.wait(list(inflight), timeout=HEALTH_EVERY if watch else None, return_when=cf.FIRST_COMPLETED)
@@ -146,9 +176,11 @@ def completed(inflight: dict, watch=None):
         try:
             yield task, f.result()
         except cf.CancelledError:  # the engine cancels nothing while it waits
+            if requeue is not None and requeue(task):
+                continue
             raise ExecutorLost(f"block n={task.n} #{task.block} of {task.theorem} was cancelled") from None
         except Exception:  # the worker itself was lost (not the block: it returns errors)
-            yield task, (None, f"the worker running it failed:\n{traceback.format_exc()}", 0.0, "")
+            yield task, Outcome(None, f"the worker running it failed:\n{traceback.format_exc()}", 0.0, "")
 
 
 def combine(run: PointRun, n: int, values: dict, sizes: dict) -> None:
@@ -228,8 +260,9 @@ class TheoremWork:
     audit_block: object
     audits: dict = field(default_factory=dict)  # (name, budget) -> (hits on D, on D', trials)
     # workers: the blocks each worker ran (a Dask worker's address, or host and process id)
+    # notes: each warning line its blocks raised -> the number of blocks that raised it
     stats: dict = field(default_factory=lambda: {"blocks_run": 0, "blocks_cached": 0, "rounds": 0,
-                                                  "block_seconds": 0.0, "workers": {}})
+                                                  "block_seconds": 0.0, "workers": {}, "notes": {}})
 
 
 class Engine:
@@ -247,12 +280,14 @@ class Engine:
         self.left = {tid: 0 for tid in theorems}  # open requests and audit blocks not returned
         self.done: set = set()
         self.replan: list = []  # (tid, run) whose requests have all returned
+        self.requeued: dict = {}  # task key -> times the executor cancelled it and it was queued again
+        self.health = None
 
     def run(self, executor, limit: int, run_one, watch=None) -> None:
-        """``run_one(fn, args)`` runs one block in a worker and returns (value, traceback or
-        None, seconds, worker); ``watch`` looks at the executor while no block returns
+        """``run_one(fn, args)`` runs one block in a worker and returns its Outcome; ``watch`` looks at the executor while no block returns
         (``completed``)."""
         inflight: dict = {}
+        self.health = getattr(watch, "health", None)
         try:
             for tid in sorted(self.th, key=lambda t: self.th[t].rank):
                 self._start(tid)
@@ -261,8 +296,8 @@ class Engine:
                 submit_all(executor, self.pending, inflight, limit, self.done.__contains__, run_one)
                 if not inflight:
                     continue
-                for task, (value, err, seconds, worker) in completed(inflight, watch):
-                    self._returned(task, value, err, seconds, worker)
+                for task, out in completed(inflight, watch, self._requeue):
+                    self._returned(task, out)
                 self._drain()
         finally:
             for f in inflight:
@@ -270,6 +305,16 @@ class Engine:
             self.writer.flush()
         for tid in self.th:  # theorems with nothing left (e.g. no points at all)
             self._end(tid)
+
+    def _requeue(self, task: Task) -> bool:
+        """Queue a block the executor cancelled again, at most ``REQUEUE`` times, while its
+        health says it still answers (a Dask client back from a brief disconnection); a
+        backend with no health to ask (loky, threads) never cancels, so it is never asked."""
+        if self.health is None or self.health()[0] or self.requeued.get(task.key, 0) >= REQUEUE:
+            return False
+        self.requeued[task.key] = self.requeued.get(task.key, 0) + 1
+        self.pending.push(task)
+        return True
 
     def _start(self, tid: str) -> None:
         w = self.th[tid]
@@ -331,12 +376,14 @@ class Engine:
                                           f"{str(value)[:40]!r}, not the block's value")
                 self.pending.push(t)
 
-    def _returned(self, task: Task, value, err, seconds: float, worker: str) -> None:
-        w = self.th[task.theorem]
+    def _returned(self, task: Task, out: Outcome) -> None:
+        w, value, err = self.th[task.theorem], out.value, out.error
         w.stats["blocks_run"] += 1
-        w.stats["block_seconds"] += seconds
-        if worker:  # a Dask worker's address (no name for local processes)
-            w.stats["workers"][worker] = w.stats["workers"].get(worker, 0) + 1
+        w.stats["block_seconds"] += out.seconds
+        if out.worker:  # a Dask worker's address (no name for local processes)
+            w.stats["workers"][out.worker] = w.stats["workers"].get(out.worker, 0) + 1
+        for note in out.notes:
+            w.stats["notes"][note] = w.stats["notes"].get(note, 0) + 1
         self.bar.block(task.theorem)
         if task.theorem in self.done:
             return

@@ -46,7 +46,6 @@ import contextlib
 import functools
 import hashlib
 import inspect
-import json
 import os
 import sys
 import time
@@ -63,6 +62,7 @@ from threadpoolctl import ThreadpoolController, threadpool_limits
 
 from privbounds.params import ParameterError
 from privbounds.simulators.engine.audit import AUDIT_CONF, BUDGETS
+from privbounds.simulators.engine.blocks import block_seed, run_audit_block, run_block  # noqa: F401  (block_seed: imported from here by callers)
 from privbounds.simulators.engine.blockstore import DEFAULT_MAX_BYTES, BlockKey, BlockStore
 from privbounds.simulators.engine.cluster import (
     ClusterLost,
@@ -74,52 +74,21 @@ from privbounds.simulators.engine.cluster import (
 from privbounds.simulators.engine.pipeline import (
     Engine,
     ExecutorLost,
+    Outcome,
     SyncExecutor,
     TheoremWork,
     request_sizes,
+    warning_line,
 )
 from privbounds.simulators.engine.progress import Progress, Watch
 from privbounds.simulators.engine.search import PointRun, point_run, search_conf
 from privbounds.simulators.engine.simulator import point_key  # noqa: F401  (imported from here by callers)
-from privbounds.simulators.engine.stats import clopper_pearson, mean_interval, moments
+from privbounds.simulators.engine.stats import clopper_pearson, mean_interval
 from privbounds.simulators.engine.store import code_hash
 
 BACKENDS = ("loky", "threading", "sequential", "dask")
 FAMILY_CONF = 0.95  # simultaneous level of the intervals over one theorem's points
 WORKER_IDLE = 10  # seconds an idle loky worker waits for work before it exits
-
-
-def block_seed(root_seed: int, theorem_id: str, key: str, n: int, block: int) -> np.random.SeedSequence:
-    """SeedSequence of one block. The identity is hashed to 128 bits so that any
-    parameter point maps to its own stream."""
-    ident = f"{theorem_id}|{key}|{n}|{block}".encode()
-    words = np.frombuffer(hashlib.sha256(ident).digest()[:16], dtype=np.uint32)
-    return np.random.SeedSequence([int(root_seed), *map(int, words)])
-
-
-def run_block(sim, theorem_id: str, key: str, n: int, block: int, size: int, root_seed: int,
-              code: str):
-    """Successes in one block, or for a simulator that measures a mean, the moments
-    (mean, M2, min, max) of its ``size`` values. The simulator travels with the task (it
-    is a small stateless object); ``theorem_id`` and ``code`` (the hash of the code that
-    computes the block) make the cache key explicit."""
-    rng = np.random.default_rng(block_seed(root_seed, theorem_id, key, n, block))
-    out = sim.run_trials(json.loads(key), int(n), int(size), rng)
-    if getattr(sim, "measure", "success") == "mean":
-        return moments(out, int(size), f"{theorem_id} at {key}, n={n}")
-    return int(np.count_nonzero(out))
-
-
-def run_audit_block(sim, theorem_id: str, name: str, budget: float, block: int, size: int,
-                    root_seed: int, code: str) -> tuple[int, int]:
-    """Event counts (on D, on D') of ``size`` trials per side of the audit ``name`` at
-    ``budget`` times its declared privacy budget. Seeded like a block of n = 0 under its
-    own key, so it never shares a stream with a search."""
-    rng = np.random.default_rng(block_seed(root_seed, theorem_id, f"audit:{name}:{budget:g}", 0, block))
-    case = next((c for c in sim.audits() if c.name == name), None)
-    if case is None:
-        raise KeyError(f"{theorem_id} has no audit named {name!r}")
-    return case.run(budget, int(size), rng)
 
 
 def simulator_digest(sim) -> str:
@@ -192,6 +161,7 @@ class Backend:
     limit: int
     run_one: object = None
     health: object = None
+    slots: int = 1  # blocks that run at once (worker threads): what the scale model divides by
 
 
 @contextlib.contextmanager
@@ -206,7 +176,7 @@ def _executor(backend: str, jobs: int, scheduler: str | None):
                 client, mine):
             threads = sum(client.nthreads().values()) or jobs
             yield Backend(client.get_executor(pure=False), 2 * threads, functools.partial(_checked, mine),
-                          lambda: client_health(client, scheduler))
+                          lambda: client_health(client, scheduler), threads)
     elif backend == "threading":
         # The blocks run in threads of this process, whose BLAS (OpenBLAS) thread pool is one
         # for the process: threadpoolctl lets only one thread control it, and a block that
@@ -214,7 +184,11 @@ def _executor(backend: str, jobs: int, scheduler: str | None):
         # thread holds BLAS at one thread for the whole run; every block still limits its
         # own thread's OpenMP (a per-thread limit) in ``_one_thread``.
         with threadpool_limits(limits=1), ThreadPoolExecutor(max_workers=jobs) as ex:
-            yield Backend(ex, 2 * jobs)
+            _THREADING["on"] = True  # blocks share this process's warning filters: run catches them
+            try:
+                yield Backend(ex, 2 * jobs, slots=jobs)
+            finally:
+                _THREADING["on"] = False
     elif backend == "sequential" or jobs == 1:
         yield Backend(SyncExecutor(), 1)
     else:
@@ -228,7 +202,7 @@ def _executor(backend: str, jobs: int, scheduler: str | None):
         pool = ProcessPoolExecutor(max_workers=jobs, timeout=WORKER_IDLE, initializer=_die_with_parent,
                                    initargs=(os.getpid(),))
         try:
-            yield Backend(pool, 2 * jobs)
+            yield Backend(pool, 2 * jobs, slots=jobs)
         finally:
             pool.shutdown(wait=False, kill_workers=True)  # nothing of ours is left running
 
@@ -252,7 +226,7 @@ def _die_with_parent(parent: int) -> None:
 def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
                backend: str = "loky", scheduler: str | None = None,
                progress: bool = True, use_cache: bool = True, on_done=None,
-               expected: dict | None = None, cache_max: int = DEFAULT_MAX_BYTES) -> dict:
+               expected: dict | None = None, cache_max: int = DEFAULT_MAX_BYTES, on_start=None) -> dict:
     """Run every parameter point of several theorems to completion (pipeline.py).
 
     ``work`` maps theorem id -> (simulator, list of points); ``fidelity`` maps theorem
@@ -263,7 +237,8 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
     ``cache_dir`` holds the block store; ``use_cache=False`` neither reads nor writes it.
     ``expected`` (theorem id -> (seconds its blocks took last time, mean seconds a
     block)) starts the longest first, the others following in the order given, and gives
-    the progress bar its time left.
+    the progress bar its time left. ``on_start(slots)`` is called once the workers are up,
+    with the number of blocks that run at once.
     """
     errors: dict[str, str] = {}
     theorems = _setup(work, fidelity, int(seed), errors, expected or {})
@@ -289,6 +264,8 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
     try:
         with _executor(backend, jobs, scheduler) as be:
             health = be.health
+            if on_start is not None:
+                on_start(be.slots)
             Engine(theorems, store, bar, finish, errors).run(be.executor, be.limit, be.run_one or _timed,
                                                              Watch(health, bar.say))
     except Exception as e:
@@ -419,6 +396,7 @@ def _mean_rows(r: PointRun) -> list[dict]:
     return rows
 
 
+_THREADING = {"on": False}  # blocks run in threads of this process (the threading backend)
 _THREADPOOLS: dict = {}  # this process's thread-pool controller and the modules it was made with
 
 
@@ -443,18 +421,30 @@ def _checked(mine, fn, args):
     nothing, and its block returns the difference as its error."""
     why = mismatch(mine)
     if why:
-        return None, f"{why}: install the client's privbounds, numpy, scipy and Python there", 0.0, worker_name()
+        return Outcome(None, f"{why}: install the client's privbounds, numpy, scipy and Python there", 0.0,
+                       worker_name())
     return _timed(fn, args)
 
 
 def _timed(fn, args):
-    """(value, None, seconds, worker), or (None, traceback, seconds, worker) when the block
-    raised: an error is returned rather than raised, so one theorem's bug does not stop the
-    others (KeyboardInterrupt and SystemExit still propagate). ``worker`` names the process
-    that ran it, for the record."""
+    """The block's Outcome: its value, or the traceback when it raised (an error is returned
+    rather than raised, so one theorem's bug does not stop the others; KeyboardInterrupt and
+    SystemExit still propagate), its seconds, the Dask worker that ran it, and the warnings
+    it raised. The warnings are caught here where the block runs alone in its process; in
+    threads (the threading backend), whose warning filters are the process's, ``run``
+    catches them around the whole run instead."""
     t0 = time.perf_counter()
+    alone = not _THREADING["on"]
     try:
-        with _one_thread():  # parallel over blocks: one thread per worker
-            return fn(*args), None, time.perf_counter() - t0, worker_name()
+        with _one_thread(), (warnings.catch_warnings(record=True) if alone else contextlib.nullcontext()) as caught:
+            if alone:
+                warnings.simplefilter("always")
+            value = fn(*args)
+        return Outcome(value, None, time.perf_counter() - t0, worker_name(), _notes(caught))
     except Exception:
-        return None, traceback.format_exc(), time.perf_counter() - t0, worker_name()
+        return Outcome(None, traceback.format_exc(), time.perf_counter() - t0, worker_name())
+
+
+def _notes(caught) -> tuple:
+    """The distinct warning lines of one block."""
+    return tuple(dict.fromkeys(warning_line(w) for w in caught or ()))

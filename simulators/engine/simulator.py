@@ -143,6 +143,19 @@ class Simulator:
         is named in ``unaudited`` with the reason."""
         return []
 
+    def memory(self, point: dict, n: int, trials: int) -> float | None:
+        """Estimated peak bytes of one block of ``trials`` trials at sample size n, for a
+        simulator whose arrays grow with a parameter a user may set beyond what n and the
+        trials explain; None: no estimate (its ranges keep a block small)."""
+        return None
+
+    def block_memory(self, point: dict, fidelity: str) -> float | None:
+        """``memory`` of the point's largest block: at the largest n it may run (the
+        search's cap, or the curve's last n) with the fidelity's trials per block."""
+        curve = self.curve(point)
+        n = max(curve) if curve else self.n_range(point)[1]
+        return self.memory(point, int(n), self.fidelity(fidelity).block * self.trials_factor(point))
+
     def trials_factor(self, point: dict) -> int:
         """Multiple of the fidelity's trial count spent at this point (curves whose
         probabilities are small need more trials for a useful interval)."""

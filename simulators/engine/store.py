@@ -102,9 +102,10 @@ def closure(*modules: str, memo: dict | None = None) -> list[str]:
     return sorted(seen)
 
 
-# What computes a block besides its simulator: the runner draws each block's generator
-# (block_seed) and calls the simulator; a change there must invalidate every block.
-ENGINE = "privbounds.simulators.engine.runner"
+# What computes a block besides its simulator: blocks.py draws each block's generator
+# (block_seed) and calls the simulator; a change there must invalidate every block (and a
+# change to the scheduling around it, in runner.py and the modules it imports, must not).
+ENGINE = "privbounds.simulators.engine.blocks"
 
 
 def code_hash(module: str, memo: dict | None = None) -> str:

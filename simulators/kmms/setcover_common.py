@@ -28,7 +28,7 @@ import math
 import numpy as np
 
 from privbounds.bounds.kmms import composition_parameters, n_conj, n_conj_argmax, n_conj_composition
-from privbounds.params import ALPHA, BETA, Interval, Options, ParameterError
+from privbounds.params import ALPHA, BETA, EPS_MIN, Interval, Options, ParameterError
 from privbounds.simulators.conjunctions import classical_learner, make_family, run_family
 from privbounds.simulators.engine.simulator import Fidelity
 from privbounds.simulators.setcover import reading_parameters
@@ -47,7 +47,7 @@ LEARNERS = ("setcover", "setcover-literal", "advanced", "basic", "argmax", "nonp
 
 SPECS = {
     "alpha": ALPHA, "beta": BETA,
-    "epsilon": Interval("epsilon", 0, 1, "neither"),  # Claim 3.4: eps < 1
+    "epsilon": Interval("epsilon", EPS_MIN, 1, "left"),  # Claim 3.4: eps < 1
     "delta": Interval("delta", 0, 1 / math.e, "neither"),  # Claim 3.4: delta < 1/e
     "k": Interval("k", 1, 64, "both", integer=True),
     "d": Interval("d", 1, 1 << 14, "both", integer=True),

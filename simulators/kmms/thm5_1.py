@@ -29,7 +29,7 @@ import math
 import numpy as np
 
 from privbounds.bounds.kmms import composition_parameters, n_union, n_union_composition
-from privbounds.params import ALPHA, BETA, Interval, Options, ParameterError
+from privbounds.params import ALPHA, BETA, EPS_MIN, Interval, Options, ParameterError
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Fidelity, Simulator, expand
@@ -57,9 +57,9 @@ SPECS = {
     "family": Options("family", FAMILIES),
     "d": Interval("d", 1, 160, "both", integer=True),
     "m": Interval("m", 2, 6, "both", integer=True),
-    "r": Interval("r", 1, None, "left", integer=True),
+    "r": Interval("r", 1, 64, "both", integer=True),
     "alpha": ALPHA, "beta": BETA,
-    "epsilon": Interval("epsilon", 0, 1, "neither"),  # Claim 3.4 needs eps < 1
+    "epsilon": Interval("epsilon", EPS_MIN, 1, "left"),  # Claim 3.4 needs eps < 1
     "delta": Interval("delta", 0, 1 / math.e, "neither"),  # and delta < 1/e
 }
 
@@ -170,6 +170,12 @@ class KmmsThm51(Simulator):
                          "advanced": [("disjoint", D_REF, [1, 2, 3, 4, 6])]}}
     _d_sweep = {"smoke": [], "quick": [10, 20, 30, 40], "full": [10, 20, 40, 80]}
 
+
+    def memory(self, point, n, trials):
+        """A structure over the d-dimensional family built once a process, about 0.17 MiB x
+        d^2 whatever n and the trials: measured (tracemalloc's peak, 4 trials at n = 882) 272
+        MiB at d = 40, 1,060 MiB at d = 80, 4,184 MiB at d = 160; 2.8 MiB at n = 3,528 once built."""
+        return 180_000 * point["d"] ** 2
     def grid(self, fidelity, overrides):
         base = {"alpha": [0.2], "beta": [0.1], "epsilon": [EPSILON], "delta": [DELTA], "m": [6]}
         pts = []

@@ -11,20 +11,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.params import ALPHA, APPROX_DELTA, BETA, Interval, Options, ParameterError
+from privbounds.params import ALPHA, APPROX_DELTA, BETA, EPS_MIN, Interval, Options, ParameterError
 from privbounds.simulators.engine.simulator import DEFAULT_FIDELITY, Fidelity
 from privbounds.simulators.query_classes import DISTRIBUTIONS, line_distribution
 
 STUMP_DISTRIBUTIONS = ("zero", "random", "skewed")  # mu = 0; mu ~ U[-1, 1]; |mu| = 0.8, random signs
 N_MAX = 1 << 30
+M_MAX = 1 << 17  # public sample sizes: 10x the largest the grids use (12,566), arrays of trials x m
 DELTA = 1e-10
-EPS_PMW = Interval("epsilon", 0, 1, "right")  # PMW's accounting assumes eps <= 1
+EPS_PMW = Interval("epsilon", EPS_MIN, 1, "both")  # PMW's accounting assumes eps <= 1
 
 SPECS = {
     "alpha": ALPHA, "beta": BETA, "epsilon": EPS_PMW, "delta": APPROX_DELTA,
-    "T": Interval("T", 2, 1 << 20, "both", integer=True),
-    "p": Interval("p", 1, 4096, "both", integer=True),
-    "m": Interval("m", 0, None, "left", integer=True),
+    # T: the largest domain the grids use (2^16); at 2^16 four trials of PMW already take a minute
+    "T": Interval("T", 2, 1 << 16, "both", integer=True),
+    "p": Interval("p", 1, 1000, "both", integer=True),  # the bounds hold 2^p as a double
+    "m": Interval("m", 0, M_MAX, "both", integer=True),
     "radius": Interval("radius", 0, 1, "neither"),
     "dist": Options("dist", DISTRIBUTIONS + STUMP_DISTRIBUTIONS),
 }

@@ -42,7 +42,7 @@ from privbounds.bounds.pap import n_pmw_offline
 from privbounds.params import ALPHA, Interval, Options
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.pap.common import DELTA, specs
+from privbounds.simulators.pap.common import DELTA, M_MAX, specs
 from privbounds.simulators.pap_learning import (
     labelled_line,
     learn_thresholds,
@@ -77,7 +77,7 @@ def private_size(point) -> int:
 class PapLem54(Simulator):
     theorem_id = "pap.lem5_4"
     params = {"measure": Options("measure", MEASURES), "target": Options("target", ("threshold-mid", "interval-mid")),
-              "m": Interval("m", 1, None, "left", integer=True),
+              "m": Interval("m", 1, M_MAX, "both", integer=True),
               "excess": Interval("excess", 0, 1, "neither"), "alpha": ALPHA,
               **specs("T", "beta", "epsilon", "delta")}
     unaudited = {

@@ -34,6 +34,7 @@ from privbounds.simulators.pap.base_stumps import (
     start_below,
     stump_release_trials,
 )
+from privbounds.simulators.pap.common import M_MAX
 from privbounds.simulators.stump_release import STUMP_DISTRIBUTIONS
 
 # public sizes as multiples of 1/alpha^2 (m = round(k / alpha^2))
@@ -65,7 +66,7 @@ class PapThm42(Simulator):
     fidelities = FIDELITIES
     params = {
         "p": Interval("p", 1, 1 << 16, "both", integer=True),
-        "m": Interval("m", 0, None, "left", integer=True),
+        "m": Interval("m", 0, M_MAX, "both", integer=True),
         "dist": Options("dist", STUMP_DISTRIBUTIONS),
         "alpha": ALPHA, "beta": BETA, "epsilon": EPSILON_AT_MOST_1, "delta": APPROX_DELTA,
     }

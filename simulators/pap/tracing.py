@@ -182,7 +182,7 @@ class PapThm43(Simulator):
         "pub": Interval("pub", 0, 1, "left"),
         "alpha": ALPHA,
         "rho": Interval("rho", 0, 1, "neither"),
-        "kappa0": Interval("kappa0", 0, None, "neither"),
+        "kappa0": Interval("kappa0", 0, 64, "right"),
         "fresh": Interval("fresh", 1, 10_000, "both", integer=True),
         "epsilon": EPSILON_AT_MOST_1, "delta": APPROX_DELTA, "beta": BETA,
     }

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.params import Interval, Options
+from privbounds.params import EPS_MIN, Interval, Options
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.wlf import finite
@@ -84,7 +84,7 @@ def sub_base_epsilon(epsilon, gamma=SUB_RATE) -> float:
 class WlfLem8(Simulator):
     theorem_id = "wlf.lem8"
     measure = "mean"
-    params = {"learner": Options("learner", LEM8_LEARNERS), "epsilon": Interval("epsilon", 0, 4, "right"),
+    params = {"learner": Options("learner", LEM8_LEARNERS), "epsilon": Interval("epsilon", EPS_MIN, 4, "both"),
               "measure": Options("measure", ("stability", "privacy_loss")),
               "bits": Interval("bits", 2, 9, "both", integer=True)}
 

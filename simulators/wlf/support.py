@@ -56,7 +56,7 @@ class WlfEx16(Simulator):
     theorem_id = "wlf.ex16"
     measure = "mean"
     fidelities = FIDELITIES
-    params = {"support": Interval("support", 1, None, "left", integer=True),
+    params = {"support": Interval("support", 1, 1 << 20, "both", integer=True),
               "dist": Options("dist", ("uniform", "zipf")),
               "learner": Options("learner", ("support_erm",))}
 

@@ -79,6 +79,14 @@ BAD = [
     (["figures", "no.such_theorem"], "theorem id"),
     (["frobnicate"], "COMMAND"),
     (["run", "bns.thm5_1", "--set", "curve_k=16"], "curve_k"),
+    # issue 30: values that passed the checks and then crashed a theorem or filled the memory
+    (["run", "bns.obs3_2", "--set", "k=" + "9" * 400], "k must be an integer in [1, 4096], got 99999999999999999999...(400"),
+    (["run", "bns.obs3_2", "--set", "epsilon=" + "9" * 400], "epsilon must be"),
+    (["run", "bns.obs3_2", "--set", "epsilon=5e-324"], "epsilon must be a number in [0.001, 64]"),
+    (["run", "bns.obs3_2", "--set", "epsilon=1e-300"], "epsilon"),
+    (["run", "bns.obs3_2", "--set", "epsilon=1e300"], "epsilon"),
+    (["run", "pap.thm3_1", "--set", "m=2147483648"], "m must be an integer in [0, 131072]"),
+    (["run", "kmms.thm4_7", "--set", "k=100000"], "k must be an integer in [3, 64]"),
 ]
 
 
@@ -248,3 +256,42 @@ def test_the_python_api_names_its_arguments_and_takes_numpy_overrides(tmp_path):
     assert rec["overrides"] == {"k": [4]}
     # and the same mistakes on the command line name the flags
     assert main(["run", "bns.obs3_2", "--set", "nope=1", "--fidelity", "smoke", "--out", str(tmp_path)]) == 2
+
+
+def test_a_point_whose_blocks_would_not_fit_in_memory_is_refused_before_any_block(tmp_path, monkeypatch, capsys):
+    """Simulator.memory's estimate of the largest block, times the blocks at once, against the
+    machine's memory (8 GiB here, whatever this machine has): one line, exit 2, nothing run."""
+    from privbounds import arguments
+
+    monkeypatch.setattr(arguments, "machine_memory", lambda: 8 << 30)
+    out = tmp_path / "o"
+    code, _, err = run_cli(["run", "wlf.ex24", "--set", "c=1000000", "--out", str(out)], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "wlf.ex24 at " in err and "c=1000000.0" in err and "does not fit in this machine's 8.0 GiB" in err
+    assert not (out / "results").exists() and not (out / "blocks.sqlite").exists()
+    # two blocks at once need twice the memory of one: kmms.thm5_1 at d = 160 (about 4.3 GiB a block)
+    code, _, err = run_cli(["run", "kmms.thm5_1", "--set", "d=160", "--jobs", "2", "--fidelity", "smoke",
+                            "--out", str(out)], capsys)
+    assert code == 2 and "2 at once do not fit" in err and "--jobs" in err, err
+
+
+def test_numpy_warnings_are_the_runs_own_notes(tmp_path, monkeypatch, capsys):
+    import numpy as np
+
+    cls = type(get("siv.thm3_3").simulator)
+    original = cls.run_trials
+
+    def loud(self, point, n, trials, rng):
+        np.log(np.zeros(2))  # divide by zero: what an accepted edge value may make numpy say
+        return original(self, point, n, trials, rng)
+
+    monkeypatch.setattr(cls, "run_trials", loud)
+    out = tmp_path / "o"
+    code, _, err = run_cli(["run", "siv.thm3_3", "--fidelity", "smoke", "--backend", "sequential", "--quiet",
+                            "--no-cache", "--out", str(out)], capsys)
+    assert code == 0, err
+    notes = [line for line in err.splitlines() if "Warning" in line]
+    assert len(notes) == 1 and notes[0].startswith("privbounds: note: siv.thm3_3: ") and \
+        "blocks warned RuntimeWarning: divide by zero encountered in log (" in notes[0], err
+    record = json.loads((out / "results" / "siv.thm3_3.json").read_text())
+    assert 0 < list(record["engine"]["notes"].values())[0] <= record["engine"]["blocks_run"]  # audit blocks: quiet

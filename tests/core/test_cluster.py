@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import os
+import platform
 import subprocess
 import sys
 import textwrap
@@ -264,12 +265,28 @@ def _kill_mid_run(tmp_path: Path, workers: list[str], victim: str, timeout: floa
         run = _start_run(dask.address, tmp_path / "dask")
         _wait_for(lambda: _stored(tmp_path / "dask") >= 40 or run.poll() is not None, "40 stored blocks")
         assert run.poll() is None, f"the run ended before {victim} could be killed"
+        held = _held_by(dask.address, victim) if victim != "scheduler" else 0
         dask.kill(victim)
         _, err = run.communicate(timeout=timeout)
     finally:
         _stop(run)
         dask.close()
+    RESUBMITTED[victim] = held
     return dask.address, run.returncode, err
+
+
+RESUBMITTED: dict = {}  # the blocks the scheduler had given the killed worker: dask runs them again
+
+
+def _held_by(address: str, name: str) -> int:
+    """Blocks the scheduler has handed to worker ``name`` and not yet seen returned (the
+    ones a kill now makes dask resubmit)."""
+    from distributed import Client
+
+    with Client(address, timeout=10) as client:
+        return client.run_on_scheduler(
+            lambda dask_scheduler: sum(len(ws.processing) for ws in dask_scheduler.workers.values()
+                                       if ws.name == name))
 
 
 @pytest.mark.slow  # a quick run on the cluster with a worker killed in it, about 20 s
@@ -278,6 +295,8 @@ def test_a_worker_killed_mid_run_leaves_the_numbers_unchanged(tmp_path):
     assert code == 0, err
     record = json.loads((tmp_path / "dask" / "results" / "siv.thm3_3.json").read_text())
     assert len(record["engine"]["workers"]) == 2  # both ran blocks, the survivor finished them
+    print(f"blocks resubmitted after the kill: {RESUBMITTED['w2']}")
+    assert RESUBMITTED["w2"] >= 1  # the kill caught blocks in flight: they were run again, on w1
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "dask" / "results" / "siv.thm3_3.csv"),
                                   _loky_table(tmp_path / "loky"))
 
@@ -337,6 +356,18 @@ def test_a_worker_that_joined_after_the_check_and_differs_runs_no_block(monkeypa
     other = Environment(**{**mine.__dict__, "numpy": "0.0"})
     monkeypatch.setattr(cluster, "_CHECKED", {})
     ran = []
-    value, err, seconds, _ = runner._checked(other, lambda: ran.append(1) or 5, ())
-    assert value is None and ran == [] and "differs from the client in numpy" in err and "(the client: 0.0)" in err
+    out = runner._checked(other, lambda: ran.append(1) or 5, ())
+    assert out.value is None and ran == [] and "differs from the client in numpy" in out.error
+    assert "(the client: 0.0)" in out.error
     assert runner._checked(mine, lambda: 5, ())[:2] == (5, None)  # the client's own environment runs
+
+
+def test_a_worker_started_by_a_dask_nanny_reuses_freed_memory_again(monkeypatch):
+    """A nanny's MALLOC_TRIM_THRESHOLD_ made every block map its arrays afresh (2.1x slower);
+    the worker's first block sets glibc's thresholds back where its dynamic rule puts them."""
+    from privbounds.simulators.engine import cluster
+
+    monkeypatch.delenv("MALLOC_TRIM_THRESHOLD_", raising=False)
+    assert cluster.heap_reuse() is False  # a plain process: left alone
+    monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
+    assert cluster.heap_reuse() is (sys.platform.startswith("linux") and "glibc" in " ".join(platform.libc_ver()))

@@ -115,3 +115,49 @@ def test_blocks_run_numerical_libraries_on_one_thread(tmp_path):
                      backend="threading", progress=False)
     row, = res["toy.threads"]["rows"]
     assert row["successes"] == row["trials"] == 30
+
+
+WARNS = textwrap.dedent('''
+    import json, sys
+    import numpy as np
+    from privbounds.simulators.engine.runner import run_points
+    from privbounds.simulators.engine.simulator import Fidelity, Simulator
+
+    class Loud(Simulator):
+        theorem_id = "user.loud"
+
+        def grid(self, fidelity, overrides):
+            return [{"a": 1}]
+
+        def curve(self, point):
+            return [4, 16]
+
+        def privacy(self, point):
+            return {"epsilon": None, "delta": None, "accounting": "none"}
+
+        def run_trials(self, point, n, trials, rng):
+            return np.log(np.zeros(trials)) < 0  # numpy warns: divide by zero encountered in log
+
+    if __name__ == "__main__":
+        sim = Loud()
+        res = run_points({"user.loud": (sim, sim.grid("quick", {}))},
+                         {"user.loud": Fidelity(trials=300, block=100, steps=2)}, 0, sys.argv[1],
+                         jobs=int(sys.argv[2]), backend=sys.argv[3], progress=False, use_cache=False)
+        print(json.dumps(res["user.loud"]["notes"]))
+''')
+
+
+def test_numpy_warnings_of_blocks_become_notes_and_never_reach_the_terminal(tmp_path):
+    """A block's RuntimeWarnings are caught where it runs (a worker process, or this one) and
+    come back with it as one line and a count of blocks; nothing is printed on the terminal."""
+    script = tmp_path / "loud.py"
+    script.write_text(WARNS)
+    for jobs, backend in ((2, "loky"), (1, "sequential")):
+        res = subprocess.run([sys.executable, str(script), str(tmp_path / backend), str(jobs), backend],
+                             capture_output=True, text=True, timeout=300, check=True)
+        notes = json.loads(res.stdout.strip().splitlines()[-1])
+        assert list(notes.values()) == [6], (backend, notes)  # 3 blocks at each of 2 n
+        line = next(iter(notes))
+        # where: the script's line (a class sent to loky by value is "<dynamic-code>" there)
+        assert line.startswith("RuntimeWarning: divide by zero encountered in log (") and line.endswith(":20)")
+        assert "Warning" not in res.stderr, (backend, res.stderr)

@@ -138,3 +138,53 @@ def test_a_stalled_run_says_so_once_per_stall_with_its_workers(monkeypatch):
         watch(1.0, inflight, 2000.0)
     runner.Watch(None, said.append)(1e6, inflight, 3000.0)  # no health to ask (loky): only the stall is said
     assert len(said) == 3
+
+
+def test_blocks_cancelled_by_a_cluster_that_still_answers_are_run_again_with_the_same_numbers(monkeypatch):
+    """A Dask client that lost its scheduler for a moment and reconnected has cancelled what
+    was in flight: those blocks are queued again (three times at most each), not the run
+    ended, and the numbers are those of a run that saw no cancellation."""
+    import concurrent.futures as cf
+    import contextlib
+
+    from privbounds.registry import get
+    from privbounds.simulators.engine import pipeline, runner
+
+    sim = get("siv.thm3_3").simulator
+    work, fid = {"siv.thm3_3": (sim, sim.points("smoke"))}, {"siv.thm3_3": sim.fidelity("smoke")}
+    plain = runner.run_points(work, fid, 0, None, backend="sequential", progress=False, use_cache=False)
+
+    class Flaky(pipeline.SyncExecutor):
+        def __init__(self, every):
+            self.calls, self.every = 0, every
+
+        def submit(self, fn, *args):
+            self.calls += 1
+            if self.calls % self.every == 0:  # every few blocks: cancelled, as a disconnection does
+                f = cf.Future()
+                f.cancel()
+                f.set_running_or_notify_cancel()
+                return f
+            return super().submit(fn, *args)
+
+    health = [(None, "")]
+
+    @contextlib.contextmanager
+    def flaky(backend, jobs, scheduler):
+        yield runner.Backend(Flaky(3), 1, health=lambda: health[0])
+
+    monkeypatch.setattr(runner, "_executor", flaky)
+    again = runner.run_points(work, fid, 0, None, backend="sequential", progress=False, use_cache=False)
+    assert again["siv.thm3_3"]["rows"] == plain["siv.thm3_3"]["rows"]
+    health[0] = ("the Dask client is closed", "")  # a cluster that no longer answers: the run ends
+    with pytest.raises(runner.ClusterLost, match="was lost mid-run"):
+        runner.run_points(work, fid, 0, None, backend="sequential", progress=False, use_cache=False)
+    health[0] = (None, "")
+
+    @contextlib.contextmanager
+    def always(backend, jobs, scheduler):  # a block cancelled every time: three more tries, then the end
+        yield runner.Backend(Flaky(1), 1, health=lambda: health[0])
+
+    monkeypatch.setattr(runner, "_executor", always)
+    with pytest.raises(runner.ClusterLost):
+        runner.run_points(work, fid, 0, None, backend="sequential", progress=False, use_cache=False)

@@ -38,9 +38,13 @@ def test_code_hash_follows_the_import_closure(monkeypatch):
     _edited(monkeypatch, "privbounds.simulators.learners")  # imported by the simulator
     assert store.code_hash(mod) != before
     monkeypatch.undo()
-    _edited(monkeypatch, "privbounds.simulators.engine.runner")  # seeds every block
+    _edited(monkeypatch, "privbounds.simulators.engine.blocks")  # seeds every block
     assert store.code_hash(mod) != before
     monkeypatch.undo()
+    for scheduling in ("runner", "pipeline", "cluster", "progress"):  # how blocks are sent, not computed
+        _edited(monkeypatch, f"privbounds.simulators.engine.{scheduling}")
+        assert store.code_hash(mod) == before, scheduling
+        monkeypatch.undo()
     _edited(monkeypatch, "privbounds.figures.common")  # not imported by it
     assert store.code_hash(mod) == before
     monkeypatch.undo()

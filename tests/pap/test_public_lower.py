@@ -275,7 +275,7 @@ def test_mixture_bad_inputs():
     with pytest.raises(ParameterError, match=r"^n \(private sample size\) must be >= 1"):
         mixture_consumed(0, 4, 3, rng)
     sim = privbounds.get("pap.lem5_4").simulator
-    with pytest.raises(ParameterError, match=r"^m must be an integer >= 1"):
+    with pytest.raises(ParameterError, match=r"^m must be an integer in \[1, 131072\]"):
         sim.points("smoke", {"m": [0]})
     with pytest.raises(ParameterError, match=r"^delta must be < 1/n"):
         sim.points("smoke", {"delta": [0.5]})

@@ -188,11 +188,11 @@ def test_audit_event_probabilities_match_the_gaussian_computation(m, threshold):
 # --- parameters ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("sim, override, message", [
-    (PapThm42(), {"m": [-1]}, r"^m must be an integer >= 0, got -1"),
-    (PapThm42(), {"alpha": [1.5]}, r"^alpha must be a number in \(0, 1\), got 1.5"),
+    (PapThm42(), {"m": [-1]}, r"^m must be an integer in \[0, 131072\], got -1"),
+    (PapThm42(), {"alpha": [1.5]}, r"^alpha must be a number in \[0.0001, 1\), got 1.5"),
     (PapThm42(), {"p": [64]}, r"^p must be >= 1/alpha\^2 = 100 for Theorem 4.2"),
     (PapThm42(), {"delta": [1e-4]}, r"^delta must be < 1/n \(n up to \d+\)"),
-    (PapThm42(), {"epsilon": [2.0]}, r"^epsilon must be a number in \(0, 1\]"),
+    (PapThm42(), {"epsilon": [2.0]}, r"^epsilon must be a number in \[0.001, 1\]"),
     (PapThm42(), {"dist": ["gaussian"]}, r"^dist must be one of zero, random"),
     (PapBaseStumps(), {"mechanism": ["laplace"]}, r"^mechanism must be one of gauss, public"),
     (PapBaseStumps(), {"p": [0]}, r"^p must be an integer in \[1, 65536\]"),

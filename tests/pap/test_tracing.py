@@ -122,10 +122,10 @@ def test_rounded_release_is_alpha_accurate_against_the_sample():
 
 
 @pytest.mark.parametrize("override, message", [
-    ({"rho": [0.0]}, r"^rho must be a number in \(0, 1\)"),
-    ({"pub": [1.0]}, r"^pub must be a number in \[0, 1\)"),
+    ({"rho": [0.0]}, r"^rho must be a number in \[1e-12, 1\)"),
+    ({"pub": [1.0]}, r"^pub must be 0 or a number in \[1e-12, 1\)"),
     ({"mechanism": ["laplace"]}, r"^mechanism must be one of full, sub, round, pub, combo"),
-    ({"kappa0": [0.0]}, r"^kappa0 must be a number in \(0, inf\)"),
+    ({"kappa0": [0.0]}, r"^kappa0 must be a number in \[1e-12, 64\]"),
 ])
 def test_bad_input_names_the_parameter(override, message):
     with pytest.raises(ParameterError, match=message):
