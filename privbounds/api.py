@@ -7,6 +7,7 @@ costs nothing and leaves earlier results untouched.
 from __future__ import annotations
 
 import contextlib
+import functools
 import platform
 import subprocess
 import sys
@@ -209,7 +210,7 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
         known, started, slots = (plan.costs(ids, fidelity, out) if not overrides else {}), time.perf_counter(), []
         run_points(work, fids, seed, out, jobs=jobs, backend=backend, scheduler=scheduler,
                    progress=progress, use_cache=use_cache, on_done=done, expected=expected,
-                   cache_max=cache_max, on_start=slots.append)
+                   cache_max=cache_max, on_start=functools.partial(_started, slots, work, fidelity))
         if slots:
             plan.record_run(out, fidelity=fidelity, theorems=len(ids), workers=slots[0], backend=backend,
                             wall=time.perf_counter() - started, code_version=version,
@@ -218,6 +219,15 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
     if failures:
         raise TheoremsFailed(failures, records)
     return {tid: records[tid] for tid in ids}
+
+
+def _started(slots: list, work: dict, fidelity: str, backend) -> None:
+    """Once the workers are up: keep their number for the run log, and on a Dask cluster
+    whose workers declare their memory, refuse a point whose largest block would not fit in
+    the smallest worker's share (this machine's was checked before)."""
+    slots.append(backend.slots)
+    if backend.memory:
+        check_memory(work, fidelity, 1, total=backend.memory, where="the smallest Dask worker thread")
 
 
 def _say_notes(records: dict, caught: list) -> None:

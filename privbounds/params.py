@@ -57,7 +57,8 @@ class Interval:
     """A real (or integer) parameter in an interval; ``None`` means unbounded. A real
     interval that starts at 0 also has a ``floor``: its positive values start there
     (``FLOORS``), and 0 itself stays allowed where the interval is closed at 0 (pure
-    privacy's delta = 0)."""
+    privacy's delta = 0). The floors are for what a user gives; a check of a value the code
+    computes (a per-round epsilon) passes ``floor=0.0``."""
 
     name: str
     low: float | None
@@ -159,7 +160,9 @@ K = Interval("k", 1, 1 << 22, "both", integer=True)
 
 
 def check_positive(name: str, value) -> None:
-    Interval(name, 0, None, "neither").validate(value)
+    """An internal check (a per-round epsilon, a sensitivity): positive and finite, with no
+    user-facing floor (a per-concept epsilon of 3e-4 is a valid step of a valid run)."""
+    Interval(name, 0, None, "neither", floor=0.0).validate(value)
 
 
 def validate(specs: dict, values: dict) -> None:

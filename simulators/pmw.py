@@ -163,9 +163,9 @@ def pmw_parameters(n: int, domain_size: int, n_queries: int, alpha: float, epsil
     Interval("n", 1, None, "left", integer=True).validate(n)
     Interval("domain_size", 2, None, "left", integer=True).validate(domain_size)
     Interval("n_queries", 1, None, "left", integer=True).validate(n_queries)
-    Interval("alpha", 0, 1).validate(alpha)
-    Interval("epsilon", 0, None).validate(epsilon)
-    Interval("delta", 0, 1).validate(delta)
+    Interval("alpha", 0, 1, floor=0.0).validate(alpha)
+    Interval("epsilon", 0, None, floor=0.0).validate(epsilon)
+    Interval("delta", 0, 1, floor=0.0).validate(delta)
     a = alpha / 3.0
     c = math.ceil(4.0 * math.log(domain_size) / a**2)
     log2d = math.log(2.0 / delta)
@@ -196,7 +196,7 @@ def pmw_sample_size(alpha: float, beta: float, epsilon: float, delta: float, dom
     <= alpha over all n_queries queries with probability >= 1 - beta: the bound
     ``privbounds.bounds.tools.n_pmw``, after checking (as ``pmw_parameters`` does) that
     this sanitizer can run at these parameters."""
-    Interval("beta", 0, 1).validate(beta)
+    Interval("beta", 0, 1, floor=0.0).validate(beta)
     pmw_parameters(1, domain_size, n_queries, alpha, epsilon, delta)
     return n_pmw(alpha, beta, epsilon, delta, domain_size, n_queries, source_only=source_only)
 

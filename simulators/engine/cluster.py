@@ -18,9 +18,11 @@ import hashlib
 import importlib.metadata
 import importlib.util
 import logging
+import math
 import os
 import platform
 import sys
+import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,19 +48,26 @@ class ClusterLost(RuntimeError):
 
 @dataclass(frozen=True)
 class Environment:
-    """What a process that runs blocks must share with the client."""
+    """What a process that runs blocks must share with the client: our files and release, the
+    libraries whose arithmetic a block's numbers come from, and the vector instructions numpy
+    picks its routines by (its exp, log and sums differ in the last bits between them, and a
+    last bit can move a comparison), so that any worker gives the client's numbers."""
 
     privbounds: str
     source: str  # SHA-256 of the package's Python files, by module name
     python: str
     numpy: str
     scipy: str
+    simd: str = ""  # numpy's dispatch targets this CPU runs (NPY_DISABLE_CPU_FEATURES narrows them)
+    learners: str = ""  # scikit-learn and diffprivlib, which the gallery's learners run
 
     def differences(self, other: Environment) -> list[str]:
         """'name X (the client: Y)' for each field of ``self`` that differs from ``other``."""
-        names = {"source": "privbounds source files"}
-        return [f"{names.get(k, k)} {getattr(self, k)} (the client: {getattr(other, k)})"
-                for k in ("privbounds", "source", "python", "numpy", "scipy") if getattr(self, k) != getattr(other, k)]
+        names = {"source": "privbounds source files", "simd": "numpy's CPU dispatch targets",
+                 "learners": "learner libraries"}
+        return [f"{names.get(k, k)} {getattr(self, k) or 'none'} (the client: {getattr(other, k) or 'none'})"
+                for k in ("privbounds", "source", "python", "numpy", "scipy", "simd", "learners")
+                if getattr(self, k) != getattr(other, k)]
 
 
 @dataclass(frozen=True)
@@ -92,7 +101,27 @@ def environment() -> Environment:
     import scipy
 
     return Environment(importlib.metadata.version("privbounds"), source_digest(), platform.python_version(),
-                       numpy.__version__, scipy.__version__)
+                       numpy.__version__, scipy.__version__, _simd(), _learners())
+
+
+def _simd() -> str:
+    """numpy's dispatch targets that this CPU runs ('X86_V3,X86_V4'), '?' where numpy does not say."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+    except ImportError:
+        return "?"
+    return ",".join(t for t in __cpu_dispatch__ if __cpu_features__.get(t))
+
+
+def _learners() -> str:
+    """The installed versions of the other libraries whose learners the gallery runs."""
+    found = []
+    for name in ("scikit-learn", "diffprivlib"):
+        try:
+            found.append(f"{name} {importlib.metadata.version(name)}")
+        except importlib.metadata.PackageNotFoundError:
+            pass
+    return ", ".join(found)
 
 
 def workers(client) -> list[WorkerInfo]:
@@ -136,9 +165,19 @@ def _failure(w: WorkerInfo, version, env, mine: Environment) -> str | None:
         return f"{where} cannot import privbounds ({_why(env)}): {fix}"
     diff = env.differences(mine)
     if diff:
-        return (f"{where} differs from the client in {'; '.join(diff)}: install the client's privbounds and "
-                "the same numpy, scipy and Python there (their versions are part of every stored block's key)")
+        return f"{where} differs from the client in {'; '.join(diff)}: {advice(env, mine)}"
     return None
+
+
+def advice(env: Environment, mine: Environment) -> str:
+    """What to do about a worker whose Environment differs from the client's ``mine``."""
+    if all(getattr(env, k) == getattr(mine, k) for k in ("privbounds", "source", "python", "numpy", "scipy",
+                                                         "learners")):
+        return ("numpy picks other routines on that CPU, whose last bits differ: use workers with the client's "
+                "CPU features, or start the client and every worker with NPY_DISABLE_CPU_FEATURES naming the "
+                "targets they do not all have")
+    return ("install the client's privbounds and the same numpy, scipy, learner libraries and Python there "
+            "(numpy's, scipy's and Python's versions are part of every stored block's key)")
 
 
 def _ask(client, fn, *args, workers=None) -> dict:
@@ -192,6 +231,23 @@ def preflight(client, address: str, mine: Environment) -> list[WorkerInfo]:
 
 
 _CHECKED: dict = {}  # in a worker: the client environments already compared with this one
+
+
+class Capacity:
+    """How many blocks to keep in flight on a Dask cluster: twice its worker threads, asked
+    of the scheduler at most every ``every`` seconds, so that workers that join mid-run get
+    blocks too (and a cluster that lost workers is not flooded)."""
+
+    def __init__(self, client, every: float = 5.0):
+        self.client, self.every, self.asked, self.value = client, every, -math.inf, 2
+
+    def __call__(self) -> int:
+        now = time.monotonic()
+        if now - self.asked >= self.every:
+            self.asked = now
+            with contextlib.suppress(Exception):  # a scheduler that does not answer: the last count
+                self.value = 2 * max(1, sum(self.client.nthreads().values()))
+        return self.value
 
 
 def mismatch(mine: Environment) -> str | None:

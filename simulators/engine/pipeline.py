@@ -293,7 +293,8 @@ class Engine:
                 self._start(tid)
             self._drain()
             while self.pending or inflight:
-                submit_all(executor, self.pending, inflight, limit, self.done.__contains__, run_one)
+                submit_all(executor, self.pending, inflight, limit() if callable(limit) else limit,
+                           self.done.__contains__, run_one)
                 if not inflight:
                     continue
                 for task, out in completed(inflight, watch, self._requeue):

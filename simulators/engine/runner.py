@@ -65,11 +65,13 @@ from privbounds.simulators.engine.audit import AUDIT_CONF, BUDGETS
 from privbounds.simulators.engine.blocks import block_seed, run_audit_block, run_block  # noqa: F401  (block_seed: imported from here by callers)
 from privbounds.simulators.engine.blockstore import DEFAULT_MAX_BYTES, BlockKey, BlockStore
 from privbounds.simulators.engine.cluster import (
+    Capacity,
     ClusterLost,
     client_health,
     dask_client,
     mismatch,
     worker_name,
+    workers,
 )
 from privbounds.simulators.engine.pipeline import (
     Engine,
@@ -158,10 +160,11 @@ class Backend:
     executor is gone and a word on its workers: progress.Watch)."""
 
     executor: object
-    limit: int
+    limit: int | object  # or a function giving it now (a cluster whose workers come and go)
     run_one: object = None
     health: object = None
     slots: int = 1  # blocks that run at once (worker threads): what the scale model divides by
+    memory: int = 0  # bytes one block may use on the smallest worker (0: not known, or this machine)
 
 
 @contextlib.contextmanager
@@ -175,8 +178,9 @@ def _executor(backend: str, jobs: int, scheduler: str | None):
         with dask_client(jobs, scheduler, say=lambda line: print(f"privbounds: {line}", file=sys.stderr)) as (
                 client, mine):
             threads = sum(client.nthreads().values()) or jobs
-            yield Backend(client.get_executor(pure=False), 2 * threads, functools.partial(_checked, mine),
-                          lambda: client_health(client, scheduler), threads)
+            per_thread = [w.memory // max(1, w.threads) for w in workers(client) if w.memory]
+            yield Backend(client.get_executor(pure=False), Capacity(client), functools.partial(_checked, mine),
+                          lambda: client_health(client, scheduler), threads, min(per_thread, default=0))
     elif backend == "threading":
         # The blocks run in threads of this process, whose BLAS (OpenBLAS) thread pool is one
         # for the process: threadpoolctl lets only one thread control it, and a block that
@@ -237,8 +241,9 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
     ``cache_dir`` holds the block store; ``use_cache=False`` neither reads nor writes it.
     ``expected`` (theorem id -> (seconds its blocks took last time, mean seconds a
     block)) starts the longest first, the others following in the order given, and gives
-    the progress bar its time left. ``on_start(slots)`` is called once the workers are up,
-    with the number of blocks that run at once.
+    the progress bar its time left. ``on_start(backend)`` is called once the workers are
+    up and before any block, with the Backend (the blocks that run at once, the memory of
+    one on the smallest worker).
     """
     errors: dict[str, str] = {}
     theorems = _setup(work, fidelity, int(seed), errors, expected or {})
@@ -265,13 +270,14 @@ def run_points(work: dict, fidelity: dict, seed: int, cache_dir, jobs: int = 1,
         with _executor(backend, jobs, scheduler) as be:
             health = be.health
             if on_start is not None:
-                on_start(be.slots)
+                on_start(be)
             Engine(theorems, store, bar, finish, errors).run(be.executor, be.limit, be.run_one or _timed,
                                                              Watch(health, bar.say))
     except Exception as e:
         # a block cancelled by the cluster, or a client that closed between two blocks
-        if not isinstance(e, ExecutorLost) and not (health is not None and health()[0]):
-            raise
+        if isinstance(e, ParameterError) or (not isinstance(e, ExecutorLost)
+                                             and not (health is not None and health()[0])):
+            raise  # a refused input (on_start) or our own error, not a lost cluster
         store_held = store.info().blocks if store is not None else 0
         ended = sum(1 for r in out.values() if "error" not in r)
         raise ClusterLost(f"the Dask scheduler {scheduler or 'of the local cluster'} was lost mid-run; "

@@ -67,8 +67,15 @@ def test_each_failure_names_the_worker_and_what_to_install():
     libs = cluster._failure(W, "0.1.0", _env(numpy="1.26.4", source="def"), mine)
     assert "numpy 1.26.4 (the client: 2.0.0)" in libs and "privbounds source files def (the client: abc)" in libs
     assert cluster._failure(W, "0.1.0", _env(), mine) is None
-    for line in (missing, other, broken, libs):
+    # the same files and libraries on a CPU where numpy dispatches to other routines
+    cpu = cluster._failure(W, "0.1.0", _env(simd="X86_V3"), _env(simd="X86_V3,X86_V4"))
+    assert "numpy's CPU dispatch targets X86_V3 (the client: X86_V3,X86_V4)" in cpu and "NPY_DISABLE_CPU_FEATURES" in cpu
+    gallery = cluster._failure(W, "0.1.0", _env(learners=""), _env(learners="scikit-learn 1.7.2"))
+    assert "learner libraries none (the client: scikit-learn 1.7.2)" in gallery
+    for line in (missing, other, broken, libs, cpu, gallery):
         assert "\n" not in line
+    here = cluster.environment()
+    assert here.simd and here.simd == cluster.environment().simd  # this machine's, the same each time
 
 
 def test_the_source_digest_follows_every_file_by_its_module_name(tmp_path, monkeypatch):
@@ -117,9 +124,10 @@ class LocalDask:
         self.address = _wait_for(lambda: file.is_file() and json.loads(file.read_text() or "{}").get("address"),
                                  "the scheduler's address")
 
-    def worker(self, name: str, hide: str | None = None) -> subprocess.Popen:
-        """Start a one-thread worker (``hide``: without privbounds, or with other files)."""
-        args = [self.address, "--name", name, "--nthreads", "1", "--no-nanny", "--host", "127.0.0.1"]
+    def worker(self, name: str, hide: str | None = None, *extra: str) -> subprocess.Popen:
+        """Start a one-thread worker (``hide``: without privbounds, or with other files;
+        ``extra``: more of dask worker's options)."""
+        args = [self.address, "--name", name, "--nthreads", "1", "--no-nanny", "--host", "127.0.0.1", *extra]
         log = self.root / f"{name}.log"
         if hide:
             script = self.root / "worker.py"
@@ -371,3 +379,46 @@ def test_a_worker_started_by_a_dask_nanny_reuses_freed_memory_again(monkeypatch)
     assert cluster.heap_reuse() is False  # a plain process: left alone
     monkeypatch.setenv("MALLOC_TRIM_THRESHOLD_", "65536")
     assert cluster.heap_reuse() is (sys.platform.startswith("linux") and "glibc" in " ".join(platform.libc_ver()))
+
+
+def test_the_blocks_in_flight_follow_the_workers_that_join_and_leave():
+    class Client:
+        threads = {"a": 1}
+
+        def nthreads(self):
+            if self.threads is None:
+                raise OSError("no answer")
+            return self.threads
+
+    client = Client()
+    cap = cluster.Capacity(client, every=0.0)
+    assert cap() == 2
+    client.threads = {"a": 1, "b": 4}  # a 4-thread worker joined
+    assert cap() == 10
+    client.threads = None  # the scheduler did not answer: the last count holds
+    assert cap() == 10
+    client.threads = {}  # every worker left: two blocks wait for the next one
+    assert cap() == 2
+    slow = cluster.Capacity(client, every=3600.0)
+    client.threads = {"a": 2}
+    assert slow() == 4
+    client.threads = {"a": 8}
+    assert slow() == 4  # asked again only after `every` seconds
+
+
+def test_a_point_too_large_for_the_workers_memory_is_refused_before_any_block(tmp_path):
+    """kmms.thm5_1 at d = 160 needs about 4.3 GiB a block (Simulator.memory): on a worker of 1 GB,
+    one line and exit 2 within seconds, and no block stored."""
+    dask = LocalDask(tmp_path)
+    try:
+        dask.worker("small", None, "--memory-limit", "1GB")
+        cmd = [sys.executable, "-m", "privbounds.cli", "run", "kmms.thm5_1", "--set", "d=160", "--fidelity", "smoke",
+               "--backend", "dask", "--scheduler", dask.address, "--quiet", "--out", str(tmp_path / "o")]
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    finally:
+        dask.close()
+    assert res.returncode == 2 and "Traceback" not in res.stderr, res.stderr
+    said, error = res.stderr.strip().splitlines()  # the cluster's size, then the refusal
+    assert said.startswith("privbounds: Dask scheduler ") and "1 worker on 1 host, 1 thread, 0.9 GiB" in said
+    assert error.startswith("privbounds: error: kmms.thm5_1 at ") and "d=160" in error, error
+    assert "does not fit in the smallest Dask worker thread's 0.9 GiB" in error and _stored(tmp_path / "o") == 0

@@ -100,6 +100,19 @@ def test_every_parameter_constraint_refuses_bad_values(thm, name, bad):
         thm.simulator.points("smoke", {name: [bad]})
 
 
+def test_every_parameter_has_a_finite_range():
+    """No value a user may give makes a run's memory or time unbounded or its arithmetic
+    overflow (issue 30): every interval has both ends, and a real one that starts at 0 a
+    positive floor."""
+    from privbounds.params import Interval
+
+    for t in RUNNABLE:
+        for name, spec in t.simulator.params.items():
+            if isinstance(spec, Interval):
+                assert spec.low is not None and spec.high is not None, (t.id, name, spec.describe())
+                assert spec.integer or spec.low > 0 or spec.floor, (t.id, name, spec.describe())
+
+
 def test_report_builds(smoke_site):
     index = smoke_site / "report" / "index.html"
     html = index.read_text()
