@@ -22,7 +22,7 @@ import importlib
 # shadowed by it.
 _API = {"run": "api", "plot": "api", "report": "api", "check": "api", "reproduce": "api",
         "show": "api", "findings": "api", "theorems": "registry", "get": "registry", "audit": "blackbox",
-        "measure": "learners", "instances": None}
+        "measure": "measuring", "instances": None}
 __all__ = list(_API)
 
 

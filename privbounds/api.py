@@ -34,10 +34,10 @@ from privbounds.registry import get
 from privbounds.results import (
     DEFAULT_OUT,
     ResultError,
-    available,
     check_writable,
     load,
     load_valid,
+    results_dir,
     save,
     write_log,
 )
@@ -99,7 +99,7 @@ def _warn_before_replacing(out: Path, ids, fidelity: str, seed: int, overrides: 
             continue
         replaced.append(tid)
     if replaced:
-        from privbounds.results import warn
+        from privbounds.messages import warn
 
         shown = ", ".join(replaced[:4]) + (f" and {len(replaced) - 4} more" if len(replaced) > 4 else "")
         warn(f"replacing the registered results of {shown} in {out} by a run with {'; '.join(sorted(how))}; "
@@ -248,6 +248,17 @@ def _say_notes(records: dict, caught: list) -> None:
               file=sys.stderr)
 
 
+def available(out) -> list[str]:
+    """The theorems with results in ``out``, learners measured into it included (their
+    descriptions are read and registered first: results.available lists registered ids)."""
+    from privbounds import results
+    from privbounds.learners import load_saved
+
+    if results_dir(out).is_dir():
+        load_saved(out)
+    return results.available(out)
+
+
 def _selected(ids, paper: str | None) -> list[str]:
     """The theorems a run selects, each runnable (a ``ParameterError`` names the first
     that is not)."""
@@ -314,11 +325,12 @@ class _BlockError(Exception):
 def _plot_one(tid: str, rec: dict, out: Path, spec) -> list[Path] | str:
     """The theorem's figure files, or (for a record without what its figure reads, such as
     a hand-edited one) a one-line reason, which ``plot`` reports as a warning."""
+    from privbounds.figures import draw
     from privbounds.figures.common import files
 
     try:
         with files(spec):  # set here: the context does not cross into joblib's workers
-            return get(tid).plot(rec, out)
+            return draw(get(tid), rec, out)
     except (KeyError, TypeError, IndexError, ValueError, NameError) as e:
         # NameError: a plotter's variable never set because the record had no point for it
         return f"{type(e).__name__}: {e}"
@@ -370,7 +382,7 @@ def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None, jobs: int = 1,
             drawn = [_plot_one(tid, rec, out, spec) for tid, rec in todo]
         for (tid, _), ps in zip(todo, drawn):
             if isinstance(ps, str):
-                from privbounds.results import warn
+                from privbounds.messages import warn
 
                 warn(f"no figure for {tid}: {out / 'results' / (tid + '.json')} lacks what its figure reads "
                      f"({ps}); rerun 'privbounds run {tid} --out {out}'")

@@ -17,7 +17,7 @@ import time
 import traceback
 from pathlib import Path
 
-from privbounds import cache_cli
+from privbounds import cache_cli, messages
 from privbounds.cli_parser import build_parser
 from privbounds.params import _FROM_CLI, ParameterError
 from privbounds.simulators.engine.cluster import ClusterLost
@@ -88,7 +88,7 @@ def _audit_domain(spec):
 
 def _measure(args, argv) -> int:
     from privbounds.blackbox import load
-    from privbounds.learners import measure
+    from privbounds.measuring import measure
 
     learner = load(args.learner, "learner")
     grid = dict(args.set) or None
@@ -165,7 +165,7 @@ def _list(args) -> int:
             try:
                 rec = results.load(args.out, tid)
             except results.ResultError as e:
-                results.warn(f"skipping {e}")
+                messages.warn(f"skipping {e}")
                 s["last_status"] = "unreadable"
             else:
                 s["last_status"] = rec.get("status", "finished")

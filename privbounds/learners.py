@@ -170,7 +170,7 @@ def make_spec(learner, *, name: str, instance: str, compare_to: str, grid: dict,
         raise ParameterError(f"{flag('max_n')} must be an integer in [2, 2^24], got {max_n!r}")
     if not isinstance(grid, dict) or not grid:
         raise ParameterError(f"{flag('grid')} must be a dict {{parameter: [values]}}, e.g. {{'d': [4, 8, 12]}}")
-    from privbounds.api import normalise_overrides
+    from privbounds.arguments import normalise_overrides
 
     grid = normalise_overrides(grid)
     allowed = {**fam.params, "epsilon": EPSILON, "alpha": ALPHA, "beta": BETA, "delta": DELTA}
@@ -286,8 +286,9 @@ def saved_path(out, theorem_id: str) -> Path:
 def load_saved(out) -> list[str]:
     """Register the measured learners described in ``<out>/learners`` (see the module
     docstring); a description that cannot be read is named in a warning and skipped."""
+    from privbounds.messages import warn
     from privbounds.registry import ids
-    from privbounds.results import folder_name, warn
+    from privbounds.results import folder_name
 
     folder = Path(folder_name(out)) / "learners"
     got = []
@@ -319,34 +320,8 @@ def _live(theorem_id: str) -> bool:
     return theorem_id in _LIVE
 
 
-def measure(learner, instance: str = "thresholds", grid: dict | None = None, fidelity: str = "quick",
-            jobs: int = 1, seed: int = 0, out="privbounds-out", compare_to: str | None = None,
-            name: str | None = None, max_n: int = 1 << 20, label: str | None = None, settings: str = "",
-            progress: bool = True, backend: str = "loky", use_cache: bool = True, command: str | None = None):
-    """Measure ``learner`` (see the module docstring) on ``instance`` over ``grid``
-    (default: the family's, ``privbounds list --instances``) and compare it with ``compare_to`` (default: the theorem whose
-    instance it is). Writes ``<out>/results/learner.<name>.json`` and ``.csv``, its
-    figure, and the description that lets ``report`` and ``check`` read it later.
-    Returns the result record."""
-    from privbounds.api import plot, run, validate_common
-    from privbounds.instances import get as family
-    from privbounds.results import check_writable, write_atomic
-
-    validate_common(fidelity, jobs, seed, backend)
-    fam = family(instance)
-    compare_to = compare_to or fam.theorem
-    name = name or re.sub(r"[^a-z0-9_-]+", "-", describe(learner).split(":")[-1].lower()).strip("-")[:48] or "mine"
-    spec = make_spec(learner, name=name, instance=instance, compare_to=compare_to,
-                     grid=grid if grid is not None else dict(fam.grid), max_n=max_n, label=label,
-                     settings=settings)
-    out = check_writable(out, "learners")
-    register(spec, learner, out)
-    _LIVE.add(spec["id"])
-    _READ.pop(spec["id"], None)
-    write_atomic(saved_path(out, spec["id"]), json.dumps(spec, indent=1, sort_keys=True))
-    command = command or (f"privbounds.measure({spec['learner']}, instance={instance!r}, grid={spec['grid']!r}, "
-                          f"fidelity={fidelity!r}, jobs={jobs}, seed={seed}, compare_to={compare_to!r})")
-    rec = run([spec["id"]], fidelity=fidelity, jobs=jobs, seed=seed, out=out, backend=backend,
-              progress=progress, command=command, use_cache=use_cache)[spec["id"]]
-    plot([spec["id"]], out)
-    return rec
+def mark_live(theorem_id: str) -> None:
+    """``theorem_id`` was registered in this process with its learner (by ``measure``): a
+    later ``load_saved`` of its folder keeps it, rather than the description read back."""
+    _LIVE.add(theorem_id)
+    _READ.pop(theorem_id, None)

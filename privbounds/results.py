@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
 
+from privbounds.messages import warn
 from privbounds.params import ParameterError, flag
 
 DEFAULT_OUT = Path("privbounds-out")
@@ -100,16 +100,6 @@ class ResultError(ParameterError):
     of the wrong shape; the message names the file and what is wrong with it."""
 
 
-_warned: set[str] = set()
-
-
-def warn(message: str) -> None:
-    """One line on stderr, once per process for the same message."""
-    if message not in _warned:
-        _warned.add(message)
-        print(f"privbounds: warning: {message}", file=sys.stderr)
-
-
 FIDELITIES = ("smoke", "quick", "full")
 STATUSES = ("finished", "failed")
 
@@ -172,14 +162,13 @@ def record_problem(rec, theorem_id: str) -> str | None:
 def available(out) -> list[str]:
     """Registered theorem ids with a record under ``<out>/results``; any other JSON file there
     (a copy, a stray note) is named in a warning and left alone. Learners measured into
-    ``out`` (``privbounds.measure``) are registered from their descriptions first."""
-    from privbounds.learners import load_saved
+    ``out`` (``privbounds.measure``) are ids once registered from their descriptions
+    (``learners.load_saved``: ``api.available`` and every command do that first)."""
     from privbounds.registry import ids as registered
 
     rdir = results_dir(out)
     if not rdir.is_dir():
         return []
-    load_saved(out)
     known = set(registered())
     have = []
     for p in sorted(rdir.glob("*.json")):

@@ -122,11 +122,6 @@ class Theorem:
     def runnable(self) -> bool:
         return self.status == SIMULATED
 
-    def plot(self, result: dict, out_dir):
-        from privbounds.figures import draw
-
-        return draw(self, result, out_dir)
-
     def files(self) -> list[str]:
         """Source files that implement this theorem, relative to the repository root:
         its registry module, simulator, plotter and bound modules."""
@@ -224,7 +219,7 @@ def _load_plugins() -> None:
     import os
     from importlib.metadata import entry_points
 
-    from privbounds.results import warn
+    from privbounds.messages import warn
 
     if os.environ.get(NO_PLUGINS, "") not in ("", "0"):
         return
