@@ -146,7 +146,9 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
     if str(out).strip():
         from privbounds.learners import load_saved
 
-        load_saved(out)  # which also refuses an out no folder can be named (results.folder_name)  # learners measured into this folder are entries too (to say how to rerun them)
+        # learners measured into this folder are entries too (to say how to rerun them); this
+        # also refuses an out that no folder can be named (results.folder_name)
+        load_saved(out)
     ids = _selected(ids, paper)
     validate_common(fidelity, jobs, seed, backend)
     jobs = capped_jobs(jobs, backend, scheduler, force_jobs)
@@ -181,14 +183,7 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
                       "points": res["points"],
                       "audits": res.get("audits", []),
                       "verdicts": evaluate_claims(thm.claims, res["points"], res["rows"], res.get("audits", [])),
-                      "engine": {**{k: res[k] for k in ("rounds", "blocks_run", "blocks_cached",
-                                                        "block_seconds", "workers")},
-                                 # a block's mean seconds: this run's, or for a run that read every
-                                 # block from the store, the last run's (the scale model's input)
-                                 "block_mean": (res["block_seconds"] / res["blocks_run"] if res["blocks_run"]
-                                                else expected.get(tid, (None, None))[1]),
-                                 "notes": res.get("notes", {})},
-                      "provenance": prov}
+                      "engine": _engine(res, expected.get(tid, (None, None))[1]), "provenance": prov}
             save(out, tid, record, rows)
             records[tid] = record
         except Exception as e:
@@ -219,6 +214,15 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
     if failures:
         raise TheoremsFailed(failures, records)
     return {tid: records[tid] for tid in ids}
+
+
+def _engine(res: dict, last_mean: float | None) -> dict:
+    """A record's ``engine``: the blocks run and read, their seconds, the Dask workers that ran
+    them, the numpy warnings they raised, and a block's mean seconds (this run's, or for a
+    run that read every block from the store, the last run's: the scale model's input)."""
+    return {**{k: res[k] for k in ("rounds", "blocks_run", "blocks_cached", "block_seconds", "workers")},
+            "block_mean": res["block_seconds"] / res["blocks_run"] if res["blocks_run"] else last_mean,
+            "notes": res.get("notes", {})}
 
 
 def _started(slots: list, work: dict, fidelity: str, backend) -> None:
