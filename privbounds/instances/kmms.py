@@ -47,7 +47,7 @@ from privbounds.params import ALPHA, Interval, ParameterError
 
 
 def _kgon(d: int, k: int) -> Instance:
-    from privbounds.simulators.halfplanes import grid_points
+    from privbounds.simulators.kmms.halfplanes import grid_points
     from privbounds.simulators.kmms.kgons import band_distribution, check_kgon_fits
 
     check_kgon_fits(d, k)  # a grid too small for a k-gon is refused with the d it needs
@@ -115,7 +115,7 @@ def _cube(d: int, k: int, alpha: float, form: str):
     """The points of {0,1}^d of positive mass (bits in the family's own order), their
     probabilities and the target's labels: what a predictor without literals is summed
     over (d <= ENUMERATE_MAX)."""
-    from privbounds.simulators.conjunctions import make_family
+    from privbounds.simulators.kmms.conjunctions import make_family
 
     fam = make_family("decoy", d, k, alpha, form)
     bits = ((np.arange(1 << d)[:, None] >> np.arange(d)) & 1).astype(np.uint8)
@@ -227,7 +227,7 @@ class ProductDraws(TrialsBase):
 
 def _product(name: str, form: str):
     def build(d: int, k: int, alpha: float) -> Instance:
-        from privbounds.simulators.conjunctions import make_family
+        from privbounds.simulators.kmms.conjunctions import make_family
         from privbounds.simulators.kmms.setcover_common import check_sizes
 
         check_sizes({"d": d, "k": k})  # k <= d, and the theorem's (k + 1) d <= 2^17
@@ -250,7 +250,7 @@ POLY_M = 6  # kmms.thm5_1's public grid G_6, whose triangles are the learner's c
 def _polygon_targets(d: int, r: int):
     """Per target of the theorem's pool: its grid points of positive mass (padded with
     points of mass 0 to the longest), their probabilities and labels, (POOL, m) each."""
-    from privbounds.simulators.polygons import band_points, domain, target_pool
+    from privbounds.simulators.kmms.polygons import band_points, domain, target_pool
 
     dom = domain(d, POLY_M)
     pool = target_pool("disjoint", d, r, POLY_M)
@@ -266,7 +266,7 @@ def _polygon_targets(d: int, r: int):
 
 
 def _polygons(d: int, r: int) -> Instance:
-    from privbounds.simulators.polygons import POOL, check_target, grid_xy
+    from privbounds.simulators.kmms.polygons import POOL, check_target, grid_xy
 
     check_target("disjoint", r, POLY_M)
     xs, ys = grid_xy(d)

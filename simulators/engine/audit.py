@@ -84,7 +84,7 @@ class NoiseSource:
 
     name: str  # unique within its audit instance, e.g. "count-laplace"
     kind: str  # one of KINDS
-    site: str  # "privbounds.simulators.setcover:laplace_mechanism"
+    site: str  # "privbounds.simulators.kmms.setcover:laplace_mechanism"
     param: str = "scale"
     arg: str | None = None
     what: str = ""  # the scale in the paper's terms, e.g. "b_L, Lap(b_L) on |S0| every round"

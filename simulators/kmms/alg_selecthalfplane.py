@@ -24,8 +24,8 @@ from scipy.special import logsumexp
 
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.halfplanes import grid_arrangement
 from privbounds.simulators.kmms.halfplane_common import GEOMETRY_FIDELITY, NEVER_LEVEL, specs
+from privbounds.simulators.kmms.halfplanes import grid_arrangement
 from privbounds.simulators.kmms.select_halfplane import SelectHalfplane, and_quality
 
 RTOL = 1e-9

@@ -23,10 +23,10 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import Interval, Options
-from privbounds.simulators.conjunctions import make_family, run_family
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.kmms import setcover_common as common
-from privbounds.simulators.setcover import reading_parameters
+from privbounds.simulators.kmms.conjunctions import make_family, run_family
+from privbounds.simulators.kmms.setcover import reading_parameters
 
 N_MAX = {"smoke": 4000, "quick": 16000, "full": 64000}
 

@@ -59,11 +59,11 @@ import numpy as np
 
 from privbounds.params import Interval
 from privbounds.simulators.accuracy import within
-from privbounds.simulators.conjunctions import literal_selector
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.kmms import setcover_common as common
-from privbounds.simulators.setcover import run_setcover, safe_parameters
+from privbounds.simulators.kmms.conjunctions import literal_selector
+from privbounds.simulators.kmms.setcover import run_setcover, safe_parameters
 
 POINTS = np.array(list(itertools.product((0, 1), repeat=3)), dtype=np.uint8)  # atom i = bits of i
 ATOM = {tuple(int(b) for b in p): i for i, p in enumerate(POINTS)}
@@ -145,9 +145,9 @@ def count_events(budget, trials, rng, k, rounds, lap_scale, eta, shift, above):
 
 
 # the learner's two noises, at its own calls (simulators/setcover.py calls each mechanism once)
-COUNT_LAPLACE = NoiseSource("count-laplace", "laplace", "privbounds.simulators.setcover:laplace_mechanism",
+COUNT_LAPLACE = NoiseSource("count-laplace", "laplace", "privbounds.simulators.kmms.setcover:laplace_mechanism",
                             param="epsilon", arg="epsilon", what="Lap(b_L) on |S0| every round (epsilon 1/b_L)")
-SELECTION = NoiseSource("selection", "expmech", "privbounds.simulators.setcover:exponential_mechanism",
+SELECTION = NoiseSource("selection", "expmech", "privbounds.simulators.kmms.setcover:exponential_mechanism",
                         param="epsilon", arg="epsilon", what="density exp(eta q) (epsilon 2 eta)")
 
 

@@ -26,8 +26,13 @@ import numpy as np
 
 from privbounds.params import Options, ParameterError
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.halfplanes import distinct_points, grid_arrangement, min_cell_area, min_cell_areas
 from privbounds.simulators.kmms.halfplane_common import GEOMETRY_FIDELITY, NEVER_LEVEL, specs
+from privbounds.simulators.kmms.halfplanes import (
+    distinct_points,
+    grid_arrangement,
+    min_cell_area,
+    min_cell_areas,
+)
 
 RTOL = 1e-9
 # brackets of the smallest area, in units of our bound 1/(2 d^3) (rows n = round(2d r))

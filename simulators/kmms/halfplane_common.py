@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from privbounds.params import ALPHA, BETA, EPS_MIN, Interval, Options
 from privbounds.simulators.engine.simulator import Fidelity
-from privbounds.simulators.halfplanes import D_MAX
+from privbounds.simulators.kmms.halfplanes import D_MAX
 
 SPECS = {
     "mode": Options("mode", ("grid", "sample")),

@@ -13,7 +13,7 @@ from functools import lru_cache
 import numpy as np
 
 from privbounds.params import ParameterError
-from privbounds.simulators.halfplanes import D_MAX, Arrangement, check_grid, grid_points
+from privbounds.simulators.kmms.halfplanes import D_MAX, Arrangement, check_grid, grid_points
 
 # --- convex k-gons and the band distribution ----------------------------------------------
 

@@ -29,8 +29,8 @@ import numpy as np
 
 from privbounds.params import Interval, Options, ParameterError
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.halfplanes import Arrangement, distinct_points, grid_arrangement
 from privbounds.simulators.kmms.halfplane_common import GEOMETRY_FIDELITY, specs
+from privbounds.simulators.kmms.halfplanes import Arrangement, distinct_points, grid_arrangement
 from privbounds.simulators.kmms.kgons import band_distribution, check_kgon_fits, kgon_inside, kgon_targets
 from privbounds.simulators.kmms.select_halfplane import SelectHalfplane
 

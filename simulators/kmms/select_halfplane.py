@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import ParameterError
-from privbounds.simulators.halfplanes import Arrangement
+from privbounds.simulators.kmms.halfplanes import Arrangement
 
 
 def and_quality(Z0, Z1, tot0, tot1, threshold):

@@ -29,9 +29,9 @@ import numpy as np
 
 from privbounds.bounds.kmms import composition_parameters, n_conj, n_conj_argmax, n_conj_composition
 from privbounds.params import ALPHA, BETA, EPS_MIN, Interval, Options, ParameterError
-from privbounds.simulators.conjunctions import classical_learner, make_family, run_family
 from privbounds.simulators.engine.simulator import Fidelity
-from privbounds.simulators.setcover import reading_parameters
+from privbounds.simulators.kmms.conjunctions import classical_learner, make_family, run_family
+from privbounds.simulators.kmms.setcover import reading_parameters
 
 EPS = 0.99
 DELTA = 1e-8

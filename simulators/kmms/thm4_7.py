@@ -27,8 +27,8 @@ from privbounds.bounds.kmms import n_kgon
 from privbounds.params import Options, ParameterError
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Fidelity, Simulator, expand
-from privbounds.simulators.halfplanes import grid_arrangement
 from privbounds.simulators.kmms.halfplane_common import specs
+from privbounds.simulators.kmms.halfplanes import grid_arrangement
 from privbounds.simulators.kmms.kgons import (
     band_distribution,
     check_kgon_fits,
@@ -37,7 +37,7 @@ from privbounds.simulators.kmms.kgons import (
     true_error,
 )
 from privbounds.simulators.kmms.select_halfplane import SelectHalfplane
-from privbounds.simulators.setcover import run_setcover, safe_parameters
+from privbounds.simulators.kmms.setcover import run_setcover, safe_parameters
 
 LEARNERS = ("private", "greedy", "hull")
 N_MAX = 1 << 19

@@ -33,7 +33,7 @@ from privbounds.params import ALPHA, BETA, EPS_MIN, Interval, Options, Parameter
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Fidelity, Simulator, expand
-from privbounds.simulators.polygons import (
+from privbounds.simulators.kmms.polygons import (
     FAMILIES,
     POOL,
     TriangleSelector,
@@ -45,7 +45,7 @@ from privbounds.simulators.polygons import (
     true_error,
     union_labels,
 )
-from privbounds.simulators.setcover import run_setcover, safe_parameters
+from privbounds.simulators.kmms.setcover import run_setcover, safe_parameters
 
 LEARNERS = ("private", "greedy", "advanced")
 EPSILON, DELTA = 0.99, 1e-7

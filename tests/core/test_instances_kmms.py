@@ -137,7 +137,7 @@ def test_a_predictor_must_be_scorable_and_its_literals_must_be_it():
 # --- polygons ---------------------------------------------------------------------------
 
 def test_polygons_score_exactly_over_the_grid():
-    from privbounds.simulators.polygons import domain, target_pool
+    from privbounds.simulators.kmms.polygons import domain, target_pool
 
     inst = family("polygons").make(d=10, r=2)
     assert inst.n_features == 2 and inst.domain_size == 121
@@ -173,7 +173,7 @@ def test_polygons_score_exactly_over_the_grid():
 def test_the_families_take_their_theorems_ranges_and_values():
     from privbounds.simulators.kmms import setcover_common as sc
     from privbounds.simulators.kmms import thm5_1
-    from privbounds.simulators.polygons import D_MAX, max_triangles
+    from privbounds.simulators.kmms.polygons import D_MAX, max_triangles
 
     for name in ("conjunctions", "disjunctions"):
         f = family(name)
@@ -281,7 +281,7 @@ def test_measure_a_literal_learner_against_theorem_3_5(tmp_path, instance):
 
 def test_measure_a_histogram_against_theorem_5_1(tmp_path):
     from privbounds.bounds.kmms import n_union
-    from privbounds.simulators.polygons import candidate_count
+    from privbounds.simulators.kmms.polygons import candidate_count
 
     rec = privbounds.measure(NoisyHistogram, instance="polygons", grid={"d": [10], "r": [1, 2]}, fidelity="smoke",
                              out=tmp_path, name="hist", max_n=1 << 14, progress=False)

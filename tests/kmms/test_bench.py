@@ -16,8 +16,8 @@ import time
 import numpy as np
 import pytest
 
-from privbounds.simulators.conjunctions import decoy_family, literal_selector
-from privbounds.simulators.setcover import run_setcover
+from privbounds.simulators.kmms.conjunctions import decoy_family, literal_selector
+from privbounds.simulators.kmms.setcover import run_setcover
 
 D, N, ROUNDS, K = 32, 200, 10, 2
 

@@ -16,7 +16,7 @@ import time
 import numpy as np
 import pytest
 
-from privbounds.simulators.halfplanes import Arrangement, distinct_points
+from privbounds.simulators.kmms.halfplanes import Arrangement, distinct_points
 from privbounds.simulators.kmms.select_halfplane import exact_cell_probabilities
 
 pytestmark = pytest.mark.benchmark

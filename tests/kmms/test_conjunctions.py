@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 
 from privbounds.params import ParameterError
-from privbounds.simulators.conjunctions import (
+from privbounds.simulators.kmms.conjunctions import (
     LiteralProductState,
     classical_learner,
     classical_learner_rows,
@@ -22,7 +22,7 @@ from privbounds.simulators.conjunctions import (
     nearmiss_family,
     run_family,
 )
-from privbounds.simulators.setcover import run_setcover, setcover_rounds
+from privbounds.simulators.kmms.setcover import run_setcover, setcover_rounds
 
 
 def _cube(d):

@@ -15,7 +15,8 @@ from scipy.special import logsumexp
 
 from privbounds.bounds import kmms as kb
 from privbounds.params import ParameterError
-from privbounds.simulators.halfplanes import (
+from privbounds.simulators.kmms.alg_selecthalfplane import AUDIT, sup_log_ratio
+from privbounds.simulators.kmms.halfplanes import (
     Arrangement,
     distinct_points,
     grid_arrangement,
@@ -24,7 +25,6 @@ from privbounds.simulators.halfplanes import (
     min_cell_area,
     min_cell_areas,
 )
-from privbounds.simulators.kmms.alg_selecthalfplane import AUDIT, sup_log_ratio
 from privbounds.simulators.kmms.kgons import (
     band_distribution,
     check_kgon_fits,

@@ -11,9 +11,9 @@ from scipy import stats
 from scipy.special import log_softmax
 
 from privbounds.params import ParameterError
-from privbounds.simulators import polygons as pg
+from privbounds.simulators.kmms import polygons as pg
 from privbounds.simulators.kmms import thm5_1
-from privbounds.simulators.setcover import run_setcover
+from privbounds.simulators.kmms.setcover import run_setcover
 
 
 def _direct_in_triangle(tri, x, y):

@@ -10,8 +10,8 @@ import pytest
 from scipy import stats
 
 from privbounds.params import ParameterError
-from privbounds.simulators.conjunctions import decoy_family, literal_selector
-from privbounds.simulators.setcover import (
+from privbounds.simulators.kmms.conjunctions import decoy_family, literal_selector
+from privbounds.simulators.kmms.setcover import (
     Claim31Violation,
     SetCoverRun,
     literal_parameters,

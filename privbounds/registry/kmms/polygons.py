@@ -23,7 +23,7 @@ SURROGATE = ("finite-candidate surrogate: tests the set-cover loop and its accou
 
 
 def _candidates(p):
-    from privbounds.simulators.polygons import candidate_count
+    from privbounds.simulators.kmms.polygons import candidate_count
 
     return candidate_count(p["d"], p["m"])
 

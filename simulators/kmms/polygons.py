@@ -60,7 +60,7 @@ from privbounds.simulators.kmms.polygon_geometry import (  # noqa: F401  (import
     polygon_is_simple,
     random_star_polygon,
 )
-from privbounds.simulators.setcover import pick, quality
+from privbounds.simulators.kmms.setcover import pick, quality
 
 M_DEFAULT = 6
 D_MAX = 160  # (d + 1)^2 grid points by 7,140 candidates stays under 200 MB of booleans

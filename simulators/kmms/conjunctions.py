@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from privbounds.params import ParameterError
-from privbounds.simulators.setcover import MODES, finite_selector, pick, quality, setcover_rounds
+from privbounds.simulators.kmms.setcover import MODES, finite_selector, pick, quality, setcover_rounds
 
 NEG_INF = -1e30  # stands for ln 0 inside matrix products (0 * NEG_INF = 0, exp(NEG_INF) = 0)
 
