@@ -5,8 +5,8 @@ The text we have strips every formula. Shapes the paper's abstract states in wor
 (m ~ d/alpha public and sqrt(p) d^(3/2)/alpha^2 private samples; public only d/alpha^2;
 stumps sqrt(p)/alpha private unless m ~ 1/alpha^2; public lower bound 1/alpha) are
 taken as given. Every explicit constant here is ours: derived, step by step in the
-docstrings, for OUR implementation of each algorithm (simulators/pap_release.py,
-simulators/pmw_offline.py), so that each is a theorem about that implementation. They
+docstrings, for OUR implementation of each algorithm (simulators/pap/release.py,
+simulators/pap/pmw_offline.py), so that each is a theorem about that implementation. They
 are loose; a measured sample complexity above one refutes our implementation, not the
 paper.
 

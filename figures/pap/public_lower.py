@@ -30,7 +30,7 @@ from privbounds.figures.common import (
     verdict,
 )
 from privbounds.figures.pap.style import SERIES_MARKS, learner_color, shades, style
-from privbounds.simulators.query_classes import DISTRIBUTIONS
+from privbounds.simulators.pap.query_classes import DISTRIBUTIONS
 
 MARKS = "os^v"
 
@@ -226,7 +226,7 @@ def lem5_4(theorem, record, out):
 
 
 def _first_excess(target, size):
-    from privbounds.simulators.pap_learning import first_excess
+    from privbounds.simulators.pap.learning import first_excess
 
     return first_excess(target, size)
 

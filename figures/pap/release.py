@@ -30,7 +30,7 @@ from privbounds.figures.common import (
     verdict,
 )
 from privbounds.figures.pap.style import SERIES_MARKS, learner_color, shades, style
-from privbounds.simulators.query_classes import DISTRIBUTIONS
+from privbounds.simulators.pap.query_classes import DISTRIBUTIONS
 
 MARKS = "os^v"
 

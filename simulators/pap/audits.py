@@ -50,7 +50,7 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.simulators.engine.audit import NoiseSource, noise_sources
-from privbounds.simulators.pap_release import (
+from privbounds.simulators.pap.release import (
     pmw_all_thresholds,
     release_stumps,
     release_thresholds,
@@ -72,8 +72,8 @@ def round_uncaught(threshold: str, compare: str) -> dict:
     }
 
 
-# PMW's three noises, at the functions that set their scales (simulators/pmw_offline.py)
-_PMW = "privbounds.simulators.pmw_offline"
+# PMW's three noises, at the functions that set their scales (simulators/pap/pmw_offline.py)
+_PMW = "privbounds.simulators.pap.pmw_offline"
 PMW_THRESHOLD = NoiseSource("threshold", "svt-threshold", f"{_PMW}:threshold_scale",
                             what="rho ~ Lap(2/(eps0 n)), AboveThreshold's threshold noise")
 PMW_COMPARE = NoiseSource("compare", "svt-query", f"{_PMW}:compare_scale",
@@ -110,7 +110,7 @@ def pmw_round_events(budget, trials, rng, n, c0, t0, e0, alpha):
             for c in _sides(c0, n, trials, 2)]
 
 
-TREE = NoiseSource("tree", "laplace", "privbounds.simulators.pap_release:tree_noise_scale",
+TREE = NoiseSource("tree", "laplace", "privbounds.simulators.pap.release:tree_noise_scale",
                    what="Lap(2L/eps) on every node of the binary tree")
 TREE_LEAF = {"size": 4, "n": 8, "c0": 4, "epsilon": 3.0}
 

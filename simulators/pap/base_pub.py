@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.pap.common import line_probs, specs
-from privbounds.simulators.pap_release import public_only_thresholds
-from privbounds.simulators.query_classes import DISTRIBUTIONS, sample_points
+from privbounds.simulators.pap.query_classes import DISTRIBUTIONS, sample_points
+from privbounds.simulators.pap.release import public_only_thresholds
 
 
 class PapBasePub(Simulator):

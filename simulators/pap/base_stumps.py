@@ -27,7 +27,7 @@ from privbounds.params import ALPHA, APPROX_DELTA, BETA, EPSILON_AT_MOST_1, Inte
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.stump_release import (
+from privbounds.simulators.pap.stump_release import (
     STUMP_DISTRIBUTIONS,
     combo_events,
     combo_release,

@@ -13,7 +13,7 @@ import numpy as np
 
 from privbounds.params import ALPHA, APPROX_DELTA, BETA, EPS_MIN, Interval, Options, ParameterError
 from privbounds.simulators.engine.simulator import DEFAULT_FIDELITY, Fidelity
-from privbounds.simulators.query_classes import DISTRIBUTIONS, line_distribution
+from privbounds.simulators.pap.query_classes import DISTRIBUTIONS, line_distribution
 
 STUMP_DISTRIBUTIONS = ("zero", "random", "skewed")  # mu = 0; mu ~ U[-1, 1]; |mu| = 0.8, random signs
 N_MAX = 1 << 30

@@ -19,8 +19,8 @@ from __future__ import annotations
 from privbounds.params import Options
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.pap.common import line_probs, specs
-from privbounds.simulators.pap_release import interval_cover_radius, threshold_cover_radius
-from privbounds.simulators.query_classes import DISTRIBUTIONS, sample_points
+from privbounds.simulators.pap.query_classes import DISTRIBUTIONS, sample_points
+from privbounds.simulators.pap.release import interval_cover_radius, threshold_cover_radius
 
 SIZES = {"thr": 4096, "int": 1024}
 

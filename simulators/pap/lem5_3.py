@@ -41,8 +41,8 @@ from privbounds.simulators.engine.audit import AuditCase, noise_sources
 from privbounds.simulators.engine.simulator import Fidelity, Simulator, expand
 from privbounds.simulators.pap.audits import PMW_COMPARE, PMW_MEASURE, PMW_THRESHOLD, round_uncaught
 from privbounds.simulators.pap.common import DELTA, line_probs, specs
-from privbounds.simulators.pap_learning import labelled_line, learn_thresholds, threshold_losses
-from privbounds.simulators.query_classes import DISTRIBUTIONS, sample_points
+from privbounds.simulators.pap.learning import labelled_line, learn_thresholds, threshold_losses
+from privbounds.simulators.pap.query_classes import DISTRIBUTIONS, sample_points
 
 SIZE = 1 << 12
 LEARN_FIDELITY = {

@@ -43,7 +43,7 @@ from privbounds.params import ALPHA, Interval, Options
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.pap.common import DELTA, M_MAX, specs
-from privbounds.simulators.pap_learning import (
+from privbounds.simulators.pap.learning import (
     labelled_line,
     learn_thresholds,
     mixture_consumed,

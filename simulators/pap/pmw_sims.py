@@ -41,9 +41,9 @@ from privbounds.simulators.pap.audits import (
     tree_leaf_events,
 )
 from privbounds.simulators.pap.common import DELTA, N_MAX, RELEASE_FIDELITY, line_probs, search_start, specs
-from privbounds.simulators.pap_release import multinomial_rows, pmw_all_thresholds, tree_thresholds
-from privbounds.simulators.pmw_offline import DenseQueries, pmw, pmw_constants
-from privbounds.simulators.query_classes import DISTRIBUTIONS
+from privbounds.simulators.pap.pmw_offline import DenseQueries, pmw, pmw_constants
+from privbounds.simulators.pap.query_classes import DISTRIBUTIONS
+from privbounds.simulators.pap.release import multinomial_rows, pmw_all_thresholds, tree_thresholds
 
 RANDOM_CLASS_SEED = 20200402  # the random class is part of the experiment's definition
 UPDATE_SHARE = 0.01

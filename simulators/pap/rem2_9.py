@@ -38,9 +38,14 @@ from privbounds.params import Interval, Options
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Fidelity, Simulator, expand
 from privbounds.simulators.pap.common import DELTA, line_probs, specs
-from privbounds.simulators.pap_learning import round_synthetic, synthetic_lp
-from privbounds.simulators.pap_release import release_thresholds, threshold_error
-from privbounds.simulators.query_classes import DISTRIBUTIONS, query_matrix, sample_points, threshold_answers
+from privbounds.simulators.pap.learning import round_synthetic, synthetic_lp
+from privbounds.simulators.pap.query_classes import (
+    DISTRIBUTIONS,
+    query_matrix,
+    sample_points,
+    threshold_answers,
+)
+from privbounds.simulators.pap.release import release_thresholds, threshold_error
 
 SIZE = 64
 LP_FIDELITY = {

@@ -35,7 +35,7 @@ from privbounds.simulators.pap.base_stumps import (
     stump_release_trials,
 )
 from privbounds.simulators.pap.common import M_MAX
-from privbounds.simulators.stump_release import STUMP_DISTRIBUTIONS
+from privbounds.simulators.pap.stump_release import STUMP_DISTRIBUTIONS
 
 # public sizes as multiples of 1/alpha^2 (m = round(k / alpha^2))
 M_SCALED = (0.0, 0.05, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)

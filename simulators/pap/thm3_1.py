@@ -41,13 +41,13 @@ from privbounds.simulators.pap.common import (
     specs,
     stump_means,
 )
-from privbounds.simulators.pap_release import (
+from privbounds.simulators.pap.query_classes import DISTRIBUTIONS, sample_points
+from privbounds.simulators.pap.release import (
     release_stumps,
     release_thresholds,
     stump_cover_sampled,
     threshold_error,
 )
-from privbounds.simulators.query_classes import DISTRIBUTIONS, sample_points
 
 # The frontier's distributions: smoke (a test fidelity) keeps the worst, geometric; its
 # points at m = 1536 cost most of the theorem's smoke run, and the domain panel still runs

@@ -4,7 +4,7 @@ robust tracing. An alpha-accurate release of the p stumps computed from N <= n_0
 sqrt(p)/alpha samples lets an attacker who knows D flag about 1/alpha^2 of them, while it
 flags a fresh non-member with probability at most rho.
 
-The attacker is ``simulators/tracing.py`` (centred score, threshold
+The attacker is ``simulators/pap/tracer.py`` (centred score, threshold
 ||G - mu|| sqrt(2 ln(1/rho))). The population: mu_j uniform on (a fine grid of) (-1, 1),
 redrawn per trial (the fingerprinting prior; ``stump_release.random_means``). The sample has N rows: the
 first n = N - m private, the last m = floor(pub N) public.
@@ -53,11 +53,11 @@ import numpy as np
 
 from privbounds.bounds.pap import n_stumps_lower_shape
 from privbounds.params import ALPHA, APPROX_DELTA, BETA, EPSILON_AT_MOST_1, Interval, Options, ParameterError
-from privbounds.simulators import tracing
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Fidelity, Simulator, expand
+from privbounds.simulators.pap import tracer
 from privbounds.simulators.pap.base_stumps import COMBO_M, COMBO_THRESHOLD, audit_case
-from privbounds.simulators.stump_release import combo_release, random_means, sample_sums, sup_error
+from privbounds.simulators.pap.stump_release import combo_release, random_means, sample_sums, sup_error
 
 MECHANISMS = ("full", "sub", "round", "pub", "combo")
 ROW_EVENTS = ("member", "public", "fp", "accurate")     # one judged row per trial: O(p)
@@ -127,7 +127,7 @@ def _row_event(point: dict, total: int, trials: int, rng: np.random.Generator) -
     mu = random_means(trials, p, rng)
     zero = np.zeros((trials, p))
     # the judged row y: the first private (member) or public (public) row; none for fp, accurate
-    y = tracing.sample_row(mu, rng) if event in ("member", "public") else zero
+    y = tracer.sample_row(mu, rng) if event in ("member", "public") else zero
     own_priv, own_pub = (1, 0) if event == "member" else (0, 1) if event == "public" else (0, 0)
     priv_sum = pub_sum = sub_sum = zero
     if mech == "sub":
@@ -140,13 +140,13 @@ def _row_event(point: dict, total: int, trials: int, rng: np.random.Generator) -
         pub_sum = own_pub * y + sample_sums(m - own_pub, mu, rng)
     g = release(point, priv_sum, pub_sum, sub_sum, n, m, rng)
     if event in ("member", "public"):
-        return tracing.accuse_row(y, mu, g, rho)
+        return tracer.accuse_row(y, mu, g, rho)
     if event == "accurate":
         return within(sup_error(g, mu), point["alpha"])
     out = np.empty(trials, dtype=bool)  # fp: fresh rows, independent of the release
-    for sl in tracing.chunk_trials(trials, point["fresh"], p):
-        fresh = tracing.sample_bits(mu[sl], point["fresh"], rng)
-        out[sl] = tracing.accuse(fresh, mu[sl], g[sl], rho).any(axis=1)
+    for sl in tracer.chunk_trials(trials, point["fresh"], p):
+        fresh = tracer.sample_bits(mu[sl], point["fresh"], rng)
+        out[sl] = tracer.accuse(fresh, mu[sl], g[sl], rho).any(axis=1)
     return out
 
 
@@ -157,11 +157,11 @@ def sample_accusations(point: dict, total: int, trials: int, rng: np.random.Gene
     n, m = split(point, total)
     k = min(subsample_size(point), total)
     out = np.empty((trials, total), dtype=bool)
-    for sl in tracing.chunk_trials(trials, total, p):
+    for sl in tracer.chunk_trials(trials, total, p):
         b = sl.stop - sl.start
         mu = random_means(b, p, rng)
-        bits = tracing.sample_bits(mu, total, rng)
-        priv_sum, pub_sum = tracing.row_sums(bits[:, :n]), tracing.row_sums(bits[:, n:])
+        bits = tracer.sample_bits(mu, total, rng)
+        priv_sum, pub_sum = tracer.row_sums(bits[:, :n]), tracer.row_sums(bits[:, n:])
         sub_sum = None
         if point["mechanism"] == "sub":
             # k distinct rows per trial: the k smallest of N uniform keys
@@ -169,7 +169,7 @@ def sample_accusations(point: dict, total: int, trials: int, rng: np.random.Gene
             chosen = keys <= np.partition(keys, k - 1, axis=1)[:, k - 1:k]
             sub_sum = 2.0 * (bits & chosen[:, :, None]).sum(axis=1, dtype=np.int64) - k
         g = release(point, priv_sum, pub_sum, sub_sum, n, m, rng)
-        out[sl] = tracing.accuse(bits, mu, g, rho)
+        out[sl] = tracer.accuse(bits, mu, g, rho)
     return out
 
 

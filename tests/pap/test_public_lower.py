@@ -1,6 +1,6 @@
 """Tests of section 5 and Remark 2.9 of Bassily et al., "Private Query Release Assisted by
 Public Data" (ICML 2020): Algorithm 3 with the exact D~ (Theorem 5.1), Lemma 5.3's learner,
-Lemma 5.4's mixture and the synthetic-data LP of Remark 2.9 (simulators/pap_learning.py),
+Lemma 5.4's mixture and the synthetic-data LP of Remark 2.9 (simulators/pap/learning.py),
 with planted wrong variants so that each statistical check is seen to fail when it should."""
 
 import numpy as np
@@ -9,7 +9,7 @@ from scipy import stats
 
 import privbounds
 from privbounds.params import ParameterError
-from privbounds.simulators.pap_learning import (
+from privbounds.simulators.pap.learning import (
     cover_error_line,
     exact_release_thresholds,
     first_excess,
@@ -27,18 +27,18 @@ from privbounds.simulators.pap_learning import (
     synthetic_lp,
     threshold_losses,
 )
-from privbounds.simulators.pap_release import (
-    cover,
-    release_thresholds,
-    threshold_cover_radius,
-    threshold_error,
-)
-from privbounds.simulators.query_classes import (
+from privbounds.simulators.pap.query_classes import (
     DISTRIBUTIONS,
     line_distribution,
     query_matrix,
     sample_points,
     threshold_answers,
+)
+from privbounds.simulators.pap.release import (
+    cover,
+    release_thresholds,
+    threshold_cover_radius,
+    threshold_error,
 )
 
 # --- Theorem 5.1: Algorithm 3 with the exact D~ -----------------------------------------------

@@ -12,9 +12,9 @@ import pytest
 
 from privbounds.bounds import pap as b
 from privbounds.params import ParameterError
-from privbounds.simulators import pap_release as pr
-from privbounds.simulators import query_classes as qc
-from privbounds.simulators.pmw_offline import DenseQueries, epsilon_spent, pmw
+from privbounds.simulators.pap import query_classes as qc
+from privbounds.simulators.pap import release as pr
+from privbounds.simulators.pap.pmw_offline import DenseQueries, epsilon_spent, pmw
 
 
 def _small(cls, size, m, seed):
@@ -171,7 +171,7 @@ def test_product_pmw_matches_dense_pmw_on_the_cube():
     n = 10**6
     q01 = ((1 + m) // 2).astype(float)
     freq = (q01 @ probs)[None]
-    from privbounds.simulators.pmw_offline import ProductQueries
+    from privbounds.simulators.pap.pmw_offline import ProductQueries
     a1, u1, _ = pmw(DenseQueries(q01, 1), freq, n, 0.1, 1.0, 1e-8, np.random.default_rng(4))
     a2, u2, _ = pmw(ProductQueries(np.ones((1, p), bool)), freq, n, 0.1, 1.0, 1e-8, np.random.default_rng(4))
     np.testing.assert_allclose(a1, a2, atol=1e-12)

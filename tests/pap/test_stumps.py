@@ -1,6 +1,6 @@
 """Decision stumps of Bassily et al., "Private Query Release Assisted by Public Data"
 (ICML 2020), section 4: Definition 4.1 by brute force, the stump releases of
-``simulators/stump_release.py`` (binomial shortcut, Gaussian noise, combination weights),
+``simulators/pap/stump_release.py`` (binomial shortcut, Gaussian noise, combination weights),
 the frontier and baseline simulators' inputs and their privacy audit instance.
 
 Statistical tests run at a false-alarm level of 1e-3 each (stated per test), and each
@@ -14,7 +14,7 @@ from scipy import stats
 
 from privbounds.bounds.pap import gauss_sigma
 from privbounds.params import ParameterError
-from privbounds.simulators import tracing
+from privbounds.simulators.pap import tracer
 from privbounds.simulators.pap.base_stumps import (
     COMBO_M,
     COMBO_THRESHOLD,
@@ -22,9 +22,8 @@ from privbounds.simulators.pap.base_stumps import (
     STUMP_AUDIT,
     PapBaseStumps,
 )
-from privbounds.simulators.pap.stumps_frontier import PapThm42
-from privbounds.simulators.query_classes import dual_vc_dimension, query_matrix, vc_dimension
-from privbounds.simulators.stump_release import (
+from privbounds.simulators.pap.query_classes import dual_vc_dimension, query_matrix, vc_dimension
+from privbounds.simulators.pap.stump_release import (
     combo_events,
     combo_release,
     combo_weight,
@@ -32,6 +31,7 @@ from privbounds.simulators.stump_release import (
     random_means,
     sample_sums,
 )
+from privbounds.simulators.pap.stumps_frontier import PapThm42
 
 LEVEL = 1e-3
 
@@ -78,7 +78,7 @@ def test_binomial_shortcut_and_rows_have_the_exact_law(size):
     trials = 20_000
     mu = np.broadcast_to(MU, (trials, MU.size))
     shortcut = sample_sums(size, mu, rng)
-    rows = tracing.row_sums(tracing.sample_bits(np.ascontiguousarray(mu), size, rng))
+    rows = tracer.row_sums(tracer.sample_bits(np.ascontiguousarray(mu), size, rng))
     for j, q in enumerate((1 + MU) / 2):
         assert _gof_pvalue(shortcut[:, j], size, q) >= LEVEL
         assert _gof_pvalue(rows[:, j], size, q) >= LEVEL

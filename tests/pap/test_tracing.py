@@ -1,4 +1,4 @@
-"""The robust tracing attacker (``simulators/tracing.py``) and the experiment of Theorem 4.3
+"""The robust tracing attacker (``simulators/pap/tracer.py``) and the experiment of Theorem 4.3
 of Bassily et al., "Private Query Release Assisted by Public Data" (ICML 2020)
 (``simulators/pap/tracing.py``): soundness against arbitrary releases, completeness on
 exact marginals, the one-row shortcut against scoring the whole sample, inputs.
@@ -13,10 +13,10 @@ import pytest
 from scipy import stats
 
 from privbounds.params import ParameterError
-from privbounds.simulators import tracing
+from privbounds.simulators.pap import tracer
 from privbounds.simulators.pap import tracing as experiment
+from privbounds.simulators.pap.stump_release import random_means
 from privbounds.simulators.pap.tracing import PapThm43, count_threshold, sample_accusations
-from privbounds.simulators.stump_release import random_means
 
 LEVEL = 1e-3
 RHO = 0.05  # large enough that a test of "FPR <= rho" has power at a few 10^5 verdicts
@@ -36,9 +36,9 @@ def _releases(kind, mu, rng):
 def _false_positives(release_kind, p, rho, rng, trials=400, fresh=500, mu=None, wrong=1.0):
     mu = random_means(trials, p, rng) if mu is None else np.broadcast_to(mu, (trials, p)).copy()
     g = _releases(release_kind, mu, rng)
-    bits = tracing.sample_bits(mu, fresh, rng)
-    s = tracing.scores(bits, mu, g)
-    return int(np.sum(s > wrong * tracing.threshold(g, mu, rho)[:, None])), trials * fresh
+    bits = tracer.sample_bits(mu, fresh, rng)
+    s = tracer.scores(bits, mu, g)
+    return int(np.sum(s > wrong * tracer.threshold(g, mu, rho)[:, None])), trials * fresh
 
 
 @pytest.mark.parametrize("kind", ["signs", "towards-zero", "sign-of-mu", "noise"])
@@ -140,4 +140,4 @@ def test_public_only_mechanism_needs_public_rows():
 def test_threshold_is_the_hoeffding_one():
     mu = np.zeros((1, 4))
     g = np.array([[0.3, -0.4, 0.0, 0.0]])
-    assert float(tracing.threshold(g, mu, 0.01)[0]) == pytest.approx(0.5 * math.sqrt(2 * math.log(100)))
+    assert float(tracer.threshold(g, mu, 0.01)[0]) == pytest.approx(0.5 * math.sqrt(2 * math.log(100)))

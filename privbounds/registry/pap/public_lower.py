@@ -7,7 +7,7 @@ data from a data structure (Remark 2.9).
 
 The paper's formulas were lost from our copy; the shapes it states in words (1/alpha
 public; error alpha -> 3 alpha) are taken as given, the reductions' constants are ours,
-derived for our implementations (simulators/pap_learning.py, bounds/pap.py). Scale:
+derived for our implementations (simulators/pap/learning.py, bounds/pap.py). Scale:
 query answers and alpha of a release on the +-1 scale; learning errors on the 0/1
 scale."""
 
@@ -152,8 +152,8 @@ _LEM5_3_NOTES = (
 
 @entry("pap.lem5_4")
 def _lem5_4() -> Theorem:
+    from privbounds.simulators.pap.learning import first_excess
     from privbounds.simulators.pap.lem5_4 import TOLERANCE, PapLem54, Z, private_size
-    from privbounds.simulators.pap_learning import first_excess
 
     claims = [
         Ceiling("ceiling-all-x0",

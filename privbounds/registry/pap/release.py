@@ -136,7 +136,7 @@ def _alg1() -> Theorem:
         math="Our parameters: c = floor(16 ln N / a^2) + 1, eps0 = eps / (4 sqrt(c ln(1/delta))), eta = a/4, "
              "threshold 3a/4, noise Lap(2/(eps0 n)), Lap(4/(eps0 n)), Lap(1/(eps0 n)).",
         status=BOUND_ONLY, tested_by=("pap.lem2_7", "pap.thm3_1", "pap.base_priv"),
-        reason="An algorithm, implemented in simulators/pmw_offline.py (batched over trials; three query "
+        reason="An algorithm, implemented in simulators/pap/pmw_offline.py (batched over trials; three query "
                "structures); its accuracy is Lemma 2.7's experiment and its privacy is audited there one round "
                "at a time.")
 
@@ -174,7 +174,7 @@ def _alg3() -> Theorem:
                   "map the private points to representatives, run PMW, and answer each h by its cover member.",
         math="G(h) = G~(h~), h~ = the member agreeing with h on the public points.",
         status=BOUND_ONLY, tested_by=("pap.thm3_1",),
-        reason="An algorithm, implemented in simulators/pap_release.py (generic, and batched for thresholds and "
+        reason="An algorithm, implemented in simulators/pap/release.py (generic, and batched for thresholds and "
                "stumps; the two agree exactly, tested); Theorem 3.1 measures it.")
 
 

@@ -55,9 +55,9 @@ from scipy import sparse
 from scipy.optimize import linprog
 
 from privbounds.params import ParameterError
-from privbounds.simulators.pap_release import cover, multinomial_rows, release, threshold_cells
-from privbounds.simulators.pmw_offline import RangeQueries, check_pmw_inputs, pmw
-from privbounds.simulators.query_classes import DISTRIBUTIONS, GEOMETRIC_SCALE, sample_points
+from privbounds.simulators.pap.pmw_offline import RangeQueries, check_pmw_inputs, pmw
+from privbounds.simulators.pap.query_classes import DISTRIBUTIONS, GEOMETRIC_SCALE, sample_points
+from privbounds.simulators.pap.release import cover, multinomial_rows, release, threshold_cells
 
 NOISE = 0.1  # label noise of the learning experiments
 TARGETS = ("threshold", "interval", "threshold-mid", "interval-mid")

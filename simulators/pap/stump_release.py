@@ -16,7 +16,7 @@ Definition 4.1 and section 4), batched along a leading trial axis:
 
 Utility experiments never build an n x p matrix: the mean of n i.i.d. +-1 values with
 mean mu is 2 Binomial(n, (1 + mu)/2)/n - 1, exactly in law (``sample_means``). The
-tracing attack, which needs each row, builds them in ``simulators/tracing.py``.
+tracing attack, which needs each row, builds them in ``simulators/pap/tracer.py``.
 
 Distributions (product distributions on {+-1}^p, given by their means): ``zero`` (every
 mu_j = 0: the largest variance, the hardest case for every coordinate at once) and
@@ -35,7 +35,7 @@ from privbounds.simulators.engine.audit import NoiseSource, noise_sources
 STUMP_DISTRIBUTIONS = ("zero", "random")
 # The uniform prior on [-1, 1] is drawn on the grid mu = 2k/2^16 - 1, k = 1..2^16 - 1: then
 # q = (1 + mu)/2 = k/2^16 and a uniform 16-bit integer falls below k with probability
-# exactly q, so the rows of the tracing attack (simulators/tracing.py) have exactly the
+# exactly q, so the rows of the tracing attack (simulators/pap/tracer.py) have exactly the
 # stated law while costing two bytes of randomness per entry.
 GRID = 1 << 16
 
@@ -111,7 +111,7 @@ def sup_error(release: np.ndarray, mu: np.ndarray) -> np.ndarray:
     return np.max(np.abs(release - mu), axis=-1)
 
 
-@noise_sources(NoiseSource("gaussian", "gaussian", "privbounds.simulators.stump_release:gauss_sigma",
+@noise_sources(NoiseSource("gaussian", "gaussian", "privbounds.simulators.pap.stump_release:gauss_sigma",
                            what="the Gaussian mechanism's s (also sets the combination weight w)"))
 def combo_events(budget, trials, rng, n, m, p, epsilon, delta, threshold):
     """Privacy audit of ``combo_release`` (m = 0: of ``gauss_release``, the same code path)

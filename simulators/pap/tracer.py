@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.simulators.stump_release import GRID  # P[+1] = k / 2^16 on the grid of random_means
+from privbounds.simulators.pap.stump_release import GRID  # P[+1] = k / 2^16 on the grid of random_means
 
 # Largest (trials x rows x p) block of indicators drawn at once (16 MB of 16-bit uniforms).
 CHUNK_ELEMENTS = 1 << 23

@@ -37,8 +37,8 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import ParameterError
-from privbounds.simulators.pmw_offline import DenseQueries, RangeQueries, check_pmw_inputs, pmw
-from privbounds.simulators.query_classes import threshold_answers
+from privbounds.simulators.pap.pmw_offline import DenseQueries, RangeQueries, check_pmw_inputs, pmw
+from privbounds.simulators.pap.query_classes import threshold_answers
 
 # --- the generic algorithm (one data set, any finite class) ------------------------------
 
@@ -321,7 +321,7 @@ def release_stumps(public: np.ndarray, mu: np.ndarray, n: int, alpha: float, bet
     product distribution with means mu is Binomial(n, (1 + mu_j)/2) / n (independent
     across j). ``private_freq`` (audits): fixed frequencies instead. Returns (G (trials,
     p), K (trials,), updates)."""
-    from privbounds.simulators.pmw_offline import ProductQueries
+    from privbounds.simulators.pap.pmw_offline import ProductQueries
 
     rep = public if public.ndim == 2 else stump_cover(public)
     trials, p = mu.shape
