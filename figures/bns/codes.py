@@ -76,7 +76,7 @@ def _coalition_grid(record, claims, length_text):
 
 
 def lem4_5(theorem, record, out):
-    from privbounds.simulators.fingerprint import block_length
+    from privbounds.simulators.bns.fingerprint import block_length
 
     def length_text(u):
         xi = 0.1
@@ -150,7 +150,7 @@ def _length_panels(ax_t, ax_s, record, out, full_length, coalition_text, xlog=Fa
 
 
 def prop4_9(theorem, record, out):
-    from privbounds.simulators.tardos import code_length, threshold
+    from privbounds.simulators.bns.tardos import code_length, threshold
 
     def length_text(u):
         return f"k = {code_length(u, 0.1)} columns, Z = {threshold(u, 0.1):g}"

@@ -25,8 +25,8 @@ and step 3's Hoeffding bound, conditional on K = w(R_s), does not involve d.
 from __future__ import annotations
 
 from privbounds.params import Interval, Options, ParameterError
-from privbounds.simulators import fingerprint as bs
-from privbounds.simulators import tardos as td
+from privbounds.simulators.bns import fingerprint as bs
+from privbounds.simulators.bns import tardos as td
 from privbounds.simulators.engine.simulator import Fidelity, Simulator, expand
 
 EVENTS = ("completeness", "soundness", "traced")

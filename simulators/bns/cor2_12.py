@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import ALPHA, BETA, Interval, Options, ParameterError
-from privbounds.simulators import gf2
 from privbounds.simulators.accuracy import within
+from privbounds.simulators.bns import gf2
 from privbounds.simulators.concepts import make_class
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks, erm_first_consistent_grouped

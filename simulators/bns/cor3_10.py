@@ -46,10 +46,10 @@ from privbounds.bounds.tools import COMPOSITION_RULES
 from privbounds.params import ALPHA_BELOW_HALF, APPROX_DELTA, BETA, EPSILON_AT_MOST_4, Interval, Options
 from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.prop2_21 import tree_events
+from privbounds.simulators.bns.sanitize_learn import alg2_thresholds
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
-from privbounds.simulators.sanitize_learn import alg2_thresholds
 
 NOISE = 0.1
 
@@ -111,7 +111,7 @@ def alg2_thresholds_neighbours(budget, trials, rng, epsilon, delta, rule, alpha,
     return out[0], out[1]
 
 
-@noise_sources(NoiseSource("sanitizer-tree", "laplace", "privbounds.simulators.sanitizers:tree_noise_scale",
+@noise_sources(NoiseSource("sanitizer-tree", "laplace", "privbounds.simulators.bns.sanitizers:tree_noise_scale",
                            what="Lap(2L/eps) on every node of the dyadic tree"),
                NoiseSource("columns", "expmech", "privbounds.simulators.bns.cor3_10:alg2_thresholds",
                            param="epsilon", arg="eps0",

@@ -53,12 +53,12 @@ from privbounds.bounds.bns import alg2_budget
 from privbounds.bounds.tools import COMPOSITION_RULES
 from privbounds.params import ALPHA_BELOW_HALF, APPROX_DELTA, BETA, EPSILON_AT_MOST_4, Interval, Options
 from privbounds.simulators.accuracy import within
-from privbounds.simulators.audit_stability import ALG1_CATCHES
+from privbounds.simulators.bns.audit_stability import ALG1_CATCHES
 from privbounds.simulators.bns.prop2_20 import alg1_epsilon_events
+from privbounds.simulators.bns.sanitize_learn import alg2_points
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand, sweeps
 from privbounds.simulators.learners import chunks
-from privbounds.simulators.sanitize_learn import alg2_points
 
 # delta well below 1/n for every n searched (up to 2^22): approximate privacy with
 # delta >= 1/n would allow publishing a row
@@ -91,7 +91,7 @@ def excess_error(h, targets, support):
     return np.where(h == targets, 0.0, (1 - 2 * NOISE) * (mass(targets) + mass(h)))
 
 
-@noise_sources(NoiseSource("sanitizer", "laplace", "privbounds.simulators.sanitizers:point_noise_scale",
+@noise_sources(NoiseSource("sanitizer", "laplace", "privbounds.simulators.bns.sanitizers:point_noise_scale",
                            what="Alg 2's sanitizer (Alg 1): Lap(2/eps_san) on every non-zero count"),
                NoiseSource("columns", "expmech", "privbounds.simulators.bns.cor3_9:alg2_points",
                            param="epsilon", arg="eps0",

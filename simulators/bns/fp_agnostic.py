@@ -52,8 +52,8 @@ import numpy as np
 
 from privbounds.bounds import bns as bounds
 from privbounds.params import ALPHA, BETA, DELTA, EPSILON, Interval, Options, ParameterError
-from privbounds.simulators import tardos
 from privbounds.simulators.accuracy import within
+from privbounds.simulators.bns import tardos
 from privbounds.simulators.bns.fp_attack import FingerprintAttack
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import expand

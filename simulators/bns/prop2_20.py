@@ -29,16 +29,20 @@ import numpy as np
 
 from privbounds.params import APPROX_DELTA, BETA, EPSILON, Interval, Options
 from privbounds.simulators.accuracy import within
+from privbounds.simulators.bns.sanitizers import (
+    laplace_histogram_error,
+    point_sanitizer,
+    point_sanitizer_error,
+)
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.instances import zipf_sample
 from privbounds.simulators.learners import chunks
-from privbounds.simulators.sanitizers import laplace_histogram_error, point_sanitizer, point_sanitizer_error
 
 ZIPF_EXPONENT = 1.1
 
 
-@noise_sources(NoiseSource("sanitizer", "laplace", "privbounds.simulators.sanitizers:point_noise_scale",
+@noise_sources(NoiseSource("sanitizer", "laplace", "privbounds.simulators.bns.sanitizers:point_noise_scale",
                            what="Alg 1's Lap(2/eps) on every non-zero count (the threshold left as it is)"))
 def alg1_epsilon_events(budget, trials, rng, epsilon, delta, count=40):
     """Algorithm 1 on D = (count at x, count at y) and on D' = (count + 1, count - 1),

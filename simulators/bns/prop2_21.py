@@ -28,13 +28,13 @@ import numpy as np
 
 from privbounds.params import BETA, EPSILON, Interval
 from privbounds.simulators.accuracy import within
+from privbounds.simulators.bns.sanitizers import tree_prefix_counts
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.learners import chunks
-from privbounds.simulators.sanitizers import tree_prefix_counts
 
 
-@noise_sources(NoiseSource("tree", "laplace", "privbounds.simulators.sanitizers:tree_noise_scale",
+@noise_sources(NoiseSource("tree", "laplace", "privbounds.simulators.bns.sanitizers:tree_noise_scale",
                            what="Lap(2L/eps) on every node of the dyadic tree"))
 def tree_events(budget, trials, rng, epsilon, rows=5):
     """``tree_prefix_counts`` over |X| = 4 on D = (rows, rows, rows, rows) and on D' =

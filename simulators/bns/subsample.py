@@ -24,19 +24,19 @@ import numpy as np
 
 from privbounds.params import BETA, EPSILON_AT_MOST_1, Interval
 from privbounds.simulators.accuracy import within
-from privbounds.simulators.audit_stability import (
+from privbounds.simulators.audits import laplace_events
+from privbounds.simulators.bns.audit_stability import (
     ADIST_CATCHES,
     ALG1_CATCHES,
     alg5_heavy_set_case,
     alg5_point_events,
 )
-from privbounds.simulators.audits import laplace_events
+from privbounds.simulators.bns.stability import alg5_points
 from privbounds.simulators.bns.thm3_13 import HEAVY_MASS, draw_instance, heavy_targets, target_keys
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.mechanisms import laplace_mechanism
-from privbounds.simulators.stability import alg5_points
 
 
 class BnsLem225(Simulator):

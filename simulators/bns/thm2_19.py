@@ -3,7 +3,7 @@ Theorem 2.19 (Hardt and Rothblum's private multiplicative weights): every finite
 class C over a finite X has an (eps, delta)-DP (alpha, beta)-accurate sanitizer from
 about log|C| sqrt(log|X|) sqrt(log(1/delta)) / (alpha^2 eps) rows.
 
-Experiment: the PMW sanitizer of ``simulators/pmw.py`` (Dwork-Roth's online MW via
+Experiment: the PMW sanitizer of ``simulators/bns/pmw.py`` (Dwork-Roth's online MW via
 NumericSparse, run over the query class as a stream) releasing all |X| + 1 threshold
 (prefix) queries of a sample uniform on X = {0, ..., 2^d - 1}. Success: the largest
 error over the queries of the released synthetic distribution is <= alpha. Domains up to
@@ -34,7 +34,7 @@ threshold noise): 0.0213 on D against 0.0159 on D' (loss 0.29 of 0.358), 0.0238
 against 0.0131 doubled (loss 0.59 of 0.717).
 
 That event mixes the round's three noises, and halving one of them alone (the
-mutation test of engine/mutations.py, at the scale functions of simulators/pmw.py)
+mutation test of engine/mutations.py, at the scale functions of simulators/bns/pmw.py)
 leaves it below 0.358: threshold 0.19, query 0.35, numeric 0.17 at 200,000 trials. So
 the threshold noise is audited on its own too (``pmw-round-below``,
 ``pmw_below_events``): the all-below outcome, which Sparse's proof charges to the
@@ -82,10 +82,10 @@ import numpy as np
 
 from privbounds.params import ALPHA_BELOW_HALF, APPROX_DELTA, BETA, EPSILON_AT_MOST_1, Interval
 from privbounds.simulators.accuracy import within
+from privbounds.simulators.bns.pmw import pmw_parameters, pmw_run, pmw_sanitize
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.learners import chunks
-from privbounds.simulators.pmw import pmw_parameters, pmw_run, pmw_sanitize
 
 
 def threshold_queries(domain_size: int) -> np.ndarray:
@@ -109,7 +109,7 @@ def round_epsilon(params) -> float:
     return params.eps_above_threshold + 1.0 / (params.numeric_scale * params.n)
 
 
-_PMW = "privbounds.simulators.pmw"
+_PMW = "privbounds.simulators.bns.pmw"
 PMW_SOURCES = (
     NoiseSource("threshold", "svt-threshold", f"{_PMW}:sparse_threshold_scale", what="NumericSparse's threshold, sigma"),
     NoiseSource("query", "svt-query", f"{_PMW}:sparse_query_scale", what="the compared queries' 2 sigma"),

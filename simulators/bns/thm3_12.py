@@ -16,12 +16,12 @@ import numpy as np
 
 from privbounds.bounds.bns import alg4_block_size
 from privbounds.params import APPROX_DELTA, BETA, EPSILON_AT_MOST_1, Interval
-from privbounds.simulators import gf2
-from privbounds.simulators.audit_stability import ADIST_CATCHES, ALG4_D, alg4_events
+from privbounds.simulators.bns import gf2
+from privbounds.simulators.bns.audit_stability import ADIST_CATCHES, ALG4_D, alg4_events
+from privbounds.simulators.bns.stability import alg4_parities
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.learners import chunks
-from privbounds.simulators.stability import alg4_parities
 
 
 class BnsThm312(Simulator):

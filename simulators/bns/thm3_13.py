@@ -21,16 +21,16 @@ import numpy as np
 
 from privbounds.params import APPROX_DELTA, BETA, EPS_MIN, Interval, ParameterError
 from privbounds.simulators.accuracy import within
-from privbounds.simulators.audit_stability import (
+from privbounds.simulators.bns.audit_stability import (
     ADIST_CATCHES,
     ALG1_CATCHES,
     alg5_point_events,
     alg5_whole_case,
 )
+from privbounds.simulators.bns.stability import alg5_points
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
-from privbounds.simulators.stability import alg5_points
 
 HEAVY_MASS, N_HEAVY = 0.15, 4
 MEDIUM_MASS, N_MEDIUM = 0.025, 8

@@ -78,7 +78,7 @@ def _imports(module: str) -> tuple[tuple[str, ...], bytes]:
         elif isinstance(node, ast.ImportFrom):
             base = _resolve(node.module or "", node.level, package)
             found.append(base)
-            # "from privbounds.simulators import gf2" imports a module, not a name; asked of
+            # "from privbounds.simulators.bns import gf2" imports a module, not a name; asked of
             # our own packages only (find_spec of "scipy.stats.beta" would import scipy.stats)
             if base == ROOT or base.startswith(ROOT + "."):
                 found += [f"{base}.{a.name}" for a in node.names if _is_module(f"{base}.{a.name}")]

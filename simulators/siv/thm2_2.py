@@ -19,7 +19,7 @@ from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.instances import threshold_cluster
 from privbounds.simulators.learners import chunks
-from privbounds.simulators.private_thresholds import cluster_error, erm_midpoint
+from privbounds.simulators.siv.private_thresholds import cluster_error, erm_midpoint
 
 DISTS = ("cluster", "uniform")
 

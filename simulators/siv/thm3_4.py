@@ -5,7 +5,7 @@ shadow: how many samples private threshold learners need as the grid X_b = {0, .
 2^b - 1} grows, b = 4 .. 48, under the adversarial 4-point cluster
 (instances.threshold_cluster: only three of the 2^b + 1 thresholds are 1/4-accurate).
 
-Learners (simulators/private_thresholds.py):
+Learners (simulators/siv/private_thresholds.py):
 - ``pure``: the exponential mechanism over all thresholds (the O(m log m) interval sampler,
   base measure = grid thresholds per run, in log space), eps-DP; its n grows like
   log|X| / eps, which is real for pure DP (the packing bound);
@@ -38,7 +38,7 @@ from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sou
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.instances import threshold_cluster
 from privbounds.simulators.learners import chunks
-from privbounds.simulators.private_thresholds import (
+from privbounds.simulators.siv.private_thresholds import (
     binary_search_private,
     cluster_error,
     erm_midpoint,
@@ -63,7 +63,7 @@ def pure_events(budget, trials, rng, b, x0, epsilon):
     return out[0], out[1]
 
 
-@noise_sources(NoiseSource("binary-search", "gaussian", "privbounds.simulators.private_thresholds:binary_search_sigma",
+@noise_sources(NoiseSource("binary-search", "gaussian", "privbounds.simulators.siv.private_thresholds:binary_search_sigma",
                            param="scale", arg=None,
                            what="the binary search's noise sigma, as binary_search_private computes it"))
 def approx_events(budget, trials, rng, b, rows, x0, epsilon, delta, event):

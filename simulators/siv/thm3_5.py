@@ -35,7 +35,7 @@ from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.learners import chunks
-from privbounds.simulators.private_thresholds import interval_sampler
+from privbounds.simulators.siv.private_thresholds import interval_sampler
 
 RATIO = 9
 SPREADS = {"even": (0.25, 0.25, 0.25, 0.25), "skewed": (0.125, 0.375, 0.375, 0.125)}

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from privbounds.params import ParameterError
-from privbounds.simulators import fingerprint as fp
+from privbounds.simulators.bns import fingerprint as fp
 from privbounds.simulators.engine.stats import clopper_pearson
 
 CONF = 0.999

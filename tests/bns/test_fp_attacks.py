@@ -11,7 +11,7 @@ from scipy import stats
 
 from privbounds.bounds import bns, tools
 from privbounds.params import ParameterError
-from privbounds.simulators import fingerprint, tardos
+from privbounds.simulators.bns import fingerprint, tardos
 from privbounds.simulators.bns.fp_agnostic import (
     BnsCor410,
     BnsProp411,

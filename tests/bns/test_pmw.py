@@ -1,4 +1,4 @@
-"""Private Multiplicative Weights sanitizer (simulators/pmw.py): privacy audit with a
+"""Private Multiplicative Weights sanitizer (simulators/bns/pmw.py): privacy audit with a
 planted bug, accuracy at the theorem's sample size (and failure far below it), agreement
 with a line-by-line reference of Dwork-Roth's OnlineMW, determinism, bad inputs.
 
@@ -14,15 +14,15 @@ from scipy import stats
 
 from privbounds.bounds.tools import SQRT512
 from privbounds.bounds.tools import advanced_composition_epsilon as advanced_composition
-from privbounds.simulators.engine.audit import epsilon_lower_bound
-from privbounds.simulators.engine.stats import clopper_pearson
-from privbounds.simulators.pmw import (
+from privbounds.simulators.bns.pmw import (
     PMWResult,
     pmw_parameters,
     pmw_run,
     pmw_sample_size,
     pmw_sanitize,
 )
+from privbounds.simulators.engine.audit import epsilon_lower_bound
+from privbounds.simulators.engine.stats import clopper_pearson
 
 CONF = 0.999
 

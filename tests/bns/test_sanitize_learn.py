@@ -7,9 +7,9 @@ import pytest
 
 from privbounds.bounds.bns import alg2_budget, n_alg2_points
 from privbounds.simulators.bns.cor3_9 import BnsCor39, BnsThm223
+from privbounds.simulators.bns.sanitize_learn import alg2_points
 from privbounds.simulators.engine.audit import epsilon_lower_bound
 from privbounds.simulators.engine.stats import clopper_pearson
-from privbounds.simulators.sanitize_learn import alg2_points
 
 CONF = 0.999
 M = 200_000

@@ -9,14 +9,14 @@ from scipy import stats
 
 from privbounds.bounds.bns import n_laplace_histogram, n_point_sanitizer
 from privbounds.simulators.bns.prop2_20 import BnsProp220
-from privbounds.simulators.engine.audit import epsilon_lower_bound
-from privbounds.simulators.engine.stats import clopper_pearson
-from privbounds.simulators.sanitizers import (
+from privbounds.simulators.bns.sanitizers import (
     group_counts,
     laplace_histogram_error,
     point_sanitizer,
     sanitizer_threshold,
 )
+from privbounds.simulators.engine.audit import epsilon_lower_bound
+from privbounds.simulators.engine.stats import clopper_pearson
 
 CONF = 0.999
 M = 400_000
@@ -106,7 +106,7 @@ def test_tree_nodes_epsilon_audit(scale_factor, bug):
     # |X| = 4: D' moves one row from point 0 to point 3, changing four node counts by one.
     # The event "every changed node lands on D's side" attains the privacy loss exactly:
     # P_D = 1/16, P_D' = e^(-eps)/16.
-    from privbounds.simulators.sanitizers import tree_nodes
+    from privbounds.simulators.bns.sanitizers import tree_nodes
     eps = 1.0
     d = np.tile([5, 5, 5, 5], (M, 1))
     d2 = np.tile([4, 5, 5, 6], (M, 1))
@@ -123,7 +123,7 @@ def test_tree_nodes_epsilon_audit(scale_factor, bug):
 
 
 def test_tree_prefix_counts_are_unbiased_sums_of_nodes():
-    from privbounds.simulators.sanitizers import tree_prefix_counts
+    from privbounds.simulators.bns.sanitizers import tree_prefix_counts
     rng = np.random.default_rng(38)
     hist = rng.integers(0, 5, size=(3, 16))
     exact = np.concatenate([np.zeros((3, 1)), np.cumsum(hist, axis=1)], axis=1)
@@ -137,7 +137,7 @@ def test_tree_prefix_counts_are_unbiased_sums_of_nodes():
 
 
 def test_threshold_sanitizer_support_is_small_and_accurate():
-    from privbounds.simulators.sanitizers import threshold_sanitizer
+    from privbounds.simulators.bns.sanitizers import threshold_sanitizer
     rng = np.random.default_rng(39)
     n, X = 20000, 256
     hist = rng.multinomial(n, np.full(X, 1 / X), size=50)

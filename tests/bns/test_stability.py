@@ -7,15 +7,15 @@ import numpy as np
 import pytest
 
 from privbounds.bounds.bns import alg4_block_size, n_alg4_parities, n_alg5_points
-from privbounds.simulators import gf2
-from privbounds.simulators.audit_stability import ALG4_PAIR, _alg4_database, _alg4_value, alg4_tie_winner
+from privbounds.simulators.bns import gf2
+from privbounds.simulators.bns.audit_stability import ALG4_PAIR, _alg4_database, _alg4_value, alg4_tie_winner
+from privbounds.simulators.bns.stability import alg4_parities, alg5_points, alg5_scores, label_keys, top_two
 from privbounds.simulators.bns.thm3_12 import BnsThm312
 from privbounds.simulators.bns.thm3_13 import BnsThm313, target_keys
 from privbounds.simulators.bns.tools import BnsProp311
 from privbounds.simulators.engine.audit import epsilon_lower_bound
 from privbounds.simulators.engine.stats import clopper_pearson
 from privbounds.simulators.mechanisms import stable_choice
-from privbounds.simulators.stability import alg4_parities, alg5_points, alg5_scores, label_keys, top_two
 
 CONF = 0.999
 M = 200_000
@@ -111,7 +111,7 @@ def alg4_neighbours(m):
 def test_alg4_end_to_end_delta_audit(planted_bug, monkeypatch):
     d, x, yd, yd2, v1 = alg4_neighbours(m=10)
     if planted_bug:
-        monkeypatch.setattr("privbounds.simulators.stability.stable_choice", buggy_choice)
+        monkeypatch.setattr("privbounds.simulators.bns.stability.stable_choice", buggy_choice)
     delta, reps = 0.1, 40_000
     rng = np.random.default_rng(24)
     hits = []
@@ -187,7 +187,7 @@ def test_alg5_end_to_end_epsilon_audit(planted_bug, monkeypatch):
     # release is most sensitive. A_dist's share of the budget is eps/2.
     eps, delta, reps = 1.0, 1e-6, M // 2
     if planted_bug:
-        monkeypatch.setattr("privbounds.simulators.stability.stable_choice", buggy_choice)
+        monkeypatch.setattr("privbounds.simulators.bns.stability.stable_choice", buggy_choice)
         gap = 30                                  # ~ (2/eps) ln(2/delta), its threshold at eps/2
     else:
         gap = 116                                 # ~ (8/eps) ln(2/delta)
@@ -244,7 +244,7 @@ def test_alg5_end_to_end_delta_audit(planted_bug, monkeypatch):
     # at most A_dist's share delta/2. The planted bug drops A_dist's threshold.
     delta, reps, m = 0.1, 100_000, 30
     if planted_bug:
-        monkeypatch.setattr("privbounds.simulators.stability.stable_choice",
+        monkeypatch.setattr("privbounds.simulators.bns.stability.stable_choice",
                             lambda q1, q2, e, d, rng: np.asarray(q1, float) - np.asarray(q2, float)
                             + rng.laplace(0, 4 / e, np.shape(q1)) >= 0)
     keys_d = np.r_[np.ones(m + 1), np.full(m, 2)].astype(np.uint64)[None]
@@ -264,7 +264,7 @@ def test_alg5_end_to_end_delta_audit(planted_bug, monkeypatch):
     assert (lo > delta / 2) == planted_bug
 
 
-# --- the audit instances of Prop 3.11, Thm 3.12 and Thm 3.13 (simulators/audit_stability.py) ---
+# --- the audit instances of Prop 3.11, Thm 3.12 and Thm 3.13 (simulators/bns/audit_stability.py) ---
 
 def audit_case(sim, name, seed):
     """eps_hat as declared and doubled, and the event counts, of one audit instance of

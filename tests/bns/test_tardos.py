@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from privbounds.params import ParameterError
-from privbounds.simulators import tardos as td
+from privbounds.simulators.bns import tardos as td
 from privbounds.simulators.engine.stats import clopper_pearson
 
 CONF = 0.999

@@ -7,10 +7,10 @@ import pytest
 
 from privbounds.bounds.bns import n_parity_direct_sum, parity_packing_lower_bound
 from privbounds.simulators.bns.ex3_5 import BnsEx35, expmech_parities
+from privbounds.simulators.bns.walsh import parity_errors, wht
 from privbounds.simulators.concepts import make_class
 from privbounds.simulators.engine.audit import epsilon_lower_bound
 from privbounds.simulators.engine.stats import clopper_pearson
-from privbounds.simulators.walsh import parity_errors, wht
 
 CONF = 0.999
 

@@ -68,7 +68,7 @@ PINNED = {
     ],
     # a = alpha/3, c = ceil(4 ln|X| / a^2), k = 2|Q|(c + 1), B = (sqrt 512 + 1) sqrt(c ln(2/delta))/(eps a):
     # ceil(B max(ln k + ln(4c/beta), sqrt 8 ln(2c/beta))); source_only: ceil(B (ln k + ln(4c/beta))).
-    # (The same arithmetic as simulators/pmw.py's pmw_sample_size before the move: equal at
+    # (The same arithmetic as simulators/bns/pmw.py's pmw_sample_size before the move: equal at
     # all four points, checked in a scratch shell against the committed version.)
     "n_pmw": [
         (dict(alpha=0.3, beta=0.1, epsilon=1.0, delta=1e-6, domain_size=1024, n_queries=10 ** 6),

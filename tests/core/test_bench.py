@@ -267,7 +267,7 @@ def test_run_jobs2_vs_jobs1(benchmark, tmp_path, fidelity, paper):
 
 
 # --- 4. Tardos code: tracing against drawing the code -----------------------------------
-# (BNS Prop 4.9, simulators/tardos.py.) Codewords traced per second -- generate the code,
+# (BNS Prop 4.9, simulators/bns/tardos.py.) Codewords traced per second -- generate the code,
 # forge a word (majority pirate, coalition of n/2), trace it -- against the raw rate of
 # drawing the code alone (generate only), for n = 8, xi = 0.1 (k = 32,000 columns), on the
 # same batch size. The ratio (traced rate / drawn rate) says how much the pirate and the
@@ -275,7 +275,7 @@ def test_run_jobs2_vs_jobs1(benchmark, tmp_path, fidelity, paper):
 # most ~1.5x the cost of drawing).
 
 def _tardos_batch(trials: int, trace: bool, seed: int = 0):
-    from privbounds.simulators import tardos as td
+    from privbounds.simulators.bns import tardos as td
 
     rng = np.random.default_rng(seed)
     n, xi = 8, 0.1

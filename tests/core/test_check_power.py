@@ -98,7 +98,7 @@ def test_n_hat_one_grid_step_low_fails(baseline, tmp_path, monkeypatch):
 
 
 def test_alg1_with_half_its_noise_fails(baseline, tmp_path, monkeypatch):
-    from privbounds.simulators import sanitizers
+    from privbounds.simulators.bns import sanitizers
 
     orig = sanitizers.point_sanitizer
 

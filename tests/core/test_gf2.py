@@ -4,7 +4,7 @@ inconsistency and rank are reported."""
 import numpy as np
 import pytest
 
-from privbounds.simulators import gf2
+from privbounds.simulators.bns import gf2
 from privbounds.simulators.concepts import make_class
 from privbounds.simulators.learners import erm_first_consistent
 

@@ -53,7 +53,7 @@ def test_code_hash_follows_the_import_closure(monkeypatch):
 NESTED = b"""
 import numpy as np
 from scipy.stats import beta
-from privbounds.simulators import gf2
+from privbounds.simulators.bns import gf2
 class A:
     def f(self):
         try:
@@ -95,8 +95,8 @@ def test_imports_are_found_in_every_nested_statement(monkeypatch):
     found, _ = store._imports("privbounds.fake")
     assert found == ("privbounds.api", "privbounds.bounds", "privbounds.bounds.bns", "privbounds.claims",
                      "privbounds.cli", "privbounds.learners", "privbounds.params",
-                     "privbounds.registry", "privbounds.results", "privbounds.simulators",
-                     "privbounds.simulators.concepts", "privbounds.simulators.gf2",
+                     "privbounds.registry", "privbounds.results", "privbounds.simulators.bns",
+                     "privbounds.simulators.bns.gf2", "privbounds.simulators.concepts",
                      "privbounds.simulators.learners")
 
 

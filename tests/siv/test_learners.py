@@ -1,4 +1,4 @@
-"""Unit tests of the Sivakumar learners and mechanisms (simulators/private_thresholds.py,
+"""Unit tests of the Sivakumar learners and mechanisms (simulators/siv/private_thresholds.py,
 simulators/siv/*): exact distributions against brute force, Monte Carlo against closed
 forms, privacy by exact ratios on tiny inputs, and planted bugs that the audits catch."""
 
@@ -13,14 +13,14 @@ from scipy.stats import norm
 from privbounds.bounds.sivakumar import binary_search_sigma, gdp_delta, gdp_mu
 from privbounds.simulators.engine.audit import AUDIT_CONF, epsilon_lower_bound
 from privbounds.simulators.mechanisms import exponential_mechanism
-from privbounds.simulators.private_thresholds import (
+from privbounds.simulators.siv import lem3_2, thm2_1, thm3_4, thm3_5
+from privbounds.simulators.siv.private_thresholds import (
     binary_search,
     cluster_error,
     erm_midpoint,
     interval_sampler,
     interval_sampler_probs,
 )
-from privbounds.simulators.siv import lem3_2, thm2_1, thm3_4, thm3_5
 
 
 def _full_softmax(x, y, b, eps):
@@ -240,7 +240,7 @@ def test_interval_sampler_reaches_every_residue_on_huge_grids():
     sets: the member is an exact integer draw."""
     import numpy as np
 
-    from privbounds.simulators.private_thresholds import interval_sampler
+    from privbounds.simulators.siv.private_thresholds import interval_sampler
 
     rng = np.random.default_rng(0)
     t = interval_sampler(np.full((4000, 1), 5), np.ones((4000, 1)), np.zeros((4000, 1), bool), 60, 1.0, rng)

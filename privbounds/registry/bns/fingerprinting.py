@@ -123,7 +123,7 @@ def _bns_rem4_4() -> Theorem:
 @entry("bns.lem4_5")
 def _bns_lem4_5() -> Theorem:
     from privbounds.simulators.bns.codes import BnsLem45
-    from privbounds.simulators.fingerprint import block_length
+    from privbounds.simulators.bns.fingerprint import block_length
 
     claims = [
         Ceiling("ceiling-completeness",
@@ -239,7 +239,7 @@ def _bns_rem4_8() -> Theorem:
 @entry("bns.prop4_9")
 def _bns_prop4_9() -> Theorem:
     from privbounds.simulators.bns.codes import BnsProp49
-    from privbounds.simulators.tardos import code_length, threshold
+    from privbounds.simulators.bns.tardos import code_length, threshold
 
     code = where(part="code")
     claims = [

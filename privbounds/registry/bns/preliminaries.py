@@ -193,7 +193,7 @@ def _bns_thm2_18() -> Theorem:
 def _bns_thm2_19() -> Theorem:
     from privbounds.simulators.bns.thm2_19 import BnsThm219
     def pmw_log_factor(p):
-        from privbounds.simulators.pmw import pmw_parameters
+        from privbounds.simulators.bns.pmw import pmw_parameters
         X = 2 ** p["d"]
         q = pmw_parameters(1, X, X + 1, p["alpha"], p["epsilon"], p["delta"])
         # Every comparison NumericSparse makes draws fresh query noise and every "above"

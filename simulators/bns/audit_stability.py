@@ -44,12 +44,12 @@ from functools import partial
 import numpy as np
 
 from privbounds.bounds.bns import alg4_block_size
-from privbounds.simulators import gf2
+from privbounds.simulators.bns import gf2
+from privbounds.simulators.bns.sanitizers import sanitizer_threshold
+from privbounds.simulators.bns.stability import alg4_parities, alg5_points, top_two
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.learners import chunks
 from privbounds.simulators.mechanisms import stable_choice
-from privbounds.simulators.sanitizers import sanitizer_threshold
-from privbounds.simulators.stability import alg4_parities, alg5_points, top_two
 
 # What catches these noise scales where an instance cannot (its AuditCase.uncaught says why
 # not, with numbers): the instances with power against each scale on its own, as the
@@ -157,7 +157,7 @@ def _run_alg5(x, keys, trials, alpha, epsilon, delta, rng, per_trial):
     return hits
 
 
-@noise_sources(NoiseSource("sanitizer", "laplace", "privbounds.simulators.sanitizers:point_noise_scale",
+@noise_sources(NoiseSource("sanitizer", "laplace", "privbounds.simulators.bns.sanitizers:point_noise_scale",
                            what="Alg 1's Lap(2/eps) on every non-zero count"))
 def alg5_heavy_set_events(budget, trials, rng, epsilon, delta, alpha, count_y, count_z, count_w=0,
                           released=False):
@@ -189,7 +189,7 @@ def alg5_heavy_set_events(budget, trials, rng, epsilon, delta, alpha, count_y, c
 
 
 @noise_sources(NoiseSource("adist", "laplace", "privbounds.simulators.mechanisms:adist_noise_scale",
-                           what="A_dist's Lap(4/eps) on the gap (the release threshold left as it is)"), NoiseSource("sanitizer", "laplace", "privbounds.simulators.sanitizers:point_noise_scale",
+                           what="A_dist's Lap(4/eps) on the gap (the release threshold left as it is)"), NoiseSource("sanitizer", "laplace", "privbounds.simulators.bns.sanitizers:point_noise_scale",
                            what="Alg 1's Lap(2/eps) on every non-zero count"))
 def alg5_point_events(budget, trials, rng, epsilon, delta, alpha, votes_d, votes_d2, event):
     """Algorithm 5 (Thm 3.13) on one point (0) whose rows carry the label vectors (hash

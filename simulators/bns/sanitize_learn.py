@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from privbounds.simulators.bns.sanitizers import point_sanitizer, threshold_sanitizer
 from privbounds.simulators.mechanisms import exponential_mechanism
-from privbounds.simulators.sanitizers import point_sanitizer, threshold_sanitizer
 
 
 def alg2_points(support, counts, positives, n: int, eps_san: float, delta_san: float, eps0: float,

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from privbounds.simulators.bns.sanitizers import tree_nodes
 from privbounds.simulators.engine.audit import NoiseSource, noise_sources
 from privbounds.simulators.learners import chunks
-from privbounds.simulators.sanitizers import tree_nodes
 
 
-@noise_sources(NoiseSource("tree", "laplace", "privbounds.simulators.sanitizers:tree_noise_scale",
+@noise_sources(NoiseSource("tree", "laplace", "privbounds.simulators.bns.sanitizers:tree_noise_scale",
                            what="Lap(2L/eps) on every node of the dyadic tree"))
 def tree_sanitizer_events(budget, trials, rng, d, eps_san):
     """See the module docstring; the tree runs at eps_san * budget on |X| = 2^d."""
