@@ -41,7 +41,7 @@ from privbounds.params import Interval, ParameterError
 
 
 def _parities(d: int, k: int) -> Instance:
-    from privbounds.simulators.concepts import make_class
+    from privbounds.simulators.shared.concepts import make_class
 
     cls = make_class("par", d)
     X = cls.domain_size

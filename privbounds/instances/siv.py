@@ -26,7 +26,7 @@ from privbounds.params import Interval
 
 
 def _thresholds(d: int, name: str = "thresholds", key: str = "d") -> Instance:
-    from privbounds.simulators.instances import threshold_cluster
+    from privbounds.simulators.shared.instances import threshold_cluster
 
     def draw(n, trials, rng):
         inst = threshold_cluster(2 ** d, trials, 1, rng)
@@ -39,8 +39,8 @@ def _cluster_thresholds(b: int) -> Instance:
 
 
 def _points(d: int) -> Instance:
-    from privbounds.simulators.concepts import make_class
-    from privbounds.simulators.instances import point_pair
+    from privbounds.simulators.shared.concepts import make_class
+    from privbounds.simulators.shared.instances import point_pair
 
     cls = make_class("point", d)
 

@@ -26,7 +26,7 @@ import numpy as np
 
 from privbounds.simulators.bns.sanitizers import tree_nodes
 from privbounds.simulators.engine.audit import NoiseSource, noise_sources
-from privbounds.simulators.learners import chunks
+from privbounds.simulators.shared.learners import chunks
 
 
 @noise_sources(NoiseSource("tree", "laplace", "privbounds.simulators.bns.sanitizers:tree_noise_scale",

@@ -48,8 +48,8 @@ from privbounds.simulators.bns import gf2
 from privbounds.simulators.bns.sanitizers import sanitizer_threshold
 from privbounds.simulators.bns.stability import alg4_parities, alg5_points, top_two
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
-from privbounds.simulators.learners import chunks
-from privbounds.simulators.mechanisms import stable_choice
+from privbounds.simulators.shared.learners import chunks
+from privbounds.simulators.shared.mechanisms import stable_choice
 
 # What catches these noise scales where an instance cannot (its AuditCase.uncaught says why
 # not, with numbers): the instances with power against each scale on its own, as the
@@ -63,7 +63,7 @@ def _votes(votes) -> np.ndarray:
     return np.repeat(np.array([k for k, _ in votes], dtype=np.uint64), [c for _, c in votes])[None]
 
 
-@noise_sources(NoiseSource("adist", "laplace", "privbounds.simulators.mechanisms:adist_noise_scale",
+@noise_sources(NoiseSource("adist", "laplace", "privbounds.simulators.shared.mechanisms:adist_noise_scale",
                            what="A_dist's Lap(4/eps) on the gap (the release threshold left as it is)"))
 def adist_events(budget, trials, rng, epsilon, delta, votes_d, votes_d2, event):
     """A_dist (Prop 3.11) on two vote databases (solution key -> multiplicity, the
@@ -119,7 +119,7 @@ def alg4_tie_winner() -> int:
     return int(_alg4_value(sol)[0])
 
 
-@noise_sources(NoiseSource("adist", "laplace", "privbounds.simulators.mechanisms:adist_noise_scale",
+@noise_sources(NoiseSource("adist", "laplace", "privbounds.simulators.shared.mechanisms:adist_noise_scale",
                            what="A_dist's Lap(4/eps) on the gap (the release threshold left as it is)"))
 def alg4_events(budget, trials, rng, epsilon, delta, blocks_d, blocks_d2, event):
     """Algorithm 4 (Thm 3.12) with d = 3, k = 1 on databases given as lists of block
@@ -188,7 +188,7 @@ def alg5_heavy_set_events(budget, trials, rng, epsilon, delta, alpha, count_y, c
     return out[0], out[1]
 
 
-@noise_sources(NoiseSource("adist", "laplace", "privbounds.simulators.mechanisms:adist_noise_scale",
+@noise_sources(NoiseSource("adist", "laplace", "privbounds.simulators.shared.mechanisms:adist_noise_scale",
                            what="A_dist's Lap(4/eps) on the gap (the release threshold left as it is)"), NoiseSource("sanitizer", "laplace", "privbounds.simulators.bns.sanitizers:point_noise_scale",
                            what="Alg 1's Lap(2/eps) on every non-zero count"))
 def alg5_point_events(budget, trials, rng, epsilon, delta, alpha, votes_d, votes_d2, event):

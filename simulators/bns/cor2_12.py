@@ -22,11 +22,11 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import ALPHA, BETA, Interval, Options, ParameterError
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns import gf2
-from privbounds.simulators.concepts import make_class
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.learners import chunks, erm_first_consistent_grouped
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.concepts import make_class
+from privbounds.simulators.shared.learners import chunks, erm_first_consistent_grouped
 
 
 def erm_thresholds_uniform(x_sorted: np.ndarray, targets: np.ndarray, domain_size: int) -> np.ndarray:

@@ -44,12 +44,12 @@ import numpy as np
 from privbounds.bounds.bns import alg2_budget
 from privbounds.bounds.tools import COMPOSITION_RULES
 from privbounds.params import ALPHA_BELOW_HALF, APPROX_DELTA, BETA, EPSILON_AT_MOST_4, Interval, Options
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.prop2_21 import tree_events
 from privbounds.simulators.bns.sanitize_learn import alg2_thresholds
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.learners import chunks
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.learners import chunks
 
 NOISE = 0.1
 

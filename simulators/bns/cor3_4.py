@@ -48,12 +48,12 @@ from privbounds.params import (
     Options,
     ParameterError,
 )
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.cor3_9 import MASSES, NOISE, point_instance
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, sweeps
-from privbounds.simulators.learners import chunks
-from privbounds.simulators.mechanisms import exponential_mechanism
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.learners import chunks
+from privbounds.simulators.shared.mechanisms import exponential_mechanism
 
 DELTA = 1e-8
 

@@ -52,13 +52,13 @@ import numpy as np
 from privbounds.bounds.bns import alg2_budget
 from privbounds.bounds.tools import COMPOSITION_RULES
 from privbounds.params import ALPHA_BELOW_HALF, APPROX_DELTA, BETA, EPSILON_AT_MOST_4, Interval, Options
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.audit_stability import ALG1_CATCHES
 from privbounds.simulators.bns.prop2_20 import alg1_epsilon_events
 from privbounds.simulators.bns.sanitize_learn import alg2_points
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand, sweeps
-from privbounds.simulators.learners import chunks
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.learners import chunks
 
 # delta well below 1/n for every n searched (up to 2^22): approximate privacy with
 # delta >= 1/n would allow publishing a row

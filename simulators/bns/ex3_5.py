@@ -16,11 +16,11 @@ import numpy as np
 
 from privbounds.params import ALPHA_BELOW_HALF, BETA, EPSILON, Interval
 from privbounds.simulators.bns.walsh import parity_errors
-from privbounds.simulators.concepts import make_class
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, sweeps
-from privbounds.simulators.learners import chunks
-from privbounds.simulators.mechanisms import exponential_mechanism
+from privbounds.simulators.shared.concepts import make_class
+from privbounds.simulators.shared.learners import chunks
+from privbounds.simulators.shared.mechanisms import exponential_mechanism
 
 
 def expmech_parities(signed_hist, n, eps0, rng):

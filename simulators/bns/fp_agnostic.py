@@ -52,12 +52,12 @@ import numpy as np
 
 from privbounds.bounds import bns as bounds
 from privbounds.params import ALPHA, BETA, DELTA, EPSILON, Interval, Options, ParameterError
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns import tardos
 from privbounds.simulators.bns.fp_attack import FingerprintAttack
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import expand
-from privbounds.simulators.mechanisms import exponential_mechanism_probs
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.mechanisms import exponential_mechanism_probs
 
 LEARNERS = ("erm", "directsum-advanced")
 EVENTS = ("accurate", "bottom", "traced", "accused", "framed", "complete-fail")

@@ -65,14 +65,14 @@ import numpy as np
 
 from privbounds.bounds import bns as bounds
 from privbounds.params import ALPHA_BELOW_HALF, BETA, DELTA, EPSILON, Interval, Options
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.audit_direct_sums import tree_sanitizer_events
 from privbounds.simulators.bns.fingerprint import BOTTOM, block_length, trace
 from privbounds.simulators.bns.fp_attack import FingerprintAttack
 from privbounds.simulators.bns.sanitize_learn import alg2_thresholds
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import expand
-from privbounds.simulators.mechanisms import exponential_mechanism_probs
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.mechanisms import exponential_mechanism_probs
 
 LEARNERS = ("erm", "directsum-basic", "directsum-advanced", "alg2-tree-advanced")
 EVENTS = ("accurate", "bottom", "accused-middle", "framed-middle", "unaccused-middle",

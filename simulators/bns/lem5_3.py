@@ -30,13 +30,13 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import BETA, EPSILON, Interval, Options
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.walsh import round_to_parity
-from privbounds.simulators.concepts import make_class
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.learners import chunks
-from privbounds.simulators.mechanisms import laplace_mechanism
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.concepts import make_class
+from privbounds.simulators.shared.learners import chunks
+from privbounds.simulators.shared.mechanisms import laplace_mechanism
 
 CORRUPTIONS = ("random", "worst")
 LEARNERS = ("histogram", "histogram-rounded")

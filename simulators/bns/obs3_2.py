@@ -18,13 +18,13 @@ import numpy as np
 
 from privbounds.bounds.tools import COMPOSITION_RULES, per_concept_epsilon
 from privbounds.params import ALPHA, BETA, DELTA, EPSILON, Interval, Options, ParameterError
-from privbounds.simulators.accuracy import within
-from privbounds.simulators.audits import expmech_columns_events
-from privbounds.simulators.concepts import make_class
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.instances import threshold_cluster
-from privbounds.simulators.learners import chunks, expmech_learner_grouped
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.audits import expmech_columns_events
+from privbounds.simulators.shared.concepts import make_class
+from privbounds.simulators.shared.instances import threshold_cluster
+from privbounds.simulators.shared.learners import chunks, expmech_learner_grouped
 
 
 class BnsObs32(Simulator):

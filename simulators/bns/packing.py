@@ -23,13 +23,13 @@ import numpy as np
 from scipy.special import logsumexp
 
 from privbounds.params import EPSILON, Interval
-from privbounds.simulators.accuracy import within
-from privbounds.simulators.audits import expmech_columns_events
 from privbounds.simulators.bns.ex3_5 import BnsEx35
-from privbounds.simulators.concepts import make_class
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, sweeps
-from privbounds.simulators.learners import chunks, expmech_learner_grouped
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.audits import expmech_columns_events
+from privbounds.simulators.shared.concepts import make_class
+from privbounds.simulators.shared.learners import chunks, expmech_learner_grouped
 
 
 def accuracy_packing_trials(d, k, alpha, epsilon, n, trials, rng, eps0=None):

@@ -28,7 +28,6 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import APPROX_DELTA, BETA, EPSILON, Interval, Options
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.sanitizers import (
     laplace_histogram_error,
     point_sanitizer,
@@ -36,8 +35,9 @@ from privbounds.simulators.bns.sanitizers import (
 )
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, sweeps
-from privbounds.simulators.instances import zipf_sample
-from privbounds.simulators.learners import chunks
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.instances import zipf_sample
+from privbounds.simulators.shared.learners import chunks
 
 ZIPF_EXPONENT = 1.1
 

@@ -27,11 +27,11 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import BETA, EPSILON, Interval
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.sanitizers import tree_prefix_counts
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, sweeps
-from privbounds.simulators.learners import chunks
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.learners import chunks
 
 
 @noise_sources(NoiseSource("tree", "laplace", "privbounds.simulators.bns.sanitizers:tree_noise_scale",

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.simulators.bns.sanitizers import point_sanitizer, threshold_sanitizer
-from privbounds.simulators.mechanisms import exponential_mechanism
+from privbounds.simulators.shared.mechanisms import exponential_mechanism
 
 
 def alg2_points(support, counts, positives, n: int, eps_san: float, delta_san: float, eps0: float,

@@ -18,7 +18,7 @@ import numpy as np
 
 from privbounds.simulators.bns import gf2
 from privbounds.simulators.bns.sanitizers import point_sanitizer
-from privbounds.simulators.mechanisms import stable_choice
+from privbounds.simulators.shared.mechanisms import stable_choice
 
 # Fixed odd multipliers for hashing solution vectors (equality test of k-vectors across
 # blocks). Data-independent; a collision between two different vectors has probability

@@ -23,8 +23,6 @@ import dataclasses
 import numpy as np
 
 from privbounds.params import BETA, EPSILON_AT_MOST_1, Interval
-from privbounds.simulators.accuracy import within
-from privbounds.simulators.audits import laplace_events
 from privbounds.simulators.bns.audit_stability import (
     ADIST_CATCHES,
     ALG1_CATCHES,
@@ -35,8 +33,10 @@ from privbounds.simulators.bns.stability import alg5_points
 from privbounds.simulators.bns.thm3_13 import HEAVY_MASS, draw_instance, heavy_targets, target_keys
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.learners import chunks
-from privbounds.simulators.mechanisms import laplace_mechanism
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.audits import laplace_events
+from privbounds.simulators.shared.learners import chunks
+from privbounds.simulators.shared.mechanisms import laplace_mechanism
 
 
 class BnsLem225(Simulator):

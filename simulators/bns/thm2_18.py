@@ -33,11 +33,11 @@ from functools import cache
 import numpy as np
 
 from privbounds.params import BETA, EPSILON, Interval
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, sweeps
-from privbounds.simulators.learners import chunks
-from privbounds.simulators.mechanisms import exponential_mechanism
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.learners import chunks
+from privbounds.simulators.shared.mechanisms import exponential_mechanism
 
 DOMAIN, SYNTH = 8, 8
 

@@ -81,11 +81,11 @@ import dataclasses
 import numpy as np
 
 from privbounds.params import ALPHA_BELOW_HALF, APPROX_DELTA, BETA, EPSILON_AT_MOST_1, Interval
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.pmw import pmw_parameters, pmw_run, pmw_sanitize
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, sweeps
-from privbounds.simulators.learners import chunks
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.learners import chunks
 
 
 def threshold_queries(domain_size: int) -> np.ndarray:

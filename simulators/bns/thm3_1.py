@@ -38,7 +38,6 @@ import numpy as np
 from privbounds.bounds.bns import alg2_budget
 from privbounds.bounds.tools import COMPOSITION_RULES
 from privbounds.params import APPROX_DELTA, BETA, EPSILON_AT_MOST_1, Interval, Options
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.cor3_10 import NOISE, alg2_thresholds_neighbours, positives_in_bins
 from privbounds.simulators.bns.pmw import pmw_parameters, pmw_sanitize
 from privbounds.simulators.bns.sanitize_learn import alg2_thresholds
@@ -60,7 +59,8 @@ from privbounds.simulators.bns.thm2_19 import (
 )
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.learners import chunks
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.learners import chunks
 
 
 def blr_support(hist, epsilon, rng):

@@ -21,7 +21,7 @@ from privbounds.simulators.bns.audit_stability import ADIST_CATCHES, ALG4_D, alg
 from privbounds.simulators.bns.stability import alg4_parities
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, sweeps
-from privbounds.simulators.learners import chunks
+from privbounds.simulators.shared.learners import chunks
 
 
 class BnsThm312(Simulator):

@@ -20,7 +20,6 @@ import dataclasses
 import numpy as np
 
 from privbounds.params import APPROX_DELTA, BETA, EPS_MIN, Interval, ParameterError
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.audit_stability import (
     ADIST_CATCHES,
     ALG1_CATCHES,
@@ -30,7 +29,8 @@ from privbounds.simulators.bns.audit_stability import (
 from privbounds.simulators.bns.stability import alg5_points
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.learners import chunks
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.learners import chunks
 
 HEAVY_MASS, N_HEAVY = 0.15, 4
 MEDIUM_MASS, N_MEDIUM = 0.025, 8

@@ -43,14 +43,14 @@ import numpy as np
 from privbounds.bounds.bns import alg2_budget
 from privbounds.bounds.tools import per_concept_epsilon
 from privbounds.params import BETA, EPSILON, Interval, Options, ParameterError
-from privbounds.simulators.audits import expmech_columns_events
 from privbounds.simulators.bns.audit_direct_sums import tree_sanitizer_events
 from privbounds.simulators.bns.cor3_4 import hash_columns_events, hash_learner, n_buckets
 from privbounds.simulators.bns.sanitize_learn import alg2_thresholds
-from privbounds.simulators.concepts import make_class
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.learners import chunks, expmech_learner_grouped
+from privbounds.simulators.shared.audits import expmech_columns_events
+from privbounds.simulators.shared.concepts import make_class
+from privbounds.simulators.shared.learners import chunks, expmech_learner_grouped
 
 # "nosplit" (eps per concept, no composition) is a planted privacy bug for tests; it is
 # runnable but not offered to users and never part of a registered grid.

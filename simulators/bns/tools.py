@@ -23,11 +23,11 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import APPROX_DELTA, EPSILON, EPSILON_AT_MOST_1, Interval, Options
-from privbounds.simulators.audits import expmech_events, laplace_events
 from privbounds.simulators.bns.audit_stability import ADIST_CATCHES, adist_events
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.mechanisms import exponential_mechanism, stable_choice
+from privbounds.simulators.shared.audits import expmech_events, laplace_events
+from privbounds.simulators.shared.mechanisms import exponential_mechanism, stable_choice
 
 
 class _Curve(Simulator):

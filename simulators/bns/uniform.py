@@ -17,9 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import ALPHA_BELOW_HALF, BETA, Interval
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.learners import chunks
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.learners import chunks
 
 NOISE = 0.1
 

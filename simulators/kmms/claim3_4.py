@@ -58,12 +58,12 @@ import math
 import numpy as np
 
 from privbounds.params import Interval
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.kmms import setcover_common as common
 from privbounds.simulators.kmms.conjunctions import literal_selector
 from privbounds.simulators.kmms.setcover import run_setcover, safe_parameters
+from privbounds.simulators.shared.accuracy import within
 
 POINTS = np.array(list(itertools.product((0, 1), repeat=3)), dtype=np.uint8)  # atom i = bits of i
 ATOM = {tuple(int(b) for b in p): i for i, p in enumerate(POINTS)}

@@ -16,9 +16,9 @@ kmms.prop2_5); the composed whole has no instance with power (listed as unaudite
 
 from __future__ import annotations
 
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.kmms import setcover_common as common
+from privbounds.simulators.shared.accuracy import within
 
 
 class KmmsEx33(Simulator):

@@ -16,13 +16,13 @@ at eps = 1.
 from __future__ import annotations
 
 from privbounds.params import EPSILON, Interval
-from privbounds.simulators.audits import expmech_events
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.kmms.conjunctions import LiteralProductState, decoy_family
 from privbounds.simulators.kmms.setcover import safe_parameters
 from privbounds.simulators.kmms.setcover_common import FIDELITY
-from privbounds.simulators.mechanisms import laplace_mechanism
+from privbounds.simulators.shared.audits import expmech_events
+from privbounds.simulators.shared.mechanisms import laplace_mechanism
 
 GAPS = [12, 14, 16, 18, 20]  # the ceiling from 0.32 down to 0.006 (below that 2000 trials cannot confirm)
 

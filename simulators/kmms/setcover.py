@@ -62,7 +62,7 @@ import numpy as np
 
 from privbounds.bounds.kmms import setcover_parameters
 from privbounds.params import ParameterError
-from privbounds.simulators.mechanisms import exponential_mechanism, laplace_mechanism
+from privbounds.simulators.shared.mechanisms import exponential_mechanism, laplace_mechanism
 
 MODES = ("and", "or")
 READINGS = ("safe", "literal")

@@ -11,7 +11,7 @@ exact tails exp(-Delta/b_L). The union is nearly tight (the true probability is
 (``trials_factor``) and a ceiling of 0.1: SAFE at beta = 0.4 (ceiling beta/4 = 0.1),
 paper-literal at beta = 0.1. At T = 1 the ceiling is the exact tail, an equality no
 sample can confirm, so the curve starts at T = 4. The draws are
-the project's Laplace mechanism (simulators/mechanisms.py), the same call as the
+the project's Laplace mechanism (simulators/shared/mechanisms.py), the same call as the
 learner's. Audit: that mechanism on a count of 0 versus 1 at eps = 1/b_L = 0.5.
 """
 
@@ -22,11 +22,11 @@ import math
 import numpy as np
 
 from privbounds.params import BETA, Interval, Options
-from privbounds.simulators.audits import laplace_events
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.kmms.setcover_common import FIDELITY
-from privbounds.simulators.mechanisms import laplace_mechanism
+from privbounds.simulators.shared.audits import laplace_events
+from privbounds.simulators.shared.mechanisms import laplace_mechanism
 
 DRAWS_MAX = {"smoke": 16, "quick": 64, "full": 256}
 

@@ -16,9 +16,9 @@ lambda and Delta terms. Claim 3.1's exact per-run inequality is checked in every
 
 from __future__ import annotations
 
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.kmms import setcover_common as common
+from privbounds.simulators.shared.accuracy import within
 
 
 class KmmsThm32(Simulator):

@@ -19,9 +19,9 @@ here it is listed as unaudited with that pointer, so that the audits run once.
 
 from __future__ import annotations
 
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.kmms import setcover_common as common
+from privbounds.simulators.shared.accuracy import within
 
 
 class KmmsThm35(Simulator):

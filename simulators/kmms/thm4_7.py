@@ -25,7 +25,6 @@ import numpy as np
 
 from privbounds.bounds.kmms import n_kgon
 from privbounds.params import Options, ParameterError
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Fidelity, Simulator, expand
 from privbounds.simulators.kmms.halfplane_common import specs
 from privbounds.simulators.kmms.halfplanes import grid_arrangement
@@ -38,6 +37,7 @@ from privbounds.simulators.kmms.kgons import (
 )
 from privbounds.simulators.kmms.select_halfplane import SelectHalfplane
 from privbounds.simulators.kmms.setcover import run_setcover, safe_parameters
+from privbounds.simulators.shared.accuracy import within
 
 LEARNERS = ("private", "greedy", "hull")
 N_MAX = 1 << 19

@@ -30,7 +30,6 @@ import numpy as np
 
 from privbounds.bounds.kmms import composition_parameters, n_union, n_union_composition
 from privbounds.params import ALPHA, BETA, EPS_MIN, Interval, Options, ParameterError
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Fidelity, Simulator, expand
 from privbounds.simulators.kmms.polygons import (
@@ -46,6 +45,7 @@ from privbounds.simulators.kmms.polygons import (
     union_labels,
 )
 from privbounds.simulators.kmms.setcover import run_setcover, safe_parameters
+from privbounds.simulators.shared.accuracy import within
 
 LEARNERS = ("private", "greedy", "advanced")
 EPSILON, DELTA = 0.99, 1e-7

@@ -24,7 +24,6 @@ import numpy as np
 
 from privbounds.bounds.pap import m_public_stumps, n_gauss_stumps
 from privbounds.params import ALPHA, APPROX_DELTA, BETA, EPSILON_AT_MOST_1, Interval, Options
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.pap.stump_release import (
@@ -37,6 +36,7 @@ from privbounds.simulators.pap.stump_release import (
     sample_means,
     sup_error,
 )
+from privbounds.simulators.shared.accuracy import within
 
 MECHANISMS = ("gauss", "public")
 

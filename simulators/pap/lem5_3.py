@@ -36,13 +36,13 @@ import numpy as np
 
 from privbounds.bounds.pap import learner_excess, m_pap_public, n_pmw_offline
 from privbounds.params import Options
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.audit import AuditCase, noise_sources
 from privbounds.simulators.engine.simulator import Fidelity, Simulator, expand
 from privbounds.simulators.pap.audits import PMW_COMPARE, PMW_MEASURE, PMW_THRESHOLD, round_uncaught
 from privbounds.simulators.pap.common import DELTA, line_probs, specs
 from privbounds.simulators.pap.learning import labelled_line, learn_thresholds, threshold_losses
 from privbounds.simulators.pap.query_classes import DISTRIBUTIONS, sample_points
+from privbounds.simulators.shared.accuracy import within
 
 SIZE = 1 << 12
 LEARN_FIDELITY = {

@@ -40,7 +40,6 @@ import numpy as np
 
 from privbounds.bounds.pap import n_pmw_offline
 from privbounds.params import ALPHA, Interval, Options
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.pap.common import DELTA, M_MAX, specs
 from privbounds.simulators.pap.learning import (
@@ -52,6 +51,7 @@ from privbounds.simulators.pap.learning import (
     mixture_public,
     threshold_losses,
 )
+from privbounds.simulators.shared.accuracy import within
 
 SIZE = 1 << 8  # the mixture mechanics do not depend on T (cells <= m + 2); small T keeps the histograms cheap
 LEARNER_ALPHA = 0.2

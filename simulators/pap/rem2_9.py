@@ -35,7 +35,6 @@ import numpy as np
 
 from privbounds.bounds.pap import m_pap_public, n_pmw_offline, synthetic_error, synthetic_rows
 from privbounds.params import Interval, Options
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Fidelity, Simulator, expand
 from privbounds.simulators.pap.common import DELTA, line_probs, specs
 from privbounds.simulators.pap.learning import round_synthetic, synthetic_lp
@@ -46,6 +45,7 @@ from privbounds.simulators.pap.query_classes import (
     threshold_answers,
 )
 from privbounds.simulators.pap.release import release_thresholds, threshold_error
+from privbounds.simulators.shared.accuracy import within
 
 SIZE = 64
 LP_FIDELITY = {

@@ -21,11 +21,11 @@ re-run it.
 from __future__ import annotations
 
 from privbounds.params import Interval
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.pap.common import specs
 from privbounds.simulators.pap.learning import cover_error_line
 from privbounds.simulators.pap.query_classes import DISTRIBUTIONS
+from privbounds.simulators.shared.accuracy import within
 
 SIZE = 1 << 20
 ALPHAS = {"smoke": [0.2, 0.1, 0.05], "quick": [0.2, 0.1, 0.05, 0.02], "full": [0.2, 0.1, 0.05, 0.02, 0.01]}

@@ -53,11 +53,11 @@ import numpy as np
 
 from privbounds.bounds.pap import n_stumps_lower_shape
 from privbounds.params import ALPHA, APPROX_DELTA, BETA, EPSILON_AT_MOST_1, Interval, Options, ParameterError
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Fidelity, Simulator, expand
 from privbounds.simulators.pap import tracer
 from privbounds.simulators.pap.base_stumps import COMBO_M, COMBO_THRESHOLD, audit_case
 from privbounds.simulators.pap.stump_release import combo_release, random_means, sample_sums, sup_error
+from privbounds.simulators.shared.accuracy import within
 
 MECHANISMS = ("full", "sub", "round", "pub", "combo")
 ROW_EVENTS = ("member", "public", "fp", "accurate")     # one judged row per trial: O(p)

@@ -30,11 +30,11 @@ import numpy as np
 from scipy.special import log_softmax
 
 from privbounds.params import EPSILON, Interval, Options
-from privbounds.simulators.audits import expmech_events
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.learners import chunks
-from privbounds.simulators.mechanisms import exponential_mechanism
+from privbounds.simulators.shared.audits import expmech_events
+from privbounds.simulators.shared.learners import chunks
+from privbounds.simulators.shared.mechanisms import exponential_mechanism
 
 SHAPES = ("one-best", "ties", "ramp", "two-level", "random")
 A_STEP = 0.25  # a = A_STEP * n

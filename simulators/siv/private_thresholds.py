@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.bounds.sivakumar import binary_search_sigma
-from privbounds.simulators.mechanisms import exponential_mechanism
+from privbounds.simulators.shared.mechanisms import exponential_mechanism
 
 MAX_BITS = 60  # thresholds up to 2^60 fit int64 with room for the midpoint sums
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import ALPHA, BETA, Interval
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.learners import chunks
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.learners import chunks
 
 
 def first_consistent_all_functions(seen, target):

@@ -22,13 +22,13 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import ALPHA, BETA, EPSILON, Interval, Options
-from privbounds.simulators.accuracy import within
-from privbounds.simulators.audits import expmech_columns_events
-from privbounds.simulators.concepts import make_class
 from privbounds.simulators.engine.audit import AuditCase
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.instances import point_pair, threshold_cluster
-from privbounds.simulators.learners import (
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.audits import expmech_columns_events
+from privbounds.simulators.shared.concepts import make_class
+from privbounds.simulators.shared.instances import point_pair, threshold_cluster
+from privbounds.simulators.shared.learners import (
     chunks,
     erm_first_consistent,
     erm_middle_consistent,

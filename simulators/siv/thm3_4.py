@@ -33,11 +33,11 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.params import ALPHA, BETA, EPSILON, Interval, Options
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.instances import threshold_cluster
-from privbounds.simulators.learners import chunks
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.instances import threshold_cluster
+from privbounds.simulators.shared.learners import chunks
 from privbounds.simulators.siv.private_thresholds import (
     binary_search_private,
     cluster_error,

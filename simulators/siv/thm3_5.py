@@ -31,10 +31,10 @@ import numpy as np
 
 from privbounds.bounds.sivakumar import amplified_epsilon, one_draw_epsilon
 from privbounds.params import ALPHA, BETA, EPSILON_AT_MOST_1, Interval, Options
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.learners import chunks
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.learners import chunks
 from privbounds.simulators.siv.private_thresholds import interval_sampler
 
 RATIO = 9

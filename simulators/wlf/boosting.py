@@ -22,7 +22,7 @@ import numpy as np
 from privbounds.params import BETA, Interval, Options
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.learners import chunks
+from privbounds.simulators.shared.learners import chunks
 from privbounds.simulators.wlf import finite
 
 

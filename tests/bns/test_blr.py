@@ -10,7 +10,7 @@ import pytest
 from privbounds.bounds.bns import n_blr_toy
 from privbounds.simulators.bns.thm2_18 import SYNTH, BnsThm218, candidate_prefixes
 from privbounds.simulators.engine.stats import clopper_pearson
-from privbounds.simulators.mechanisms import exponential_mechanism_probs
+from privbounds.simulators.shared.mechanisms import exponential_mechanism_probs
 
 
 def test_candidates_are_every_histogram_of_the_synthetic_size():
@@ -65,7 +65,7 @@ def run_audit_case(sim, name, seed):
 
 def test_blr_release_is_unchanged_by_computing_equal_rows_once():
     from privbounds.simulators.bns.thm2_18 import blr_release
-    from privbounds.simulators.mechanisms import exponential_mechanism
+    from privbounds.simulators.shared.mechanisms import exponential_mechanism
     rng = np.random.default_rng(93)
     hist = rng.multinomial(13, np.full(8, 1 / 8), size=12)
     hist[5] = hist[3]

@@ -17,16 +17,16 @@ from scipy import stats
 
 from privbounds.claims import CONFIRMED, EXACT, INCONCLUSIVE
 from privbounds.registry import get
-from privbounds.simulators.accuracy import within
 from privbounds.simulators.bns.packing import (
     BnsRem52,
     accuracy_packing_success_exact,
     accuracy_packing_trials,
 )
 from privbounds.simulators.bns.thm5_1 import BnsThm51, packing_success_exact
-from privbounds.simulators.concepts import make_class
 from privbounds.simulators.engine.stats import clopper_pearson, crossing, exact_crossing
-from privbounds.simulators.mechanisms import exponential_mechanism_probs
+from privbounds.simulators.shared.accuracy import within
+from privbounds.simulators.shared.concepts import make_class
+from privbounds.simulators.shared.mechanisms import exponential_mechanism_probs
 
 
 def _rem(d, k, alpha, n, epsilon=1.0, beta=0.1):

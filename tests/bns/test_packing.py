@@ -23,10 +23,10 @@ from privbounds.simulators.bns.lem5_3 import BnsLem53, corrupted_tables, noisy_s
 from privbounds.simulators.bns.packing import BnsRem52, BnsThm54, accuracy_packing_trials
 from privbounds.simulators.bns.thm5_1 import BnsThm51, packing_labels, packing_point
 from privbounds.simulators.bns.walsh import round_to_parity
-from privbounds.simulators.concepts import make_class
 from privbounds.simulators.engine.audit import epsilon_lower_bound
 from privbounds.simulators.engine.stats import clopper_pearson
-from privbounds.simulators.learners import expmech_learner_grouped
+from privbounds.simulators.shared.concepts import make_class
+from privbounds.simulators.shared.learners import expmech_learner_grouped
 
 CONF = 0.999
 

@@ -22,7 +22,7 @@ from privbounds.simulators.bns.thm5_1 import (
     packing_success_exact,
 )
 from privbounds.simulators.engine.stats import clopper_pearson
-from privbounds.simulators.mechanisms import exponential_mechanism_probs
+from privbounds.simulators.shared.mechanisms import exponential_mechanism_probs
 
 
 def _row(learner, cls, d, k, n, epsilon=0.25, beta=0.1):

@@ -10,7 +10,7 @@ from scipy import stats
 from privbounds.bounds.bns import n_direct_sum_agnostic
 from privbounds.simulators.bns.cor3_4 import BnsCor33, BnsCor34, BnsThm222, direct_sum_points, hash_learner
 from privbounds.simulators.engine.stats import clopper_pearson
-from privbounds.simulators.mechanisms import exponential_mechanism_probs
+from privbounds.simulators.shared.mechanisms import exponential_mechanism_probs
 
 CONF = 0.999
 

@@ -15,7 +15,7 @@ from privbounds.simulators.bns.thm3_13 import BnsThm313, target_keys
 from privbounds.simulators.bns.tools import BnsProp311
 from privbounds.simulators.engine.audit import epsilon_lower_bound
 from privbounds.simulators.engine.stats import clopper_pearson
-from privbounds.simulators.mechanisms import stable_choice
+from privbounds.simulators.shared.mechanisms import stable_choice
 
 CONF = 0.999
 M = 200_000

@@ -8,9 +8,9 @@ import pytest
 from privbounds.bounds.bns import n_parity_direct_sum, parity_packing_lower_bound
 from privbounds.simulators.bns.ex3_5 import BnsEx35, expmech_parities
 from privbounds.simulators.bns.walsh import parity_errors, wht
-from privbounds.simulators.concepts import make_class
 from privbounds.simulators.engine.audit import epsilon_lower_bound
 from privbounds.simulators.engine.stats import clopper_pearson
+from privbounds.simulators.shared.concepts import make_class
 
 CONF = 0.999
 
@@ -90,7 +90,7 @@ def test_parity_columns_events_audit_is_powered_and_within_the_declared_budget(s
 def test_parity_columns_events_match_the_exact_distribution():
     # one column's probability of "labels x0 with 1" against exponential_mechanism_probs
     from privbounds.simulators.bns.ex3_5 import parity_columns_events
-    from privbounds.simulators.mechanisms import exponential_mechanism_probs
+    from privbounds.simulators.shared.mechanisms import exponential_mechanism_probs
     M = 200_000
     a, b = parity_columns_events(2.0, M, np.random.default_rng(66), 1.0, 2, 1, 3, 4)
     for hits, relabelled in ((a, 0), (b, 1)):

@@ -87,8 +87,8 @@ def test_ceiling_refutes_a_learner_without_budget_split():
 
 def test_fast_threshold_erm_equals_the_histogram_erm():
     from privbounds.simulators.bns.cor2_12 import erm_thresholds_uniform
-    from privbounds.simulators.concepts import make_class
-    from privbounds.simulators.learners import erm_middle_consistent
+    from privbounds.simulators.shared.concepts import make_class
+    from privbounds.simulators.shared.learners import erm_middle_consistent
     rng = np.random.default_rng(21)
     cls = make_class("thresh", 6)
     for n in (0, 1, 5, 40):
@@ -114,8 +114,8 @@ def test_nonprivate_k_learner_accurate_at_its_bound(k):
 
 @pytest.mark.parametrize("name", ["point", "thresh"])
 def test_grouped_erm_equals_the_histogram_erm(name):
-    from privbounds.simulators.concepts import make_class
-    from privbounds.simulators.learners import erm_first_consistent, erm_first_consistent_grouped
+    from privbounds.simulators.shared.concepts import make_class
+    from privbounds.simulators.shared.learners import erm_first_consistent, erm_first_consistent_grouped
     rng = np.random.default_rng(22)
     cls = make_class(name, 5)
     support = np.stack([rng.choice(32, size=4, replace=False) for _ in range(40)])

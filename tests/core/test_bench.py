@@ -42,11 +42,11 @@ import pytest
 
 import privbounds
 from privbounds.api import resolve_ids
-from privbounds.simulators.concepts import make_class
-from privbounds.simulators.instances import threshold_cluster
-from privbounds.simulators.learners import chunks, expmech_learner
 from privbounds.simulators.pap.pmw_offline import WINDOW, DenseQueries, pmw
 from privbounds.simulators.pap.pmw_sims import random_class
+from privbounds.simulators.shared.concepts import make_class
+from privbounds.simulators.shared.instances import threshold_cluster
+from privbounds.simulators.shared.learners import chunks, expmech_learner
 from privbounds.simulators.siv.thm3_3 import SivThm33
 
 THRESH16 = {"class": "thresh", "d": 16, "epsilon": 1.0, "alpha": 0.25, "beta": 0.25,

@@ -63,7 +63,7 @@ def check(out, baseline, ids):
 
 
 def test_expmech_without_its_factor_two_fails(baseline, tmp_path, monkeypatch):
-    from privbounds.simulators import mechanisms
+    from privbounds.simulators.shared import mechanisms
 
     orig = mechanisms.exponential_mechanism
 

@@ -148,8 +148,8 @@ def test_bound_refs_map_point_parameters_and_derived_arguments():
 
 def _audit_claim(eps=1.0):
     from privbounds.claims import PrivacyAudit
-    from privbounds.simulators.audits import laplace_events
     from privbounds.simulators.engine.audit import AuditCase
+    from privbounds.simulators.shared.audits import laplace_events
 
     case = AuditCase("t", "a learner", "D vs D'", "E", eps, 0.0, laplace_events, {"epsilon": eps})
     return PrivacyAudit("privacy-t", "", lambda p: True, case=case)

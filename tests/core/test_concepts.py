@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from privbounds.simulators.concepts import ConceptClass, make_class
-from privbounds.simulators.instances import point_pair, threshold_cluster
+from privbounds.simulators.shared.concepts import ConceptClass, make_class
+from privbounds.simulators.shared.instances import point_pair, threshold_cluster
 
 
 @pytest.mark.parametrize("name", ["point", "thresh", "par"])

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from privbounds.simulators.bns import gf2
-from privbounds.simulators.concepts import make_class
-from privbounds.simulators.learners import erm_first_consistent
+from privbounds.simulators.shared.concepts import make_class
+from privbounds.simulators.shared.learners import erm_first_consistent
 
 
 @pytest.mark.parametrize("n", [0, 3, 6, 12, 40])

@@ -13,10 +13,10 @@ import pytest
 from scipy import stats
 
 from privbounds.bounds.tools import per_concept_epsilon
-from privbounds.simulators.concepts import make_class
 from privbounds.simulators.engine.audit import epsilon_lower_bound
-from privbounds.simulators.learners import expmech_learner
-from privbounds.simulators.mechanisms import (
+from privbounds.simulators.shared.concepts import make_class
+from privbounds.simulators.shared.learners import expmech_learner
+from privbounds.simulators.shared.mechanisms import (
     exponential_mechanism,
     exponential_mechanism_probs,
     laplace_mechanism,
@@ -164,7 +164,7 @@ def test_audit_helper_direction_and_delta():
 def test_grouped_expmech_learner_has_the_exact_distribution(name):
     """expmech_learner_grouped must be the exponential mechanism over every hypothesis:
     chi-square of its draws against the exact softmax over the whole class."""
-    from privbounds.simulators.learners import expmech_learner_grouped
+    from privbounds.simulators.shared.learners import expmech_learner_grouped
     rng = np.random.default_rng(15)
     cls = make_class(name, 4)
     support = np.array([[9, 2, 5]])
@@ -182,7 +182,7 @@ def test_grouped_expmech_learner_has_the_exact_distribution(name):
 
 def test_grouped_direct_sum_audit():
     """The direct-sum audit above, through the grouped sampler the simulators use."""
-    from privbounds.simulators.learners import expmech_learner_grouped
+    from privbounds.simulators.shared.learners import expmech_learner_grouped
     rng = np.random.default_rng(16)
     cls = make_class("point", 1)
     k, reps = 4, 200_000

@@ -35,7 +35,7 @@ def test_code_hash_follows_the_import_closure(monkeypatch):
     mod = "privbounds.simulators.siv.thm3_3"
     before = store.code_hash(mod)
     assert before == store.code_hash(mod)
-    _edited(monkeypatch, "privbounds.simulators.learners")  # imported by the simulator
+    _edited(monkeypatch, "privbounds.simulators.shared.learners")  # imported by the simulator
     assert store.code_hash(mod) != before
     monkeypatch.undo()
     _edited(monkeypatch, "privbounds.simulators.engine.blocks")  # seeds every block
@@ -57,9 +57,9 @@ from privbounds.simulators.bns import gf2
 class A:
     def f(self):
         try:
-            import privbounds.simulators.learners
+            import privbounds.simulators.shared.learners
         except ImportError:
-            from privbounds.simulators.concepts import Thresholds
+            from privbounds.simulators.shared.concepts import Thresholds
         else:
             pass
         finally:
@@ -96,8 +96,8 @@ def test_imports_are_found_in_every_nested_statement(monkeypatch):
     assert found == ("privbounds.api", "privbounds.bounds", "privbounds.bounds.bns", "privbounds.claims",
                      "privbounds.cli", "privbounds.learners", "privbounds.params",
                      "privbounds.registry", "privbounds.results", "privbounds.simulators.bns",
-                     "privbounds.simulators.bns.gf2", "privbounds.simulators.concepts",
-                     "privbounds.simulators.learners")
+                     "privbounds.simulators.bns.gf2", "privbounds.simulators.shared.concepts",
+                     "privbounds.simulators.shared.learners")
 
 
 def test_an_edit_to_a_shared_learner_recomputes_its_blocks(tmp_path, monkeypatch):
@@ -106,7 +106,7 @@ def test_an_edit_to_a_shared_learner_recomputes_its_blocks(tmp_path, monkeypatch
     again = _run(tmp_path)
     assert again["engine"]["blocks_run"] == 0  # unchanged code: every block from the cache
     assert again["points"] == first["points"]
-    _edited(monkeypatch, "privbounds.simulators.learners")
+    _edited(monkeypatch, "privbounds.simulators.shared.learners")
     try:
         edited = _run(tmp_path)
     finally:

@@ -1,8 +1,8 @@
-"""The one tolerance for "error at most alpha" (simulators/accuracy.py)."""
+"""The one tolerance for "error at most alpha" (simulators/shared/accuracy.py)."""
 
 import numpy as np
 
-from privbounds.simulators.accuracy import within
+from privbounds.simulators.shared.accuracy import within
 
 
 def test_the_rounding_case_from_the_issue():

@@ -12,7 +12,7 @@ from scipy.stats import norm
 
 from privbounds.bounds.sivakumar import binary_search_sigma, gdp_delta, gdp_mu
 from privbounds.simulators.engine.audit import AUDIT_CONF, epsilon_lower_bound
-from privbounds.simulators.mechanisms import exponential_mechanism
+from privbounds.simulators.shared.mechanisms import exponential_mechanism
 from privbounds.simulators.siv import lem3_2, thm2_1, thm3_4, thm3_5
 from privbounds.simulators.siv.private_thresholds import (
     binary_search,

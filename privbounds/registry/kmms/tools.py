@@ -4,7 +4,7 @@ Concepts" (ICML 2019), section 2: the VC dimension of k-fold unions and intersec
 two mechanisms the Set Cover Learner is built from (Theorem 2.4, Proposition 2.5).
 
 The mechanisms are measured as the learner uses them (the same code: the project's
-Laplace and exponential mechanisms, simulators/mechanisms.py), each with a powered privacy
+Laplace and exponential mechanisms, simulators/shared/mechanisms.py), each with a powered privacy
 audit; the structural results are checked by unit tests (tests/kmms)."""
 
 from __future__ import annotations

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.simulators.concepts import ConceptClass
-from privbounds.simulators.mechanisms import exponential_mechanism
+from privbounds.simulators.shared.concepts import ConceptClass
+from privbounds.simulators.shared.mechanisms import exponential_mechanism
 
 # Largest (trials x concepts x hypotheses) array built at once: keeps the working set in
 # cache-friendly tens of MB however large the block.

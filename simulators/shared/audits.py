@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.simulators.concepts import make_class
 from privbounds.simulators.engine.audit import NoiseSource, noise_sources
-from privbounds.simulators.learners import chunks, expmech_learner, expmech_learner_grouped
-from privbounds.simulators.mechanisms import exponential_mechanism, laplace_mechanism
+from privbounds.simulators.shared.concepts import make_class
+from privbounds.simulators.shared.learners import chunks, expmech_learner, expmech_learner_grouped
+from privbounds.simulators.shared.mechanisms import exponential_mechanism, laplace_mechanism
 
 
-@noise_sources(NoiseSource("laplace", "laplace", "privbounds.simulators.audits:laplace_mechanism",
+@noise_sources(NoiseSource("laplace", "laplace", "privbounds.simulators.shared.audits:laplace_mechanism",
                            param="epsilon", arg="epsilon",
                            what="the Laplace mechanism itself, at the instance's epsilon"))
 def laplace_events(budget, trials, rng, epsilon, sensitivity=1.0):
@@ -43,7 +43,7 @@ def laplace_events(budget, trials, rng, epsilon, sensitivity=1.0):
     return on_d > sensitivity, on_d2 > sensitivity
 
 
-@noise_sources(NoiseSource("expmech", "expmech", "privbounds.simulators.audits:exponential_mechanism",
+@noise_sources(NoiseSource("expmech", "expmech", "privbounds.simulators.shared.audits:exponential_mechanism",
                            param="epsilon", arg="epsilon",
                            what="the exponential mechanism itself, at the instance's epsilon"))
 def expmech_events(budget, trials, rng, epsilon, candidates=10):
@@ -56,7 +56,7 @@ def expmech_events(budget, trials, rng, epsilon, candidates=10):
     return a == 0, b == 0
 
 
-@noise_sources(NoiseSource("columns", "expmech", "privbounds.simulators.audits:expmech_learner_grouped",
+@noise_sources(NoiseSource("columns", "expmech", "privbounds.simulators.shared.audits:expmech_learner_grouped",
                            param="epsilon", arg="epsilon",
                            what="each column's exponential-mechanism learner (the grouped sampler every instance uses)"))
 def expmech_columns_events(budget, trials, rng, cls_name, d, x0, k, eps0, reveal=None, grouped=True):
