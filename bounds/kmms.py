@@ -5,7 +5,7 @@ The text we work from lost fraction bars, minus signs, relations and square root
 the paper's shapes (n ~ k log d / (alpha eps) for conjunctions, disjunctions and
 polygons; k^1.5 log d / (alpha eps) for the composition baseline) are taken as stated in
 words, and every explicit constant is ours, derived in the docstrings for OUR
-implementation of the Set Cover Learner (simulators/setcover.py) with its SAFE
+implementation of the Set Cover Learner (simulators/kmms/setcover.py) with its SAFE
 parameterisation, so each is a theorem about that code. Where the paper-literal reading
 of a constant differs, the function says so. ln is natural, log2 base 2.
 """
@@ -263,7 +263,7 @@ def selection_slack(eta, d, beta):
 
 # --- section 5: unions of polygons -------------------------------------------------------
 # Our learner for unions of triangles is the disjunctive Set Cover Learner with the
-# finite-candidate surrogate of the paper's triangle selection (simulators/polygons.py):
+# finite-candidate surrogate of the paper's triangle selection (simulators/kmms/polygons.py):
 # the exponential mechanism over a data-independent set of ``candidates`` triangles. The
 # set-cover parameter is r, the number of triangles of the target (a simple polygon with
 # v edges is v - 2 triangles), so T' = ceil(2r ln(4/alpha)).

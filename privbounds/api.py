@@ -209,6 +209,7 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
         if slots:
             plan.record_run(out, fidelity=fidelity, theorems=len(ids), workers=slots[0], backend=backend,
                             wall=time.perf_counter() - started, code_version=version,
+                            cached=sum(r["engine"]["blocks_cached"] for r in records.values()),
                             predicted=plan.predict("run", ids, known, slots[0]) if known else None)
     _say_notes(records, caught)
     if failures:
@@ -477,6 +478,7 @@ def report(out=DEFAULT_OUT) -> Path:
 def check(out=DEFAULT_OUT, baseline=None, update: bool = False, fidelity: str | None = None):
     from privbounds.reports.check import run_check
 
+    available(out)  # learners measured into out are entries: read them before the check lists results
     return run_check(Path(out), baseline=baseline, update=update, fidelity=fidelity)
 
 

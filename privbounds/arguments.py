@@ -124,7 +124,8 @@ def check_memory(work: dict, fidelity: str, slots: int, total: int | None = None
                 break
             if need is not None and need * slots > total:
                 shown = ", ".join(f"{k}={v}" for k, v in p.items() if k in sim.params)
+                size, room = f"{need / 2**30:.1f} GiB", f"{where}'s {total / 2**30:.1f} GiB"
                 raise ParameterError(
-                    f"{tid} at {shown}: a block needs about {need / 2**30:.1f} GiB, and {slots} at once "
-                    f"{'do' if slots > 1 else 'does'} not fit in {where}'s {total / 2**30:.1f} GiB; "
-                    f"give smaller values, or fewer {flag('jobs')}")
+                    f"{tid} at {shown}: a block needs about {size}, more than {room}; give smaller values"
+                    if slots == 1 else f"{tid} at {shown}: a block needs about {size}, and {slots} at once do not "
+                    f"fit in {room}; give smaller values, or fewer {flag('jobs')}")

@@ -35,6 +35,11 @@ def _finite(value) -> bool:
         return False
 
 
+def _number(x, integer: bool) -> str:
+    """An end of a range as a message prints it: an integer exactly (4194304, not 4.1943e+06)."""
+    return str(int(x)) if integer else f"{x:g}"
+
+
 def _shown(value) -> str:
     """A value as an error message quotes it: at most 40 characters (a pasted 400-digit
     number would fill the terminal)."""
@@ -77,8 +82,8 @@ class Interval:
             return f"an integer >= {lo:g}"
         left = "[" if self.closed in ("both", "left") or self.floor else "("
         right = "]" if self.closed in ("both", "right") else ")"
-        lo = "-inf" if self.low is None else f"{self.floor or self.low:g}"
-        hi = "inf" if self.high is None else f"{self.high:g}"
+        lo = "-inf" if self.low is None else _number(self.floor or self.low, self.integer)
+        hi = "inf" if self.high is None else _number(self.high, self.integer)
         kind = "an integer" if self.integer else "a number"
         zero = "0 or " if self.floor and self.closed in ("both", "left") else ""
         return f"{zero}{kind} in {left}{lo}, {hi}{right}"

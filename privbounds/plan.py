@@ -33,7 +33,10 @@ from privbounds.results import ResultError, load, results_dir
 # beside the baselines, in the reports package (the repository's reports/ folder)
 COSTS_DIR = Path(importlib.util.find_spec("privbounds.reports").origin).parent / "costs"
 RUNS = "runs.jsonl"
-ROW_BYTES = 170  # a stored block's bytes on disk beside its key and value (hashes, names, index)
+# a stored block's bytes on disk beside its key and value (hashes, names, timestamps, the index,
+# pages' slack): 426 and 437 in the quick and full stores of 8472db9 (file size / blocks - mean
+# key and value)
+ROW_BYTES = 430
 WORKERS = Interval("workers", 1, 100_000, "both", integer=True)
 
 
@@ -76,12 +79,16 @@ def _from_record(out: Path, tid: str, fidelity: str, store: dict) -> Cost | None
         rec = load(out, tid)
     except (ParameterError, ResultError):
         return None
-    eng = rec.get("engine") or {}
-    mean = block_mean(eng)
-    if rec.get("fidelity") != fidelity or rec.get("overrides") or not mean:
-        return None  # a --set run costs what its own grid costs, not the registered one's
-    blocks = int(eng["blocks_run"]) + int(eng["blocks_cached"])
-    return Cost(tid, blocks, mean * blocks, int(eng["rounds"]), store.get(tid), f"the last run in {out}")
+    try:
+        eng = rec.get("engine") or {}
+        mean = block_mean(eng)
+        if rec.get("fidelity") != fidelity or rec.get("overrides") or not mean:
+            return None  # a --set run costs what its own grid costs, not the registered one's
+        blocks = int(eng["blocks_run"]) + int(eng["blocks_cached"])
+        size = None if tid not in store else round(store[tid] * blocks)
+        return Cost(tid, blocks, mean * blocks, int(eng["rounds"]), size, f"the last run in {out}")
+    except (KeyError, TypeError, ValueError):  # an engine part of another shape: no cost, never a failure
+        return None
 
 
 def block_mean(engine: dict) -> float | None:
@@ -95,22 +102,23 @@ def block_mean(engine: dict) -> float | None:
     return None
 
 
-def store_bytes(out: Path) -> dict[str, int]:
-    """Theorem -> estimated bytes on disk of its blocks in ``<out>/blocks.sqlite`` (read-only;
-    {} when there is no store)."""
+def store_bytes(out: Path) -> dict[str, float]:
+    """Theorem -> estimated bytes on disk of one of its blocks in ``<out>/blocks.sqlite`` (the
+    mean over its stored blocks, whatever code made them; read-only; {} when there is no
+    store): a run's store is that times its blocks."""
     path = Path(out) / "blocks.sqlite"
     if not path.is_file():
         return {}
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
-            rows = db.execute("SELECT theorem, SUM(bytes + LENGTH(key)) + ? * COUNT(*) FROM blocks "
-                              "GROUP BY theorem", (ROW_BYTES,)).fetchall()
+            rows = db.execute("SELECT theorem, AVG(bytes) + ? FROM blocks GROUP BY theorem",  # bytes: key + value
+                              (ROW_BYTES,)).fetchall()
         finally:
             db.close()
     except sqlite3.Error:
         return {}
-    return {t: int(b) for t, b in rows}
+    return {t: float(b) for t, b in rows}
 
 
 def committed(fidelity: str) -> dict[str, Cost]:
@@ -215,11 +223,13 @@ def render(rows: list[Estimate], fidelity: str, workers: int, sources: list[str]
 
 
 def record_run(out, *, fidelity: str, theorems: int, workers: int, backend: str, wall: float,
-               predicted: Estimate | None, code_version: str) -> None:
+               predicted: Estimate | None, code_version: str, cached: int = 0) -> None:
     """Append what this run measured, beside what the model predicted before it, to
-    ``<out>/runs.jsonl`` (one JSON object a line; a run that did not finish writes none)."""
+    ``<out>/runs.jsonl`` (one JSON object a line; a run that did not finish writes none).
+    ``cached``: the blocks it read from the store, which the model (a run from nothing)
+    does not subtract."""
     line = {"finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "fidelity": fidelity,
-            "theorems": theorems, "workers": workers, "backend": backend, "wall": round(wall, 1),
+            "theorems": theorems, "workers": workers, "backend": backend, "wall": round(wall, 1), "cached": cached,
             "predicted": None if predicted is None or predicted.missing else round(predicted.wall, 1),
             "code_version": code_version}
     with open(Path(out) / RUNS, "a") as f:
@@ -265,5 +275,7 @@ def ratio_text(row: dict) -> str:
     """'measured / predicted' of one logged run, or why there is no ratio."""
     pred = row.get("predicted")
     if not isinstance(pred, (int, float)) or not math.isfinite(pred) or pred <= 0:
-        return "no prediction (a theorem had no measured cost)"
+        return "no prediction (a --set grid, or a theorem without a measured cost)"
+    if row.get("cached"):
+        return f"not comparable: {row['cached']:,} blocks were read from the store"
     return f"{row['wall'] / pred:.2f}"

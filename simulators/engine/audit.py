@@ -75,7 +75,7 @@ class NoiseSource:
     - ``arg`` None, a function: what it returns is the parameter (e.g. ``threshold_scale``
       returning 2/(eps0 n)); a number: the attribute is the parameter;
     - ``arg`` a parameter name: the site is a mechanism imported into the learner's module
-      under that name (e.g. ``laplace_mechanism`` in simulators/setcover.py, called there
+      under that name (e.g. ``laplace_mechanism`` in simulators/kmms/setcover.py, called there
       once) and ``arg`` is the argument carrying the parameter.
     ``param`` says which way it weakens privacy: "scale" (a noise scale or temperature:
     halved), "epsilon" (a per-mechanism epsilon or inverse temperature: doubled), "rate"

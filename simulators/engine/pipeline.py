@@ -39,6 +39,7 @@ FLUSH_EVERY = 2.0  # seconds between commits of finished blocks to the store
 FLUSH_BLOCKS = 256  # ... or this many blocks, whichever comes first
 HEALTH_EVERY = 5.0  # seconds without a returned block between checks that the executor lives
 REQUEUE = 3  # times one block the executor cancelled while it still answers is queued again
+REQUEUE_WAIT = 1.0  # seconds to wait before the k-th time, times k: a reconnecting client needs a moment
 
 
 class Outcome(NamedTuple):
@@ -314,6 +315,7 @@ class Engine:
         if self.health is None or self.health()[0] or self.requeued.get(task.key, 0) >= REQUEUE:
             return False
         self.requeued[task.key] = self.requeued.get(task.key, 0) + 1
+        time.sleep(REQUEUE_WAIT * self.requeued[task.key])
         self.pending.push(task)
         return True
 

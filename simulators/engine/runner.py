@@ -443,8 +443,8 @@ def _timed(fn, args):
     alone = not _THREADING["on"]
     try:
         with _one_thread(), (warnings.catch_warnings(record=True) if alone else contextlib.nullcontext()) as caught:
-            if alone:
-                warnings.simplefilter("always")
+            if alone:  # numpy's floating-point warnings; others keep the process's filters
+                warnings.simplefilter("always", RuntimeWarning)
             value = fn(*args)
         return Outcome(value, None, time.perf_counter() - t0, worker_name(), _notes(caught))
     except Exception:
@@ -453,4 +453,4 @@ def _timed(fn, args):
 
 def _notes(caught) -> tuple:
     """The distinct warning lines of one block."""
-    return tuple(dict.fromkeys(warning_line(w) for w in caught or ()))
+    return tuple(dict.fromkeys(warning_line(w) for w in caught or () if issubclass(w.category, RuntimeWarning)))

@@ -3,7 +3,7 @@ privacy paragraph: with a quality q of sensitivity 1, the output density exp(eta
 satisfies p_S(a, b) <= e^(2 eta) p_S'(a, b) for neighbouring S, S', so one call is
 2 eta-DP.
 
-Two checks of the exact sampler (simulators/halfplanes.py, domain mode):
+Two checks of the exact sampler (simulators/kmms/halfplanes.py, domain mode):
 
 - Exact densities. Both densities are constant on the cells of the full grid's
   arrangement (the common refinement of every sample's regions), so the supremum of

@@ -30,7 +30,7 @@ the paper's T = ceil(2k ln(2/alpha)) at k = 1, alpha = 0.9):
 
 The parts are audited with power on their own: the Laplace count under kmms.thm2_4 and
 the exponential mechanism under kmms.prop2_5, each at a fixed scale of its own; so also
-through the learner's own calls (``NoiseSource`` sites in simulators/setcover.py, which
+through the learner's own calls (``NoiseSource`` sites in simulators/kmms/setcover.py, which
 engine/mutations.py halves one at a time):
 
 - ``setcover-count``: the whole learner on the ``whole-neg`` sample (k = 1, T = 2, eta =
@@ -144,7 +144,7 @@ def count_events(budget, trials, rng, k, rounds, lap_scale, eta, shift, above):
     return a, b
 
 
-# the learner's two noises, at its own calls (simulators/setcover.py calls each mechanism once)
+# the learner's two noises, at its own calls (simulators/kmms/setcover.py calls each mechanism once)
 COUNT_LAPLACE = NoiseSource("count-laplace", "laplace", "privbounds.simulators.kmms.setcover:laplace_mechanism",
                             param="epsilon", arg="epsilon", what="Lap(b_L) on |S0| every round (epsilon 1/b_L)")
 SELECTION = NoiseSource("selection", "expmech", "privbounds.simulators.kmms.setcover:exponential_mechanism",

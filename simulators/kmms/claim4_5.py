@@ -2,7 +2,7 @@
 Halfplane's dual arrangement (clipped to the box [-2d^2, 2d^2]^2) has area >= d^-4/4.
 
 What is measured is the smallest *region* (cell: trapezoids grouped by their labelling,
-simulators/halfplanes.py), never a trapezoid (slab cuts make those arbitrarily thin).
+simulators/kmms/halfplanes.py), never a trapezoid (slab cuts make those arbitrarily thin).
 Each curve row n asks "is the smallest region's area times 4 d^4 below n?" (relative
 tolerance 1e-9 against float rounding). Points with ``bound=paper`` have the one row
 n = 1 (the claim as printed); points with ``bound=ours`` start at n = 2d (our sharper

@@ -3,7 +3,7 @@ Concepts" (ICML 2019), section 4: the convex k-gon targets and the band distribu
 Lemma 4.6 and Theorem 4.7, and the non-private baselines Theorem 4.7 is compared with
 (greedy cover over HALFPLANE_d, the convex hull of the positives). The grid, the dual
 arrangement and the exact Select Halfplane sampler they run on are in
-simulators/halfplanes.py."""
+simulators/kmms/halfplanes.py."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 has q(f) >= nu, Select Halfplane (density exp(eta q)) outputs f' with q(f') >= nu -
 (8/eta) ln(2d/beta) with probability >= 1 - beta.
 
-One trial is one call of Select Halfplane (the exact sampler of simulators/halfplanes.py)
+One trial is one call of Select Halfplane (the exact sampler of simulators/kmms/halfplanes.py)
 with the quality of Set Cover Learner's first round, q = min(#h_0(S0) - |S0|/k,
 -#h_0(S1)), and nu = max q computed exactly over every region. The recorded event of the
 curve row n is "the selection gap max q - q(f') exceeds n": the rows trace the gap's

@@ -3,7 +3,7 @@ Concepts" (ICML 2019), section 5: the exact integer geometry of its polygons. Or
 (``cross``), closed triangles and closed simple polygons on grid points (boundary
 included), the simplicity test, ear clipping (a simple polygon with v edges is the union of
 the v - 2 closed triangles of a triangulation), random star-shaped polygons on a coordinate
-grid, and the distance of grid points to a union of triangles. simulators/polygons.py
+grid, and the distance of grid points to a union of triangles. simulators/kmms/polygons.py
 builds the candidates and targets of Theorem 5.1 from these."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 Concepts" (ICML 2019), section 4: algorithm Select Halfplane as the selection step of the
 Set Cover Learner, sampled exactly over the cells of the dual arrangement (density
 area x exp(eta q), Observation 4.4), and its exact output law. The grid and the
-arrangement are in simulators/halfplanes.py."""
+arrangement are in simulators/kmms/halfplanes.py."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ class SelectHalfplane:
     call is 2 eta-DP for a quality of sensitivity 1 (the paper's privacy paragraph).
 
     Called as ``select(c1_alive, c0_alive, threshold, rng)`` (the interface of
-    simulators/setcover.py) it returns (choice, rejects, q_chosen, q_max): the hypothesis
+    simulators/kmms/setcover.py) it returns (choice, rejects, q_chosen, q_max): the hypothesis
     (cell id, + n_cells for the z = -1 copy), the atoms it labels 0, and the exact quality
     of the choice and the maximum over HALFPLANE_d."""
 

@@ -40,7 +40,7 @@ Interface (fixed; other experiments code against it)::
 Rounds are sequential; each round is array operations over all trials. The loop itself
 (``setcover_rounds``) runs over any *state* with ``cover_size``, ``select``, ``delete``
 and ``errors``: ``AtomState`` here (the interface above), and the exact product-form
-state of simulators/conjunctions.py for Boolean samples too large to hold as rows. So
+state of simulators/kmms/conjunctions.py for Boolean samples too large to hold as rows. So
 there is one learner, whatever represents the sample.
 
 Claim 3.1 (exact per-run form, derived from the paper's proof; see ``SetCoverRun``) is

@@ -3,7 +3,7 @@ Stemmer, "Differentially Private Learning of Geometric Concepts" (ICML 2019), se
 and 3: parameter specs, fidelities, the learners by name, and how one batch of trials
 runs.
 
-Learners (all over LIT_d on a ``ProductFamily``, simulators/conjunctions.py):
+Learners (all over LIT_d on a ``ProductFamily``, simulators/kmms/conjunctions.py):
 - ``setcover``: the Set Cover Learner with the exponential mechanism, SAFE constants (ours:
   b_L = 2T/eps, Delta = b_L ln(4T/beta), eta = eps/(4 ln(e/delta))), run at the internal
   accuracy alpha/2 (T' = ceil(2k ln(4/alpha)) rounds) so that our explicit n_32 applies;

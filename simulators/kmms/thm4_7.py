@@ -1,7 +1,7 @@
 """Kaplan, Mansour, Matias and Stemmer (ICML 2019), Theorem 4.7: an efficient (eps,
 delta)-DP (alpha, beta)-PAC learner for CONVEX-k-GON over X_d^2 with sample complexity
-O~(k log d / (alpha eps)): Set Cover Learner (simulators/setcover.py) with Select
-Halfplane (simulators/halfplanes.py, domain mode: the exact sampler over the cells of
+O~(k log d / (alpha eps)): Set Cover Learner (simulators/kmms/setcover.py) with Select
+Halfplane (simulators/kmms/halfplanes.py, domain mode: the exact sampler over the cells of
 the full grid's dual arrangement).
 
 Instance (``kmms.dist_band``): a random convex k-gon target per trial (regular, radius

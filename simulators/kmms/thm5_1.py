@@ -1,6 +1,6 @@
 """Kaplan, Mansour, Matias and Stemmer (ICML 2019), Theorem 5.1: an efficient (eps,
 delta)-DP (alpha, beta)-PAC learner for k-UNION-GON over X_d^2, here with our
-finite-candidate surrogate of the paper's triangle selection (simulators/polygons.py):
+finite-candidate surrogate of the paper's triangle selection (simulators/kmms/polygons.py):
 it tests the set-cover loop and its privacy accounting, NOT the paper's d-dependence (the
 surrogate's candidates are the same for every d; the paper's ln d comes from the
 dual-plane selection it replaces).
@@ -11,7 +11,7 @@ ear-clipped into r triangles, k = r + 2), the band distribution (1/2 on the targ
 points, 1/2 on the grid points within 0.15 d of it), one multinomial draw of counts on
 the atoms, and the exact error by summing over the atoms.
 
-Learners (``learner``), all the disjunctive Set Cover Learner (simulators/setcover.py,
+Learners (``learner``), all the disjunctive Set Cover Learner (simulators/kmms/setcover.py,
 mode "or", set-cover parameter r, internal accuracy alpha/2: T' = ceil(2r ln(4/alpha))):
 - ``private``: SAFE parameters (b_L = 2T'/eps, Delta = b_L ln(4T'/beta), density exp(eta q)
   with eta = eps/(4 ln(e/delta)): Claim 3.4's accounting), the surrogate selection;
@@ -170,12 +170,12 @@ class KmmsThm51(Simulator):
                          "advanced": [("disjoint", D_REF, [1, 2, 3, 4, 6])]}}
     _d_sweep = {"smoke": [], "quick": [10, 20, 30, 40], "full": [10, 20, 40, 80]}
 
-
     def memory(self, point, n, trials):
         """A structure over the d-dimensional family built once a process, about 0.17 MiB x
         d^2 whatever n and the trials: measured (tracemalloc's peak, 4 trials at n = 882) 272
         MiB at d = 40, 1,060 MiB at d = 80, 4,184 MiB at d = 160; 2.8 MiB at n = 3,528 once built."""
         return 180_000 * point["d"] ** 2
+
     def grid(self, fidelity, overrides):
         base = {"alpha": [0.2], "beta": [0.1], "epsilon": [EPSILON], "delta": [DELTA], "m": [6]}
         pts = []

@@ -304,7 +304,7 @@ def test_tardos_trace_vs_generate(benchmark):
 
 # --- 5. PAP (Bassily et al., query release with public data) -----------------------------
 # (a) PMW against matrix-vector products: trials per second of the batched offline PMW
-# (simulators/pmw_offline.pmw, Algorithm 1) on a random 256 x 256 class, against one pass
+# (simulators/pap/pmw_offline.pmw, Algorithm 1) on a random 256 x 256 class, against one pass
 # of the same (trials x N) @ (N x K) product answering every query on every trial's
 # weights once. PMW cannot cost less than about one such pass per round (one window of
 # queries per live trial), so the ratio is printed beside the realised number of rounds.

@@ -1,6 +1,7 @@
 """The house's order (issue 31): no import circle among privbounds' modules, the mapped
-packages (bounds/, simulators/, figures/, reports/) included and imports inside functions
-counted, so that the registry and the results on disk never reach up into the API."""
+packages (bounds/, simulators/, figures/, reports/) included, imports inside functions and
+relative imports counted (a module loaded by name through importlib is not seen), so that
+the registry and the results on disk never reach up into the API."""
 
 import ast
 import importlib.util
@@ -26,10 +27,14 @@ def _imports(mods: dict[str, Path]) -> dict[str, set[str]]:
     """Module -> the modules of ours it imports (at the top or inside a function)."""
     graph = {m: set() for m in mods}
     for m, f in mods.items():
+        package = m if f.name == "__init__.py" else m.rpartition(".")[0]
         for node in ast.walk(ast.parse(f.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                names = [f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in mods else node.module
-                         for a in node.names]
+            if isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:  # from .x import y, from .. import z: resolved from this package
+                    up = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    base = ".".join(up + ([base] if base else []))
+                names = [f"{base}.{a.name}" if f"{base}.{a.name}" in mods else base for a in node.names]
             elif isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
             else:
@@ -78,3 +83,8 @@ def test_no_import_circle():
 
 def test_the_circle_finder_finds_a_circle():
     assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_relative_imports_are_followed():
+    graph = _imports(_modules())
+    assert "privbounds.bounds._meta" in graph["privbounds.bounds.bns"]  # bounds/bns.py: from ._meta import ...

@@ -150,6 +150,7 @@ def test_blocks_cancelled_by_a_cluster_that_still_answers_are_run_again_with_the
     from privbounds.registry import get
     from privbounds.simulators.engine import pipeline, runner
 
+    monkeypatch.setattr(pipeline, "REQUEUE_WAIT", 0.0)  # no pause between the tries here
     sim = get("siv.thm3_3").simulator
     work, fid = {"siv.thm3_3": (sim, sim.points("smoke"))}, {"siv.thm3_3": sim.fidelity("smoke")}
     plain = runner.run_points(work, fid, 0, None, backend="sequential", progress=False, use_cache=False)

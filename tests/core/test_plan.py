@@ -72,7 +72,8 @@ def test_a_run_logs_its_wall_time_beside_the_prediction_from_the_run_before(tmp_
     privbounds.run("siv.thm3_3", fidelity="smoke", out=out, progress=False)
     (out / plan.RUNS).open("a").write("not json\n")  # a damaged line is skipped, never fatal
     second = plan.runs(out)
-    assert len(second) == 2
+    assert len(second) == 2 and second[1]["cached"] > 0  # every block read from the store
+    assert plan.ratio_text(second[1]).startswith("not comparable: ")
     assert second[1]["predicted"] == pytest.approx(round(max(cost.seconds, cost.chain), 1))
     code, text, _ = run_cli(["plan", "siv.thm3_3", "--fidelity", "smoke", "--out", str(out)], capsys)
     assert code == 0 and f"costs from the last run in {out}" in text

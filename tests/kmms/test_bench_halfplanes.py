@@ -1,4 +1,4 @@
-"""Speed of the exact slab sampler of Select Halfplane (simulators/halfplanes.py), as a
+"""Speed of the exact slab sampler of Select Halfplane (simulators/kmms/halfplanes.py), as a
 ratio measured within one run (see tests/core/test_bench.py for why ratios): continuous
 draws per second of ``Arrangement.sample_in_cells`` (a region by its weight, a trapezoid
 of it by area, a uniform point in the trapezoid by the inverse CDF of its linear height)

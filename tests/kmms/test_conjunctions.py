@@ -1,4 +1,4 @@
-"""Conjunctions and disjunctions (simulators/conjunctions.py) for Kaplan, Mansour, Matias,
+"""Conjunctions and disjunctions (simulators/kmms/conjunctions.py) for Kaplan, Mansour, Matias,
 Stemmer: Example 2.3, the closed-form error against enumeration, the exact count state
 against the learner on explicit rows, and Section 1.1's classical learner."""
 

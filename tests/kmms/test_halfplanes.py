@@ -1,5 +1,5 @@
 """Unit tests of section 4 of Kaplan, Mansour, Matias, Stemmer (ICML 2019): the dual
-arrangement and the exact slab sampler of Select Halfplane (simulators/halfplanes.py),
+arrangement and the exact slab sampler of Select Halfplane (simulators/kmms/halfplanes.py),
 Observations 4.1 and 4.4, Claim 4.5's exact values, the privacy of Select Halfplane,
 the convex k-gon targets and the baselines."""
 

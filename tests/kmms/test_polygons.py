@@ -1,6 +1,6 @@
 """Section 5 of Kaplan, Mansour, Matias, Stemmer (ICML 2019): the decomposition of polygons
 into triangles, the finite-candidate surrogate selection, and the disjunctive Set Cover
-Learner over it (simulators/polygons.py, simulators/kmms/thm5_1.py)."""
+Learner over it (simulators/kmms/polygons.py, simulators/kmms/thm5_1.py)."""
 
 import itertools
 import math

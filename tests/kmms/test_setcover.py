@@ -1,4 +1,4 @@
-"""The Set Cover Learner (simulators/setcover.py) of Kaplan, Mansour, Matias, Stemmer:
+"""The Set Cover Learner (simulators/kmms/setcover.py) of Kaplan, Mansour, Matias, Stemmer:
 against a plain per-trial reference, its exponential mechanism against the exact
 softmax, Claim 3.1's check, the disjunctive form against De Morgan, and bad input."""
 

@@ -70,7 +70,7 @@ def _alg_selecthalfplane() -> Theorem:
                         "p_S'| > 2 eta] <= 0.05, and no violation at all (the paper: never; a single violation "
                         "refutes the claim)",
                         lambda p: True, ("d", "eta"), bound=use(kmms_bounds.never_ceiling), never=True)],
-        notes=("Our sampler (simulators/halfplanes.py) is exact: critical slopes as reduced integer fractions, heights "
+        notes=("Our sampler (simulators/kmms/halfplanes.py) is exact: critical slopes as reduced integer fractions, heights "
                "as exact integers, regions grouped by a 64-bit hash of their label sets, region probabilities in log "
                "space, and (in sample mode) a uniform point in a trapezoid by the inverse CDF of its linear height. "
                "The unit tests compare its region probabilities with a brute-force integration of exp(eta q) over F x "

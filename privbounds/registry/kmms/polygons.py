@@ -5,7 +5,7 @@ surrogate), and Theorem 5.1.
 
 What is and is not tested: the simulated learner is the disjunctive Set Cover Learner
 with our surrogate selection, the exponential mechanism over every triangle with vertices
-on a public coarse grid G_6 (simulators/polygons.py). It tests the set-cover loop, its
+on a public coarse grid G_6 (simulators/kmms/polygons.py). It tests the set-cover loop, its
 dependence on the number of triangles and its privacy accounting. It does NOT test the
 paper's dependence on d: the surrogate's candidate set is the same for every d, and the
 paper's ln d comes from the dual-plane selection the surrogate replaces. Every explicit

@@ -110,8 +110,8 @@ def _alg_setcover() -> Theorem:
         math="SAFE (ours): b_L = 2T/eps, Delta = b_L ln(4T/beta), density exp(eta q), eta = eps/(4 ln(e/delta)); "
              "paper-literal: b_L = T/eps, Delta = b_L ln(T/beta).",
         status=BOUND_ONLY, tested_by=("kmms.thm3_5", "kmms.thm3_2", "kmms.ex3_3", "kmms.claim3_1", "kmms.claim3_4"),
-        reason=("An algorithm, implemented once in simulators/setcover.py (batched over trials; the sample as atom "
-                "counts, or as the exact product-form counts of simulators/conjunctions.py for large Boolean "
+        reason=("An algorithm, implemented once in simulators/kmms/setcover.py (batched over trials; the sample as atom "
+                "counts, or as the exact product-form counts of simulators/kmms/conjunctions.py for large Boolean "
                 "samples). tests/kmms/test_setcover.py checks it against a plain per-trial reference, the "
                 "exponential mechanism's frequencies and Claim 3.1's check; the simulated entries run it."))
 
@@ -125,7 +125,7 @@ def _alg_setcover_or() -> Theorem:
                   "(equivalently, by De Morgan, the conjunctive learner on complemented labels with the negated class).",
         math="as alg_setcover with the labels' roles swapped.",
         status=BOUND_ONLY, tested_by=("kmms.thm3_5", "kmms.thm5_1"),
-        reason=("The mode 'or' of simulators/setcover.py (the reconstruction above, RECONSTRUCTED from the paper's "
+        reason=("The mode 'or' of simulators/kmms/setcover.py (the reconstruction above, RECONSTRUCTED from the paper's "
                 "one sentence). tests/kmms/test_setcover.py checks that it equals the conjunctive learner on the "
                 "De Morgan image, run for run; Theorem 3.5 measures it on DISJ."))
 

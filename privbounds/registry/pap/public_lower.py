@@ -97,7 +97,7 @@ def _def5_2() -> Theorem:
              "is (eps, delta)-DP; err_D(h) = Pr_{(x, y) ~ D}[h(x) != y].",
         status=BOUND_ONLY, tested_by=("pap.lem5_3", "pap.lem5_4"),
         reason=("A definition. Our learner (Algorithm 3 on the loss class, then the argmin; "
-                "simulators/pap_learning.learn and learn_thresholds) meets it with unlabelled public points: "
+                "simulators/pap/learning.learn and learn_thresholds) meets it with unlabelled public points: "
                 "Lemma 5.3's experiment measures its excess error over random noisy targets (realisable up to the "
                 "noise and not realisable), exactly from the distribution; its privacy is audited there one round "
                 "at a time with the public sample held fixed, as the definition's 'for every public sample' asks. "

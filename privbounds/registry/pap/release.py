@@ -57,7 +57,7 @@ def _def2_1() -> Theorem:
         math="max_h min_{h~} Pr_D[h(x) != h~(x)] <= alpha; with Algorithm 3's map h -> h~ (agreement on the "
              "public points) in place of the min.",
         status=BOUND_ONLY, tested_by=("pap.lem3_3", "pap.thm3_1"),
-        reason="A definition, implemented as the checker simulators/pap_release.cover_radius (the radius with the "
+        reason="A definition, implemented as the checker simulators/pap/release.cover_radius (the radius with the "
                "algorithm's own map, computed exactly from D) and its closed forms for thresholds and intervals "
                "(the largest gap; the two largest gaps), which tests/pap/test_release.py checks against the "
                "brute-force radius; Lemma 3.3 measures it.")
@@ -72,7 +72,7 @@ def _def2_2() -> Theorem:
                   "representatives.",
         math="x ~ x' iff h(x) = h(x') for all h in H~; E_D h~ = E_{D~} h~.",
         status=BOUND_ONLY, tested_by=("pap.thm3_1",),
-        reason="A definition, implemented as the builder simulators/pap_release.representative_domain (np.unique "
+        reason="A definition, implemented as the builder simulators/pap/release.representative_domain (np.unique "
                "on packed patterns; the thresholds' cells in the batched path). tests/pap/test_release.py checks "
                "E_D h~ = E_D~ h~ exactly and that the batched cells equal the generic classes; Algorithm 3 "
                "(Theorem 3.1) runs on it.")
@@ -99,7 +99,7 @@ def _fact2_4() -> Theorem:
         math="p <= 2^(d+1) - 1.",
         status=BOUND_ONLY, tested_by=("pap.thm3_1",),
         reason="A combinatorial fact: tests/pap/test_release.py computes VC and dual VC by brute force "
-               "(simulators/query_classes.vc_dimension) on 200 random +-1 matrices and on STUMP_p, p = 2..8 "
+               "(simulators/pap/query_classes.vc_dimension) on 200 random +-1 matrices and on STUMP_p, p = 2..8 "
                "(d = floor(log2 p), dual p, near the extreme), against bounds.pap.assouad_dual_vc.")
 
 
@@ -149,7 +149,7 @@ def _alg2() -> Theorem:
                   "structure for the class. Privacy is required with respect to the private data only.",
         math="release(private_counts, public_points, H, alpha, beta, eps, delta, rng) -> G.",
         status=BOUND_ONLY, tested_by=("pap.thm3_1",),
-        reason="An interface: simulators/pap_release.release implements it for any finite class given as a "
+        reason="An interface: simulators/pap/release.release implements it for any finite class given as a "
                "+-1 matrix (one data set); tests/pap/test_release.py checks it and its bad-input messages.")
 
 
