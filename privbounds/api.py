@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import platform
-import subprocess
 import sys
 import time
 import traceback
 import warnings
 from collections.abc import Sequence
-from importlib import metadata
 from numbers import Integral
 from pathlib import Path
 
@@ -30,6 +27,7 @@ from privbounds.arguments import (  # noqa: F401  (resolve_ids, normalise_overri
 )
 from privbounds.claims import evaluate_claims
 from privbounds.params import ParameterError, flag
+from privbounds.provenance import code_version, provenance
 from privbounds.registry import get
 from privbounds.results import (
     DEFAULT_OUT,
@@ -106,34 +104,6 @@ def _warn_before_replacing(out: Path, ids, fidelity: str, seed: int, overrides: 
              f"keep such runs in their own {flag('out')}")
 
 
-def code_version() -> str:
-    """Package version plus the git commit of the source tree, when there is one."""
-    version = metadata.version("privbounds")
-    try:
-        here = Path(__file__).resolve().parent
-        commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=here,
-                                capture_output=True, text=True, timeout=5).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
-                               capture_output=True, text=True, timeout=5).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        commit, dirty = "", ""
-    return f"{version}+{commit}{'.dirty' if dirty else ''}" if commit else version
-
-
-def provenance(fidelity, seed, jobs, backend, wall, command) -> dict:
-    pkgs = {}
-    for name in ("numpy", "scipy", "pandas", "joblib", "matplotlib", "seaborn", "jinja2"):
-        try:
-            pkgs[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            pass
-    return {"code_version": code_version(), "command": command,
-            "fidelity": fidelity, "seed": seed, "jobs": jobs, "backend": backend,
-            "wall_seconds": round(wall, 3), "python": platform.python_version(),
-            "platform": platform.platform(), "packages": pkgs,
-            "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
-
-
 def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEFAULT_OUT,
         backend: str = "loky", scheduler: str | None = None, overrides: dict | None = None,
         progress: bool = True, command: str | None = None, paper: str | None = None,
@@ -169,7 +139,7 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
 
     def done(tid: str, res: dict) -> None:
         thm = get(tid)
-        prov = provenance(fidelity, seed, jobs, backend, res.get("wall_seconds", 0.0), command)
+        prov = provenance(version, fidelity, seed, jobs, backend, res.get("wall_seconds", 0.0), command)
         extra = getattr(thm.simulator, "provenance", None)
         if callable(extra):  # a measured learner: which learner, its code's identity and settings
             prov.update(extra())
@@ -201,20 +171,24 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
         if legacy:
             print(legacy, file=sys.stderr)
         expected = _last_seconds(out, ids, fidelity, overrides)
-        # the scale model's prediction, from the costs known before this run replaces them
-        known, started, slots = (plan.costs(ids, fidelity, out) if not overrides else {}), time.perf_counter(), []
+        # the scale model's costs, read before this run replaces them (a --set grid has none)
+        known, started, slots = {} if overrides else plan.costs(ids, fidelity, out), time.perf_counter(), []
         run_points(work, fids, seed, out, jobs=jobs, backend=backend, scheduler=scheduler,
                    progress=progress, use_cache=use_cache, on_done=done, expected=expected,
                    cache_max=cache_max, on_start=functools.partial(_started, slots, work, fidelity))
-        if slots:
+        if slots:  # the workers came up: log what the run took beside what the model said
             plan.record_run(out, fidelity=fidelity, theorems=len(ids), workers=slots[0], backend=backend,
-                            wall=time.perf_counter() - started, code_version=version,
-                            cached=sum(r["engine"]["blocks_cached"] for r in records.values()),
+                            wall=time.perf_counter() - started, code_version=version, cached=_cached(records),
                             predicted=plan.predict("run", ids, known, slots[0]) if known else None)
     _say_notes(records, caught)
     if failures:
         raise TheoremsFailed(failures, records)
     return {tid: records[tid] for tid in ids}
+
+
+def _cached(records: dict) -> int:
+    """Blocks the run's finished theorems read from the store."""
+    return sum(r["engine"]["blocks_cached"] for r in records.values())
 
 
 def _engine(res: dict, last_mean: float | None) -> dict:

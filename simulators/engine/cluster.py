@@ -268,7 +268,7 @@ def heap_reuse() -> bool:
     """Let this worker reuse freed memory for its next arrays, as a plain Python process does.
     A Dask nanny starts its worker with MALLOC_TRIM_THRESHOLD_=65536, which also turns off
     glibc's dynamic mmap threshold: every array over 128 KiB is then mapped and unmapped
-    afresh, and our blocks ran 2.1x slower (pap.base_priv at n = 1,382,568: 10.9 s against 5.5
+    afresh, and our blocks ran about twice as slow (pap.base_priv at n = 1,382,568: 10.9 s against 5.5
     s for 4 blocks of 250 trials). Setting both thresholds where the dynamic rule would take
     them (32 MiB and twice that) restored it (4.2 s). Only where a nanny set the variable, on
     glibc; True when done."""

@@ -372,7 +372,7 @@ def test_a_worker_that_joined_after_the_check_and_differs_runs_no_block(monkeypa
 
 
 def test_a_worker_started_by_a_dask_nanny_reuses_freed_memory_again(monkeypatch):
-    """A nanny's MALLOC_TRIM_THRESHOLD_ made every block map its arrays afresh (2.1x slower);
+    """A nanny's MALLOC_TRIM_THRESHOLD_ made every block map its arrays afresh (about twice as slow);
     the worker's first block sets glibc's thresholds back where its dynamic rule puts them."""
     from privbounds.simulators.engine import cluster
 
