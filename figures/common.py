@@ -13,6 +13,7 @@ import warnings
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import matplotlib
 
@@ -23,6 +24,7 @@ import seaborn as sns  # noqa: E402
 
 from privbounds.figures.layout import MAX_WIDTH  # noqa: E402
 from privbounds.figures.ticks import plain_log_ticks  # noqa: E402
+from privbounds.record import ClaimResult, PointResult, Record, fit_text, verdict_summary  # noqa: E402
 
 sns.set_theme(style="whitegrid", context="notebook")
 PALETTE = sns.color_palette("colorblind")
@@ -83,19 +85,29 @@ def bound_label(theorem, claim_id: str, text: str) -> str:
     return fn_label(getattr(claim_bound(theorem, claim_id), "fn", None), text)
 
 
+class Band(NamedTuple):
+    """An n_hat with its interval, for a band a plotter computes itself (divided by a
+    factor, say); a record's ``PointResult`` and ``Detail`` have the same fields."""
+
+    n_hat: float | None
+    n_low: float | None
+    n_high: float | None
+    floor_reached: bool | None = False
+
+
 def band(ax, x, points, color, label, marker="o"):
     """n_hat markers with the interval as a light shaded band (light enough that
     overlapping bands stay readable); an open upper end (target never reached on the
     grid) is drawn as an upward arrow, and a search that succeeded down to the smallest
     n the learner runs at (``floor_reached``: n_hat is at most that n, not a crossing)
-    as a downward one."""
+    as a downward one. ``points``: records' points or details, or ``Band``s."""
     x = np.asarray(x, float)
     order = np.argsort(x)
     x = x[order]
     pts = [points[i] for i in order]
-    nh = np.array([p["n_hat"] if p["n_hat"] is not None else np.nan for p in pts], float)
-    lo = np.array([p["n_low"] if p["n_low"] is not None else np.nan for p in pts], float)
-    hi = np.array([p["n_high"] if p["n_high"] is not None else np.nan for p in pts], float)
+    nh = np.array([p.n_hat if p.n_hat is not None else np.nan for p in pts], float)
+    lo = np.array([p.n_low if p.n_low is not None else np.nan for p in pts], float)
+    hi = np.array([p.n_high if p.n_high is not None else np.nan for p in pts], float)
     ax.fill_between(x, lo, np.where(np.isnan(hi), lo, hi), color=color, alpha=0.18, linewidth=0)
     # hollow markers for the second series so that coinciding curves stay visible
     face = "none" if marker != "o" else color
@@ -106,7 +118,7 @@ def band(ax, x, points, color, label, marker="o"):
         reach = f"n = {tops[0]}" if len(tops) == 1 else f"n = {tops[0]} to {tops[-1]}"
         ax.scatter(x[open_top], lo[open_top], marker="^", color=color, zorder=5,
                    label=f"{label}: not reached by {reach}")
-    at_floor = np.array([bool(p.get("floor_reached")) for p in pts]) & ~np.isnan(lo)
+    at_floor = np.array([bool(p.floor_reached) for p in pts]) & ~np.isnan(lo)
     if at_floor.any():
         floors = sorted({int(v) for v in lo[at_floor]})
         where = f"n = {floors[0]}" if len(floors) == 1 else f"n = {floors[0]} to {floors[-1]}"
@@ -195,27 +207,17 @@ def sweep(bound, point: dict, axis: str, values) -> np.ndarray:
     return np.array([bound({**point, axis: v.item() if hasattr(v, "item") else v}) for v in values], float)
 
 
-def select(record: dict, **kw) -> list[dict]:
-    return [p for p in record["points"] if all(p["point"].get(k) == v for k, v in kw.items())]
+def select(record: Record, **kw) -> list[PointResult]:
+    """The record's points whose parameters take these values (``Record.select``)."""
+    return record.select(**kw)
 
 
-def verdict(record: dict, claim: str) -> dict:
-    return next(v for v in record["verdicts"] if v["claim"] == claim)
+def verdict(record: Record, claim: str) -> ClaimResult:
+    """One claim's result (``Record.claim``)."""
+    return record.claim(claim)
 
 
-def exponent_text(v: dict) -> str:
-    f = v.get("fit")
-    if not f:
-        return "no fit"
-    what = f"exponent of n_hat / ({v['divided_by']})" if v.get("divided_by") else "exponent"
-    if v.get("variable"):
-        what += f" in {v['variable']}"
-    raw = v.get("fit_raw")
-    raw = f"; raw {raw['exponent']:.2f} [{raw['low']:.2f}, {raw['high']:.2f}]" if raw else ""
-    # the direction says how the interval is read: an upper bound allows anything below it
-    bound = {"upper": "at most", "lower": "at least"}.get(v.get("direction"), "predicted")
-    pred = f", {bound} {v['predicted']:g}" if "predicted" in v else ""
-    return f"{what} {f['exponent']:.2f} [{f['low']:.2f}, {f['high']:.2f}]{raw}{pred}"
+exponent_text = fit_text  # the one rendering of a fit (privbounds.record)
 
 
 INTERVALS = {
@@ -228,39 +230,31 @@ INTERVALS = {
 }
 
 
-def fixed_parameters(record: dict, also=()) -> str:
+def fixed_parameters(record: Record, also=()) -> str:
     """The parameters every point of the record (and of ``also``, other theorems' records
     the figure draws) shares, and the trials per evaluated sample size: the settings a
     reader needs to read the figure."""
     records = [record, *[r for r in also if r]]
-    points = [p["point"] for r in records for p in r.get("points", [])]
+    points = [p.point for r in records for p in r.points]
     shared = []
     if points:
         for key, value in points[0].items():
             if all(p.get(key) == value for p in points) and not isinstance(value, (list, dict)):
                 shared.append(f"{key} = {value:g}" if isinstance(value, float) else f"{key} = {value}")
-    trials = sorted({int(row["trials"]) for r in records for row in r.get("rows", []) if row.get("trials")})
+    trials = sorted({int(row["trials"]) for r in records for row in r.rows if row.get("trials")})
     if trials:
         shared.append(f"{trials[0]} trials per evaluated n" if len(trials) == 1
                       else f"{trials[0]} to {trials[-1]} trials per evaluated n")
     return ", ".join(shared)
 
 
-def verdict_line(record: dict) -> str:
+def verdict_line(record: Record) -> str:
     """Each claim the figure can show (not the privacy audits, which the page lists) with
     its verdict."""
-    vs = [v for v in record.get("verdicts", []) if v["kind"] != "privacy audit"]
-    by = {}
-    for v in vs:
-        by.setdefault(v["verdict"], []).append(v["claim"])
-    parts = []
-    for word, claims in by.items():
-        shown = ", ".join(claims[:6]) + (f" and {len(claims) - 6} more" if len(claims) > 6 else "")
-        parts.append(f"{word}: {shown}")
-    return "; ".join(parts)
+    return verdict_summary(record.shown())
 
 
-def save(fig, record: dict, out, part: str | None = None, intervals: str = "n_hat",
+def save(fig, record: Record, out, part: str | None = None, intervals: str = "n_hat",
          what: str = "", also=()) -> list[Path]:
     """Save a theorem's figure (``part``: one of several, ``<id>-<part>``) with the standard
     title: the theorem, fidelity, seed and any custom grid, which intervals the bands are,
@@ -268,16 +262,16 @@ def save(fig, record: dict, out, part: str | None = None, intervals: str = "n_ha
     figure draws), and the claims' verdicts."""
     from privbounds.results import overrides_text
 
-    custom = f"; custom grid {overrides_text(record)}" if record.get("overrides") else ""
-    lines = [f"{record['id']}: {record['title']}" + (f" ({what})" if what else ""),
-             f"{record['fidelity']} fidelity, seed {record['provenance']['seed']}{custom}; {INTERVALS[intervals]}"]
+    custom = f"; custom grid {overrides_text(record)}" if record.overrides else ""
+    lines = [f"{record.id}: {record.title}" + (f" ({what})" if what else ""),
+             f"{record.fidelity} fidelity, seed {record.provenance.seed}{custom}; {INTERVALS[intervals]}"]
     fixed = fixed_parameters(record, [*also, *(_SIBLINGS.get() or [])])
     if fixed:
         lines.append(f"fixed: {fixed}")
     verdicts = verdict_line(record)
     if verdicts:
         lines.append(f"verdicts: {verdicts}")
-    name = record["id"] if part is None else f"{record['id']}-{part}"
+    name = record.id if part is None else f"{record.id}-{part}"
     return save_named(fig, name, "\n".join(lines), out)
 
 
@@ -431,7 +425,7 @@ def drawing():
         _SIBLINGS.reset(token)
 
 
-def sibling(out, theorem_id: str) -> dict | None:
+def sibling(out, theorem_id: str) -> Record | None:
     """Another theorem's result record in the same output folder, or None if it was not run
     (a figure that draws a baseline from another theorem uses it when present)."""
     from privbounds.params import ParameterError

@@ -10,23 +10,24 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.figures.common import PALETTE, bound_label, legend, new_figure, save
+from privbounds.record import ClaimResult, verdict_text
 
 
-def ceiling_panel(ax, v: dict, xlabel: str = "n", ceiling_text: str = "ceiling") -> None:
+def ceiling_panel(ax, v: ClaimResult, xlabel: str = "n", ceiling_text: str = "ceiling") -> None:
     """One success-ceiling claim: per group, the measured probability with its
     (Bonferroni-adjusted) Clopper-Pearson band, and the ceiling dashed in the same colour."""
     groups = {}
-    for d in v["details"]:
-        groups.setdefault(d["label"].rsplit(", n=", 1)[0], []).append(d)
+    for d in v.details:
+        groups.setdefault(d.label.rsplit(", n=", 1)[0], []).append(d)
     for i, (label, ds) in enumerate(sorted(groups.items())):
-        ds = sorted(ds, key=lambda d: d["n"])
-        x = np.array([d["n"] for d in ds], float)
+        ds = sorted(ds, key=lambda d: d.n)
+        x = np.array([d.n for d in ds], float)
         color = PALETTE[i % len(PALETTE)]
-        ax.fill_between(x, [d["p_low"] for d in ds], [d["p_high"] for d in ds], color=color, alpha=0.25,
+        ax.fill_between(x, [d.p_low for d in ds], [d.p_high for d in ds], color=color, alpha=0.25,
                         linewidth=0)
-        ax.plot(x, [max(d["p_hat"], 1e-12) for d in ds], "o-", color=color, markersize=4,
+        ax.plot(x, [max(d.p_hat, 1e-12) for d in ds], "o-", color=color, markersize=4,
                 label=f"measured, {label}")
-        ax.plot(x, [d["ceiling"] for d in ds], "--", color=color, label=f"{ceiling_text}, {label}")
+        ax.plot(x, [d.ceiling for d in ds], "--", color=color, label=f"{ceiling_text}, {label}")
     ax.set_yscale("log")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("probability of the bounded event")
@@ -35,51 +36,51 @@ def ceiling_panel(ax, v: dict, xlabel: str = "n", ceiling_text: str = "ceiling")
 
 def plot_ceilings(theorem, record, out, xlabel="n", xlog=False, claims=None):
 
-    verdicts = [v for v in record["verdicts"] if v["kind"] == "success ceiling"
-                and (claims is None or v["claim"] in claims)]
+    verdicts = [v for v in record.verdicts if v.kind == "success ceiling"
+                and (claims is None or v.claim in claims)]
     fig, axes = new_figure(len(verdicts) or 1, height=6.8)
     for ax, v in zip(axes, verdicts):
-        ceiling_panel(ax, v, xlabel, bound_label(theorem, v["claim"], "ceiling"))
+        ceiling_panel(ax, v, xlabel, bound_label(theorem, v.claim, "ceiling"))
         if xlog:
             ax.set_xscale("log", base=2)
-        ax.set_title(f"{v['claim']}: {v['verdict']}", fontsize=10)
+        ax.set_title(verdict_text(v), fontsize=10)
     return save(fig, record, out, intervals="ceilings")
 
 
-def mean_panel(ax, v: dict, xlabel: str = "n", bound_text: str = "bound", ylabel: str | None = None,
+def mean_panel(ax, v: ClaimResult, xlabel: str = "n", bound_text: str = "bound", ylabel: str | None = None,
                group_key=None) -> None:
     """One mean-bound claim: per group (its label without n, or ``group_key(detail)``), the
     measured mean with its simultaneous band (or the largest value, for a worst-case
     claim) and the bound dashed in the same colour; log-log when the values allow."""
     groups = {}
-    for d in v["details"]:
-        key = group_key(d) if group_key else d["label"].rsplit(", n=", 1)[0]
+    for d in v.details:
+        key = group_key(d) if group_key else d.label.rsplit(", n=", 1)[0]
         groups.setdefault(key, []).append(d)
-    worst = v.get("statistic") == "max"
+    worst = v.statistic == "max"
     what = "largest measured" if worst else "measured mean"
-    vals = [y for d in v["details"] for y in (d["value"], d["low"], d["bound"]) if np.isfinite(y)]
+    vals = [y for d in v.details for y in (d.value, d.low, d.bound) if np.isfinite(y)]
     log = bool(vals) and min(vals) > 0 and max(vals) / min(vals) > 20
     # exact values can be as small as 1e-270: on a log axis keep 12 decades under the top,
     # and draw anything smaller on the floor (said in the axis label)
     floor = max(vals) * 1e-12 if log else -np.inf
     clipped = log and min(vals) < floor
     for i, (label, ds) in enumerate(sorted(groups.items(), key=lambda g: str(g[0]))):
-        ds = sorted(ds, key=lambda d: d["n"])
-        x = np.array([d["n"] for d in ds], float)
+        ds = sorted(ds, key=lambda d: d.n)
+        x = np.array([d.n for d in ds], float)
         color = PALETTE[i % len(PALETTE)]
         suffix = f", {label}" if label else ""
         if not worst:
-            ax.fill_between(x, np.maximum([d["low"] for d in ds], floor), np.maximum([d["high"] for d in ds], floor),
+            ax.fill_between(x, np.maximum([d.low for d in ds], floor), np.maximum([d.high for d in ds], floor),
                             color=color, alpha=0.22, linewidth=0)
-        ax.plot(x, np.maximum([d["value"] for d in ds], floor), "o-" if not worst else "s-", color=color,
+        ax.plot(x, np.maximum([d.value for d in ds], floor), "o-" if not worst else "s-", color=color,
                 markersize=4, label=f"{what}{suffix}")
-        ax.plot(x, [d["bound"] for d in ds], "--", color=color, label=f"{bound_text}{suffix}")
+        ax.plot(x, [d.bound for d in ds], "--", color=color, label=f"{bound_text}{suffix}")
     if log:
         ax.set_yscale("log")
-    xs = [d["n"] for d in v["details"]]
+    xs = [d.n for d in v.details]
     if xs and min(xs) > 0 and max(xs) / min(xs) >= 8:
         ax.set_xscale("log")
     ax.set_xlabel(xlabel)
-    ax.set_ylabel((ylabel or v.get("quantity", "measured value")) + (f" (under {floor:.0e}: on the floor)"
+    ax.set_ylabel((ylabel or (v.quantity or "measured value")) + (f" (under {floor:.0e}: on the floor)"
                                                                        if clipped else ""))
     legend(ax, sort=True)

@@ -85,14 +85,14 @@ def _warn_before_replacing(out: Path, ids, fidelity: str, seed: int, overrides: 
         except ResultError:
             continue  # named when it is read; nothing registered to lose
         mine = {k: v for k, v in overrides.items() if k in get(tid).simulator.params}
-        if old.get("overrides"):
+        if old.overrides:
             continue
         if mine:
             how.add("a custom grid (" + " ".join(f"--set {k}={','.join(map(str, v))}" for k, v in mine.items()) + ")")
-        elif old["fidelity"] != fidelity:
-            how.add(f"{fidelity} fidelity (they are {old['fidelity']})")
-        elif old["provenance"]["seed"] != seed:
-            how.add(f"seed {seed} (they have seed {old['provenance']['seed']})")
+        elif old.fidelity != fidelity:
+            how.add(f"{fidelity} fidelity (they are {old.fidelity})")
+        elif old.provenance.seed != seed:
+            how.add(f"seed {seed} (they have seed {old.provenance.seed})")
         else:
             continue
         replaced.append(tid)
@@ -154,8 +154,7 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
                       "audits": res.get("audits", []),
                       "verdicts": evaluate_claims(thm.claims, res["points"], res["rows"], res.get("audits", [])),
                       "engine": _engine(res, expected.get(tid, (None, None))[1]), "provenance": prov}
-            save(out, tid, record, rows)
-            records[tid] = record
+            records[tid] = save(out, tid, record, rows)
         except Exception as e:
             tb = e.text if isinstance(e, _BlockError) else traceback.format_exc()
             log = write_log(out, tid, f"{command}\n\n{tb}")
@@ -188,7 +187,7 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
 
 def _cached(records: dict) -> int:
     """Blocks the run's finished theorems read from the store."""
-    return sum(r["engine"]["blocks_cached"] for r in records.values())
+    return sum(r.engine.blocks_cached for r in records.values() if r.engine)
 
 
 def _engine(res: dict, last_mean: float | None) -> dict:
@@ -214,7 +213,7 @@ def _say_notes(records: dict, caught: list) -> None:
     workers (recorded with each theorem, ``engine.notes``) and those raised here (claims,
     bounds, the threading backend's blocks); other warnings are shown as they came."""
     for tid, rec in records.items():
-        for line, blocks in rec["engine"]["notes"].items():
+        for line, blocks in (rec.engine.notes if rec.engine else {}).items():
             print(f"privbounds: note: {tid}: {blocks} block{'s' if blocks != 1 else ''} warned {line}", file=sys.stderr)
     here: dict = {}
     for w in caught:
@@ -285,11 +284,11 @@ def _last_seconds(out: Path, ids, fidelity: str, overrides: dict) -> dict:
     for tid in ids:
         with contextlib.suppress(Exception):  # no record, or one of an older format: no estimate
             rec = load(out, tid)
-            eng = rec["engine"]
+            eng = rec.engine
             own = {k: v for k, v in overrides.items() if k in get(tid).simulator.params}
             mean = plan.block_mean(eng)
-            if rec["fidelity"] == fidelity and (rec.get("overrides") or {}) == own and mean:
-                seconds[tid] = (mean * (eng["blocks_run"] + eng["blocks_cached"]), mean)
+            if rec.fidelity == fidelity and rec.overrides == own and mean:
+                seconds[tid] = (mean * (eng.blocks_run + eng.blocks_cached), mean)
     return seconds
 
 
@@ -352,7 +351,7 @@ def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None, jobs: int = 1,
     check_writable(out, "figures")
     paths = []
     with locked(out):  # no run may clean up our temporary files while we write
-        todo = [(tid, rec) for tid, rec in results.items() if rec.get("status") != "failed"]
+        todo = [(tid, rec) for tid, rec in results.items() if rec.status != "failed"]
         if jobs > 1 and len(todo) > 1:
             from joblib import Parallel, delayed
 
@@ -388,7 +387,7 @@ def plot_papers(papers, out=DEFAULT_OUT) -> list[Path]:
             continue
         records = load_valid(out, [tid for tid in available(out) if tid.split(".")[0] == paper])
         missing = [t for t in headline_ids(paper)
-                   if t not in records or records[t].get("status") == "failed"]
+                   if t not in records or records[t].status == "failed"]
         with drawn_without(missing):  # each headline figure then names what it lacks
             paths += call(spec, records, out)
     return paths
@@ -416,11 +415,11 @@ def show(theorem_id: str, out=DEFAULT_OUT) -> dict:
     if rec is not None:
         from privbounds.reports.findings import evidence
 
-        last = {v["claim"]: (v["verdict"], evidence(v)) for v in rec.get("verdicts", [])}
-        info["last_run"] = (f"{rec.get('status', 'finished')}, {rec['fidelity']} fidelity, seed "
-                            f"{rec['provenance']['seed']}, {rec['provenance'].get('finished', 'time not recorded')}"
-                            + (f": {rec['error']} (traceback in {rec.get('log', 'no log recorded')})"
-                               if rec.get("error") else ""))
+        last = {v.claim: (v.verdict, evidence(v)) for v in rec.verdicts}
+        info["last_run"] = (f"{rec.status}, {rec.fidelity} fidelity, seed "
+                            f"{rec.provenance.seed}, {rec.provenance.finished or 'time not recorded'}"
+                            + (f": {rec.error} (traceback in {rec.log or 'no log recorded'})"
+                               if rec.error else ""))
     for c in info["claims"]:
         # the verdict with the numbers behind it: slack, exponent and direction, eps_hat
         c["last_verdict"], c["last_evidence"] = last.get(c["id"], (None, None))

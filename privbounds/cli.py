@@ -20,6 +20,7 @@ from pathlib import Path
 from privbounds import cache_cli, messages
 from privbounds.cli_parser import build_parser
 from privbounds.params import _FROM_CLI, ParameterError
+from privbounds.record import verdict_text
 from privbounds.simulators.engine.cluster import ClusterLost
 
 
@@ -104,18 +105,18 @@ def _measure(args, argv) -> int:
         for tid, (message, log) in e.failures.items():
             print(f"privbounds: error: {tid} failed: {message} (traceback in {log})", file=sys.stderr)
         return 1
-    name = rec["id"].split(".", 1)[1]
-    for p in rec["points"]:
-        pt = p["point"]
+    name = rec.id.split(".", 1)[1]
+    for p in rec.points:
+        pt = p.point
         what = ", ".join(f"{k}={v}" for k, v in pt.items() if k not in ("learner", "class"))
-        nh = "not reached" if p.get("n_hat") is None else str(p["n_hat"])
-        hi = "open" if p.get("n_high") is None else str(p["n_high"])
-        floor = " (succeeds at the smallest n tried)" if p.get("floor_reached") else ""
-        print(f"{pt['learner']:<12} {what}: n_hat {nh} [{p.get('n_low')}, {hi}]{floor}"
+        nh = "not reached" if p.n_hat is None else str(p.n_hat)
+        hi = "open" if p.n_high is None else str(p.n_high)
+        floor = " (succeeds at the smallest n tried)" if p.floor_reached else ""
+        print(f"{pt['learner']:<12} {what}: n_hat {nh} [{p.n_low}, {hi}]{floor}"
               + ("  <- yours" if pt["learner"] == name else ""))
-    for v in rec["verdicts"]:
-        print(f"{v['claim']}: {v['verdict']}")
-    print(f"measured in {time.perf_counter() - t0:.1f} s -> {Path(args.out) / 'results' / (rec['id'] + '.json')}; "
+    for v in rec.verdicts:
+        print(verdict_text(v))
+    print(f"measured in {time.perf_counter() - t0:.1f} s -> {Path(args.out) / 'results' / (rec.id + '.json')}; "
           f"'privbounds report --out {args.out}' adds its page")
     return 0
 
@@ -168,8 +169,8 @@ def _list(args) -> int:
                 messages.warn(f"skipping {e}")
                 s["last_status"] = "unreadable"
             else:
-                s["last_status"] = rec.get("status", "finished")
-                last = {v["claim"]: v["verdict"] for v in rec.get("verdicts", [])}
+                s["last_status"] = rec.status
+                last = {v.claim: v.verdict for v in rec.verdicts}
         for c in s["claims"]:
             c["last_verdict"] = last.get(c["id"])
         rows.append(s)
@@ -350,8 +351,8 @@ def _dispatch(args, argv) -> int:
             recs, failures = e.records, e.failures
         for tid, rec in recs.items():
             counts = {}
-            for v in rec["verdicts"]:
-                counts[v["verdict"]] = counts.get(v["verdict"], 0) + 1
+            for v in rec.verdicts:
+                counts[v.verdict] = counts.get(v.verdict, 0) + 1
             summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
             print(f"{tid}: {summary} -> {Path(args.out) / 'results' / (tid + '.json')}")
         where = f"on the Dask cluster at {args.scheduler}" if args.scheduler else f"--jobs {args.jobs}"
@@ -405,8 +406,8 @@ def _reproduce_rest(args, recs: dict, t0: float) -> int:
         code = _print_check(api.check(args.out, fidelity=args.fidelity))
     counts = {k: 0 for k in VERDICTS}
     for rec in recs.values():
-        for v in rec["verdicts"]:
-            counts[v["verdict"]] += 1
+        for v in rec.verdicts:
+            counts[v.verdict] += 1
     print(f"verdicts of {len(recs)} theorems, {sum(counts.values())} claims: "
           + ", ".join(f"{n} {k}" for k, n in counts.items() if n))
     print(f"report: {index.resolve()}")

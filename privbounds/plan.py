@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from privbounds.params import Interval, ParameterError, flag
+from privbounds.record import Engine
 from privbounds.registry import get, papers
 from privbounds.results import ResultError, load, results_dir
 
@@ -79,26 +80,25 @@ def _from_record(out: Path, tid: str, fidelity: str, store: dict) -> Cost | None
         rec = load(out, tid)
     except (ParameterError, ResultError):
         return None
-    try:
-        eng = rec.get("engine") or {}
-        mean = block_mean(eng)
-        if rec.get("fidelity") != fidelity or rec.get("overrides") or not mean:
-            return None  # a --set run costs what its own grid costs, not the registered one's
-        blocks = int(eng["blocks_run"]) + int(eng["blocks_cached"])
-        size = None if tid not in store else round(store[tid] * blocks)
-        return Cost(tid, blocks, mean * blocks, int(eng["rounds"]), size, f"the last run in {out}")
-    except (KeyError, TypeError, ValueError):  # an engine part of another shape: no cost, never a failure
-        return None
+    eng = rec.engine
+    mean = block_mean(eng)
+    if rec.fidelity != fidelity or rec.overrides or not mean:
+        return None  # a --set run costs what its own grid costs, not the registered one's
+    blocks = eng.blocks_run + eng.blocks_cached
+    size = None if tid not in store else round(store[tid] * blocks)
+    return Cost(tid, blocks, mean * blocks, eng.rounds, size, f"the last run in {out}")
 
 
-def block_mean(engine: dict) -> float | None:
+def block_mean(engine: Engine | None) -> float | None:
     """A record's mean seconds per block: measured in its run, or carried from the run
-    before when every block was read from the store (None when neither is known)."""
-    mean = engine.get("block_mean")
-    if isinstance(mean, (int, float)) and mean > 0:
-        return float(mean)
-    if engine.get("blocks_run"):
-        return float(engine["block_seconds"]) / int(engine["blocks_run"])
+    before when every block was read from the store (None when neither is known, or for a
+    failed run, which has no engine part)."""
+    if engine is None:
+        return None
+    if engine.block_mean is not None and engine.block_mean > 0:
+        return float(engine.block_mean)
+    if engine.blocks_run:
+        return engine.block_seconds / engine.blocks_run
     return None
 
 
@@ -263,7 +263,7 @@ def write_costs(out, fidelity: str, machine: str) -> Path:
     theorems = {tid: {k: round(v, 2) if isinstance(v, float) else v for k, v in asdict(c).items()
                       if k not in ("theorem", "source")}
                 for tid, c in sorted(found.items()) if c is not None}
-    versions = sorted({load(out, tid)["provenance"]["code_version"] for tid in theorems})
+    versions = sorted({load(out, tid).provenance.code_version for tid in theorems})
     path = COSTS_DIR / f"{fidelity}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"fidelity": fidelity, "code_version": ", ".join(versions), "machine": machine,

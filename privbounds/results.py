@@ -18,6 +18,7 @@ from pathlib import Path
 
 from privbounds.messages import warn
 from privbounds.params import ParameterError, flag
+from privbounds.record import Record, RecordShapeError
 
 DEFAULT_OUT = Path("privbounds-out")
 _UMASK = os.umask(0)
@@ -45,15 +46,19 @@ def write_atomic(path: Path, data: str | bytes) -> None:
         raise
 
 
-def save(out, theorem_id: str, record: dict, rows: list[dict]) -> None:
+def save(out, theorem_id: str, record: dict, rows: list[dict]) -> Record:
+    """Write the record (and its rows) and return it as it will be read back, typed: a
+    record the run cannot read is a bug found here, not by the next command."""
     rdir = results_dir(out)
     csv = rdir / f"{theorem_id}.csv"
     # the old table goes first: a crash between the two writes leaves no CSV (rebuilt from
     # the record by export_csv), never one that belongs to another run
     csv.unlink(missing_ok=True)
-    write_atomic(rdir / f"{theorem_id}.json", json.dumps({**record, "rows": rows}, indent=1, default=_jsonable))
+    text = json.dumps({**record, "rows": rows}, indent=1, default=_jsonable)
+    write_atomic(rdir / f"{theorem_id}.json", text)
     if rows:
         write_atomic(csv, _table(rows).to_csv(index=False))
+    return Record.parse(json.loads(text))
 
 
 def _table(rows: list[dict]):
@@ -68,7 +73,7 @@ def export_csv(out, theorem_id: str) -> Path | None:
     """The theorem's CSV, rewritten from its record if it is missing; None without rows."""
     csv = results_dir(out) / f"{theorem_id}.csv"
     if not csv.is_file():
-        rows = load(out, theorem_id).get("rows") or []
+        rows = list(load(out, theorem_id).rows)
         if not rows:
             return None
         write_atomic(csv, _table(rows).to_csv(index=False))
@@ -104,59 +109,40 @@ FIDELITIES = ("smoke", "quick", "full")
 STATUSES = ("finished", "failed")
 
 
-def _is_number(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
-
-
-def record_problem(rec, theorem_id: str) -> str | None:
-    """What is wrong with ``rec`` as the result record of ``theorem_id`` (None if nothing):
-    the fields every command reads, with their types and allowed values."""
+def record_problem(data, theorem_id: str) -> tuple[Record | None, str | None]:
+    """The typed record of ``data`` (a JSON object) as the result of ``theorem_id``, or what is
+    wrong with it: a field missing, unknown or of the wrong type (``Record.parse``), a value
+    out of its vocabulary, or claims that are not the theorem's (another version wrote it)."""
     from privbounds.claims import VERDICTS
     from privbounds.registry import get
 
-    if not isinstance(rec, dict):
-        return f"not a result record (a JSON object is expected, found {type(rec).__name__})"
-    if not isinstance(rec.get("id"), str):
-        return "has no theorem id (not a result record written by privbounds)"
-    if rec.get("id") != theorem_id:
-        return f"holds the result of {rec.get('id')!r}, not of {theorem_id}"
-    if rec.get("status", "finished") not in STATUSES:
-        return f"status must be one of {', '.join(STATUSES)}, found {rec.get('status')!r}"
-    if rec.get("fidelity") not in FIDELITIES:
-        return f"fidelity must be one of {', '.join(FIDELITIES)}, found {rec.get('fidelity')!r}"
-    prov = rec.get("provenance")
-    if not isinstance(prov, dict):
-        return "has no provenance"
-    if not isinstance(prov.get("seed"), int) or not isinstance(prov.get("code_version"), str) \
-            or not _is_number(prov.get("wall_seconds")):
-        return "provenance needs an integer seed, a code_version and wall_seconds"
-    if not isinstance(rec.get("overrides", {}), dict) or not all(
-            isinstance(v, list) and v for v in rec.get("overrides", {}).values()):
-        return "overrides must map each parameter to a list of values"
-    if not isinstance(prov.get("command"), str) or not isinstance(prov.get("packages", {}), dict):
-        return "provenance needs the command that made the record"
-    for key in ("points", "verdicts"):
-        if not isinstance(rec.get(key), list) or not all(isinstance(x, dict) for x in rec[key]):
-            return f"{key} must be a list of objects"
-    if rec.get("status", "finished") == "failed":
-        return None if isinstance(rec.get("error"), str) else "a failed run must say its error"
-    if not all(isinstance(p.get("point"), dict) for p in rec["points"]):
-        return "every point needs its parameters ('point')"
-    for v in rec["verdicts"]:
-        if not isinstance(v.get("kind"), str) or not isinstance(v.get("description"), str):
-            return f"claim {v.get('claim')!r} needs its kind and description"
-        if v.get("verdict") not in VERDICTS:
-            return f"claim {v.get('claim')!r} has verdict {v.get('verdict')!r}, not one of {', '.join(VERDICTS)}"
-        if not isinstance(v.get("details", []), list):
-            return f"claim {v.get('claim')!r}: details must be a list"
+    if isinstance(data, dict) and not isinstance(data.get("id"), str):
+        return None, "has no theorem id (not a result record written by privbounds)"
+    try:
+        rec = Record.parse(data)
+    except RecordShapeError as e:
+        return None, str(e)
+    if rec.provenance is None:
+        return None, "has no provenance"
+    if rec.id != theorem_id:
+        return None, f"holds the result of {rec.id!r}, not of {theorem_id}"
+    if rec.status not in STATUSES:
+        return None, f"status must be one of {', '.join(STATUSES)}, found {rec.status!r}"
+    if rec.fidelity not in FIDELITIES:
+        return None, f"fidelity must be one of {', '.join(FIDELITIES)}, found {rec.fidelity!r}"
+    if not all(isinstance(v, list) and v for v in rec.overrides.values()):
+        return None, "overrides must map each parameter to a list of values"
+    if rec.status == "failed":
+        return (rec, None) if rec.error is not None else (None, "a failed run must say its error")
+    for v in rec.verdicts:
+        if v.verdict not in VERDICTS:
+            return None, f"claim {v.claim!r} has verdict {v.verdict!r}, not one of {', '.join(VERDICTS)}"
     claims = [c.id for c in get(theorem_id).claims]
-    found = [v.get("claim") for v in rec["verdicts"]]
+    found = [v.claim for v in rec.verdicts]
     if found != claims:
-        return (f"its verdicts are for claims {', '.join(map(str, found)) or 'none'}, but {theorem_id} has "
-                f"{', '.join(claims)} (written by another version of privbounds)")
-    if not isinstance(rec.get("rows"), list) or not all(isinstance(r, dict) for r in rec["rows"]):
-        return "rows must be a list of objects"
-    return None
+        return None, (f"its verdicts are for claims {', '.join(map(str, found)) or 'none'}, but {theorem_id} has "
+                      f"{', '.join(claims)} (written by another version of privbounds)")
+    return rec, None
 
 
 def available(out) -> list[str]:
@@ -179,8 +165,8 @@ def available(out) -> list[str]:
     return have
 
 
-def load(out, theorem_id: str) -> dict:
-    """The theorem's record, validated (``record_problem``); ResultError names the file."""
+def load(out, theorem_id: str) -> Record:
+    """The theorem's typed record, validated (``record_problem``); ResultError names the file."""
     path = results_dir(out) / f"{theorem_id}.json"
     if not path.is_file():
         raise ParameterError(
@@ -192,18 +178,18 @@ def load(out, theorem_id: str) -> dict:
         raise ResultError(f"{path}: cannot be read ({e.strerror or e})") from None
     except ValueError as e:
         raise ResultError(f"{path}: not valid JSON ({e}); {rerun}") from None
-    problem = record_problem(rec, theorem_id)
+    rec, problem = record_problem(rec, theorem_id)
     if problem:
         raise ResultError(f"{path}: {problem}; {rerun}")
     return rec
 
 
-def overrides_text(rec: dict) -> str:
+def overrides_text(rec: Record) -> str:
     """The ``--set`` options a record was run with ('' for the registered grid)."""
-    return " ".join(f"--set {k}={','.join(map(str, v))}" for k, v in (rec.get("overrides") or {}).items())
+    return " ".join(f"--set {k}={','.join(map(str, v))}" for k, v in rec.overrides.items())
 
 
-def load_valid(out, ids=None) -> dict:
+def load_valid(out, ids=None) -> dict[str, Record]:
     """theorem id -> record for ``ids`` (default: all available), skipping, with a warning
     that names the file, every record that does not validate."""
     records = {}
@@ -217,7 +203,7 @@ def load_valid(out, ids=None) -> dict:
 
 def load_rows(out, theorem_id: str):
     """The theorem's table, from its record (the unit written atomically)."""
-    return _table(load(out, theorem_id).get("rows") or [])
+    return load(out, theorem_id).table()
 
 
 def folder_name(out):

@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 
 from privbounds.params import ParameterError
+from privbounds.record import ClaimResult, Record
 from privbounds.results import ResultError
 from privbounds.simulators.engine.simulator import point_key
 
@@ -24,24 +25,29 @@ MEASURED = {"trials", "successes", "p_hat", "ci_low", "ci_high", "conf", "seed",
             "mean", "sd", "min", "max"}
 
 
-def _intervals(verdict: dict) -> dict:
-    """label -> [low, high] of the tightness or exponent intervals of one claim."""
-    if verdict["kind"] == "scaling":
-        return {"exponent": [verdict["fit"]["low"], verdict["fit"]["high"]]} if verdict.get("fit") else {}
-    return {d["label"]: [d["tightness_low"], d["tightness_high"]]
-            for d in verdict.get("details", []) if "tightness_low" in d}
+TIGHTNESS_KINDS = ("upper bound", "lower bound", "mean bound")  # claims whose points have a tightness
 
 
-def _values(verdict: dict) -> dict:
+def _intervals(verdict: ClaimResult) -> dict:
+    """label -> [low, high] of the tightness or exponent intervals of one claim (a point's
+    tightness may be [null, null]: no interval there, kept so that one appearing shows)."""
+    if verdict.kind == "scaling":
+        return {"exponent": [verdict.fit.low, verdict.fit.high]} if verdict.fit else {}
+    if verdict.kind not in TIGHTNESS_KINDS:
+        return {}
+    return {d.label: [d.tightness_low, d.tightness_high] for d in verdict.details}
+
+
+def _values(verdict: ClaimResult) -> dict:
     """Where the claim's bound was evaluated -> its value (bound, ceiling or declared epsilon)."""
-    if verdict["kind"] == "privacy audit":
-        return {"epsilon": verdict.get("epsilon"), "delta": verdict.get("delta")}
+    if verdict.kind == "privacy audit":
+        return {"epsilon": verdict.epsilon, "delta": verdict.delta}
     out = {}
-    for d in verdict.get("details", []):
-        if "bound" in d:
-            out[point_key(d["point"])] = d["bound"]
-        elif "ceiling" in d:
-            out[f"{point_key(d['point'])}|{d['n']}"] = d["ceiling"]
+    for d in verdict.details:
+        if d.bound is not None:
+            out[point_key(d.point)] = d.bound
+        elif d.ceiling is not None:
+            out[f"{point_key(d.point)}|{d.n}"] = d.ceiling
     return out
 
 
@@ -84,17 +90,18 @@ def _means(rows) -> dict:
     return out
 
 
-def summarise(record: dict) -> dict:
+def summarise(record: Record) -> dict:
+    """What the baseline keeps of a record: verdicts, intervals and bound values per claim,
+    the counts and means per point and n, n_hat per searched point, the audits' counts."""
     return {
-        "seed": record["provenance"]["seed"],
-        "claims": {v["claim"]: {"verdict": v["verdict"], "intervals": _intervals(v), "values": _values(v)}
-                   for v in record["verdicts"]},
-        "counts": _counts(record.get("rows", [])),
-        "means": _means(record.get("rows", [])),
-        "n_hat": {point_key(p["point"]): [p["n_hat"], p["n_low"], p["n_high"]]
-                  for p in record["points"] if "n_hat" in p},
-        "audits": {a["name"]: {b: [r["hits_d"], r["hits_d_prime"], r["trials"]] for b, r in a["budgets"].items()}
-                   for a in record.get("audits", [])},
+        "seed": record.provenance.seed,
+        "claims": {v.claim: {"verdict": v.verdict, "intervals": _intervals(v), "values": _values(v)}
+                   for v in record.verdicts},
+        "counts": _counts(record.rows),
+        "means": _means(record.rows),
+        "n_hat": {point_key(p.point): [p.n_hat, p.n_low, p.n_high] for p in record.points if p.searched},
+        "audits": {a.name: {b: [r["hits_d"], r["hits_d_prime"], r["trials"]] for b, r in a.budgets.items()}
+                   for a in record.audits},
     }
 
 

@@ -56,6 +56,7 @@ from scipy import stats
 
 from privbounds.claims import ORDER, REFUTED
 from privbounds.params import ParameterError
+from privbounds.record import Record
 from privbounds.registry import get as get_theorem
 from privbounds.registry import papers as known_papers
 from privbounds.reports.baseline import (  # noqa: F401  (BASELINE_DIR, _means: used from here by others)
@@ -107,33 +108,33 @@ def recompute_n_hat(ns, successes, trials, target: float, conf: float, floor: in
     return first(up & (s / t >= target)), n_low, first(up & (lo >= target))
 
 
-def _consistency(tid: str, record: dict) -> list[str]:
+def _consistency(tid: str, record: Record) -> list[str]:
     """Points whose recorded n_hat (or interval) is not what their own counts give."""
     from privbounds.registry import get
 
     sim = get(tid).simulator
     bad = []
-    for p in record["points"]:
-        if "n_hat" not in p:
+    for p in record.points:
+        if not p.searched:
             continue
-        pt = {k: v for k, v in p["point"].items() if k != "experiment"}
-        rows = [r for r in record.get("rows", []) if r.get("experiment") == "search"
+        where = point_key(p.point)
+        pt = {k: v for k, v in p.point.items() if k != "experiment"}
+        rows = [r for r in record.rows if r.get("experiment") == "search"
                 and all(r.get(k) == v for k, v in pt.items())]
         if not rows:
-            bad.append(f"{point_key(p['point'])}: an n_hat without counts")
+            bad.append(f"{where}: an n_hat without counts")
             continue
-        floor = sim.n_floor(p["point"])
-        if p.get("n_floor") not in (None, floor):
-            bad.append(f"{point_key(p['point'])}: recorded floor {p['n_floor']}, the simulator's is {floor}")
+        floor = sim.n_floor(p.point)
+        if p.n_floor not in (None, floor):
+            bad.append(f"{where}: recorded floor {p.n_floor}, the simulator's is {floor}")
         want = recompute_n_hat([r["n"] for r in rows], [r["successes"] for r in rows],
-                               [r["trials"] for r in rows], sim.target(p["point"]), p["conf"], floor)
+                               [r["trials"] for r in rows], sim.target(p.point), p.conf, floor)
         if want[1] == floor and not any(r["n"] == floor for r in rows) and want[2] is not None:
             # no failure seen: the interval may run down to the floor only if the search tried it
-            bad.append(f"{point_key(p['point'])}: an interval down to n = {floor} that no trial at n = {floor} "
-                       "bracketed")
-        got = (p["n_hat"], p["n_low"], p["n_high"])
-        if tuple(got) != want:
-            bad.append(f"{point_key(p['point'])}: n_hat [interval] recorded {got[0]} [{got[1]}, {got[2]}], "
+            bad.append(f"{where}: an interval down to n = {floor} that no trial at n = {floor} bracketed")
+        got = (p.n_hat, p.n_low, p.n_high)
+        if got != want:
+            bad.append(f"{where}: n_hat [interval] recorded {got[0]} [{got[1]}, {got[2]}], "
                        f"its counts give {want[0]} [{want[1]}, {want[2]}]")
     return bad
 
@@ -252,11 +253,11 @@ def _read_records(out: Path, ids, fidelity: str | None) -> tuple[dict, dict, str
     if not records:
         raise ResultError(next(iter(unreadable.values())))
     for tid, rec in records.items():
-        if rec.get("overrides"):
+        if rec.overrides:
             sets = overrides_text(rec)
             raise ParameterError(f"results for {tid} in {out} were run with {sets}; the check compares "
                                  "the registered grids, so rerun without --set")
-    fids = {r["fidelity"] for r in records.values()}
+    fids = {r.fidelity for r in records.values()}
     if len(fids) > 1:
         raise ParameterError(f"results in {out} mix fidelities {sorted(fids)}; rerun them at one fidelity")
     fid = fids.pop()
@@ -348,7 +349,7 @@ def _significant(family: list) -> list[str]:
 def run_check(out: Path, baseline=None, update: bool = False, fidelity: str | None = None,
               ids=None) -> Outcome:
     records, unreadable, fid = _read_records(out, ids, fidelity)
-    finished = {tid: rec for tid, rec in records.items() if rec.get("status") != "failed"}
+    finished = {tid: rec for tid, rec in records.items() if rec.status != "failed"}
     current = {}
     for tid, rec in list(finished.items()):
         try:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from privbounds.claims import CONFIRMED, ERRATUM, EXACT, INCONCLUSIVE, REFUTED, SLACK
+from privbounds.record import ClaimResult, fit_text
 from privbounds.results import load_valid
 
 LOOSE = 10.0  # "looser than 10x": slack at least 10 at every point (and below 100 somewhere)
@@ -87,80 +88,81 @@ def _fmt(x) -> str:
     return "open" if x is None else f"{x:.3g}"
 
 
-def evidence(v: dict) -> str:
+def evidence(v: ClaimResult) -> str:
     """The evidence of one verdict in a line: the fit, or the point that decides it."""
-    if v["kind"] == "scaling":
-        f = v.get("fit")
-        if not f:
-            return v.get("reason", "no fit")
-        tol = f" +- {v['tolerance']:g}" if v.get("tolerance") else ""
-        raw = v.get("fit_raw")
-        divided = (f" (n_hat / {v['divided_by']}; raw exponent {raw['exponent']:.3f} [{raw['low']:.3f}, "
-                   f"{raw['high']:.3f}])") if raw else ""
-        return (f"exponent {f['exponent']:.3f} [{f['low']:.3f}, {f['high']:.3f}]{divided} ({f['points']} points), "
-                f"predicted {v['predicted']:g}{tol}, {v.get('direction', 'tight')}"
-                + (f"; {v['reason']}" if v.get("reason") else ""))
-    details = v.get("details") or []
-    if v["kind"] == "privacy audit":
+    if v.kind == "scaling":
+        return _fit_evidence(v)
+    details = v.details
+    if v.kind == "privacy audit":
         if not details:
-            return v.get("reason", "the audit did not run")
+            return v.reason or "the audit did not run"
         d = details[0]
-        return (f"declared eps {d['epsilon']:.4g} (delta {d['delta']:.3g}): eps_hat {_fmt(d['eps_hat'])} "
-                f"(ratio {_fmt(d.get('ratio'))}), "
-                f"doubled budget {_fmt(d['eps_hat_doubled'])} ({d['budgets']['1']['trials']} trials per side)"
-                + (f"; {v['reason']}" if v.get("reason") else ""))
+        return (f"declared eps {d.epsilon:.4g} (delta {d.delta:.3g}): eps_hat {_fmt(d.eps_hat)} "
+                f"(ratio {_fmt(d.ratio)}), "
+                f"doubled budget {_fmt(d.eps_hat_doubled)} ({d.budgets['1']['trials']} trials per side)"
+                + (f"; {v.reason}" if v.reason else ""))
     if not details:
         return "no point selected"
     order = {REFUTED: 0, ERRATUM: 0, INCONCLUSIVE: 1, CONFIRMED: 2, EXACT: 2}  # a vacuous point decides nothing
-    d = min(details, key=lambda d: order.get(d.get("verdict"), 3))
-    n_bad = sum(1 for x in details if x.get("verdict") == d.get("verdict"))
-    if v["kind"] == "success ceiling":
-        return (f"{d['label']}: p_hat {d['p_hat']:.4g} [{d['p_low']:.4g}, {d['p_high']:.4g}] against ceiling "
-                f"{d['ceiling']:.4g} ({d['trials']} trials); {n_bad} of {len(details)} points {d['verdict']}")
-    if v["kind"] == "mean bound":
-        what = "largest value" if d.get("statistic") == "max" else "mean"
-        iv = "" if d.get("statistic") == "max" else f" [{d['low']:.4g}, {d['high']:.4g}]"
-        return (f"{d['label']}: {what} {d['value']:.4g}{iv} against bound {d['bound']:.4g} ({d['trials']} "
-                f"trials); {n_bad} of {len(details)} points {d['verdict']}")
-    floor = " (succeeds already at its smallest n)" if d.get("floor_reached") else ""
+    d = min(details, key=lambda d: order.get(d.verdict, 3))
+    n_bad = sum(1 for x in details if x.verdict == d.verdict)
+    if v.kind == "success ceiling":
+        return (f"{d.label}: p_hat {d.p_hat:.4g} [{d.p_low:.4g}, {d.p_high:.4g}] against ceiling "
+                f"{d.ceiling:.4g} ({d.trials} trials); {n_bad} of {len(details)} points {d.verdict}")
+    if v.kind == "mean bound":
+        what = "largest value" if d.statistic == "max" else "mean"
+        iv = "" if d.statistic == "max" else f" [{d.low:.4g}, {d.high:.4g}]"
+        return (f"{d.label}: {what} {d.value:.4g}{iv} against bound {d.bound:.4g} ({d.trials} "
+                f"trials); {n_bad} of {len(details)} points {d.verdict}")
+    floor = " (succeeds already at its smallest n)" if d.floor_reached else ""
     # a point decided on its exact n_hat shows it first, the Monte Carlo estimate beside it
-    exact = (f"exact n_hat {'not reached' if d['exact'] is None else d['exact']}, Monte Carlo "
-             if "exact" in d else "")
-    return (f"{d['label']}: {exact}n_hat {d['n_hat']} [{_fmt(d['n_low'])}, {_fmt(d['n_high'])}]{floor} against "
-            f"bound {d['bound']:.4g}, slack {_fmt(d.get('slack'))} ({d['trials']} trials); {n_bad} of "
-            f"{len(details)} points {d['verdict']}" + (f"; {v['reason']}" if v.get("reason") else ""))
+    exact = (f"exact n_hat {'not reached' if d.exact is None else d.exact}, Monte Carlo "
+             if d.has_exact else "")
+    return (f"{d.label}: {exact}n_hat {d.n_hat} [{_fmt(d.n_low)}, {_fmt(d.n_high)}]{floor} against "
+            f"bound {d.bound:.4g}, slack {_fmt(d.slack)} ({d.trials} trials); {n_bad} of "
+            f"{len(details)} points {d.verdict}" + (f"; {v.reason}" if v.reason else ""))
 
 
-def _slack_range(v: dict) -> tuple | None:
+def _fit_evidence(v: ClaimResult) -> str:
+    """A scaling claim's evidence: its fit (``record.fit_text``), the points it used, the
+    tolerance and the reason of its verdict."""
+    if v.fit is None:
+        return v.reason or "no fit"
+    tol = f" +- {v.tolerance:g}" if v.tolerance else ""
+    return (f"{fit_text(v, 3)} ({v.fit.points} points){tol}, {v.direction or 'tight'}"
+            + (f"; {v.reason}" if v.reason else ""))
+
+
+def _slack_range(v: ClaimResult) -> tuple | None:
     """(least, largest) slack over a bound claim's non-vacuous points, or None when a point
     has no finite least slack (an open interval end)."""
-    if v["kind"] not in ("upper bound", "lower bound", "mean bound", "success ceiling"):
+    if v.kind not in ("upper bound", "lower bound", "mean bound", "success ceiling"):
         return None
-    real = [d for d in v.get("details") or [] if d.get("verdict") != "vacuous"]
-    ends = [d.get("slack_low") for d in real]
+    real = [d for d in v.details if d.verdict != "vacuous"]
+    ends = [d.slack_low for d in real]
     if not ends or any(e is None for e in ends):
         return None
-    return min(ends), max(d.get("slack_high") or e for d, e in zip(real, ends))
+    return min(ends), max(d.slack_high or e for d, e in zip(real, ends))
 
 
-def _loose(v: dict) -> str | None:
+def _loose(v: ClaimResult) -> str | None:
     """The slack of a bound claim that is looser than LOOSE at every point."""
     rng = _slack_range(v)
     if rng is None or rng[0] < LOOSE:
         return None
-    n = sum(1 for d in v["details"] if d.get("verdict") != "vacuous")
+    n = sum(1 for d in v.details if d.verdict != "vacuous")
     return f"slack at least {rng[0]:.3g} at all {n} points (largest {rng[1]:.3g})"
 
 
-def _category(v: dict) -> str | None:
+def _category(v: ClaimResult) -> str | None:
     """Where one claim's verdict goes, if it is a finding at all."""
-    if v["verdict"] in (REFUTED, ERRATUM, INCONCLUSIVE):
-        return v["verdict"]
-    if v["verdict"] == SLACK:
+    if v.verdict in (REFUTED, ERRATUM, INCONCLUSIVE):
+        return v.verdict
+    if v.verdict == SLACK:
         return "could-not-fail"
-    if v.get("finding") == "loose":
+    if v.finding == "loose":
         return "shape"
-    return None if v["verdict"] in (CONFIRMED, EXACT) else "qualified"
+    return None if v.verdict in (CONFIRMED, EXACT) else "qualified"
 
 
 def collect(out) -> list[Finding]:
@@ -172,17 +174,16 @@ def collect(out) -> list[Finding]:
     for tid, rec in records.items():
         page = f"{tid}.html"
         measured = getattr(papers().get(tid.split(".")[0]), "kind", "paper") == "learners"
-        if rec.get("status") == "failed":
-            found.append(Finding("failed", tid, None, None, "failed",
-                                 f"{rec.get('error')} (traceback in {rec.get('log')})", page))
+        if rec.status == "failed":
+            found.append(Finding("failed", tid, None, None, "failed", f"{rec.error} (traceback in {rec.log})", page))
             continue
-        for what, why in (rec.get("unaudited") or {}).items():
+        for what, why in rec.unaudited.items():
             found.append(Finding("unaudited", tid, None, "privacy audit", None, f"{what}: {why}", page))
-        for v in rec.get("verdicts", []):
-            base = dict(theorem=tid, claim=v["claim"], kind=v["kind"], verdict=v["verdict"], page=f"{page}#{v['claim']}")
-            if measured and "-vs-" in v["claim"]:
+        for v in rec.verdicts:
+            base = dict(theorem=tid, claim=v.claim, kind=v.kind, verdict=v.verdict, page=f"{page}#{v.claim}")
+            if measured and "-vs-" in v.claim:
                 # a theorem's bound held to another learner: a comparison, not a finding about the paper
-                if v["verdict"] not in (CONFIRMED, SLACK, "below the bound"):
+                if v.verdict not in (CONFIRMED, SLACK, "below the bound"):
                     found.append(Finding("learners", numbers=evidence(v), **base))
                 continue
             category = _category(v)
@@ -191,9 +192,8 @@ def collect(out) -> list[Finding]:
             loose = None if category == "could-not-fail" else _loose(v)
             if loose:
                 found.append(Finding("loose", numbers=loose, **base))
-            if "RECONSTRUCTED" in (v.get("bound_source") or ""):
-                found.append(Finding("reconstructed", numbers=f"bound {v.get('bound_name')}: {v['bound_source']}",
-                                     **base))
+            if "RECONSTRUCTED" in (v.bound_source or ""):
+                found.append(Finding("reconstructed", numbers=f"bound {v.bound_name}: {v.bound_source}", **base))
     found += errata_findings(records)  # after the claims', so an erratum claim stays first in its group
     rank = {c: i for i, c in enumerate(CATEGORIES)}
     return sorted(found, key=lambda f: rank[f.category])  # stable: theorem order kept within a category

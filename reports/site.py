@@ -21,6 +21,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from privbounds.bounds._meta import origin
 from privbounds.claims import ABOVE, BELOW, EXACT, LOWER_ORDER, MEANING, SLACK, VERDICTS
 from privbounds.params import ParameterError
+from privbounds.record import ClaimResult, Record
 from privbounds.registry import ids as registered_ids
 from privbounds.reports.findings import NO_CLAIM
 from privbounds.results import available, export_csv, load_valid, overrides_text, results_dir, write_atomic
@@ -63,7 +64,7 @@ def sources(prefix: str) -> list[dict]:
 FOLD = 20  # a claim table longer than this is summarised, with the full table folded away
 
 
-def ceiling_summary(v: dict) -> list[dict]:
+def ceiling_summary(v: ClaimResult) -> list[dict]:
     """A long success-ceiling table in a few rows: per verdict, how many points and the
     ranges of p_hat, of the intervals' upper ends and of the ceilings."""
     def rng(vals, digits=4):
@@ -73,12 +74,11 @@ def ceiling_summary(v: dict) -> list[dict]:
         lo, hi = min(vals), max(vals)
         return _fmt(lo, digits) if lo == hi else f"{_fmt(lo, digits)} to {_fmt(hi, digits)}"
     rows = []
-    for verdict in [*VERDICTS, *sorted({d.get("verdict") for d in v["details"]} - set(VERDICTS))]:
-        mine = [d for d in v["details"] if d.get("verdict") == verdict]
+    for verdict in [*VERDICTS, *sorted({d.verdict for d in v.details} - set(VERDICTS))]:
+        mine = [d for d in v.details if d.verdict == verdict]
         if mine:
-            rows.append({"verdict": verdict, "n": len(mine), "p_hat": rng([d.get("p_hat") for d in mine]),
-                         "p_high": rng([d.get("p_high") for d in mine]),
-                         "ceiling": rng([d.get("ceiling") for d in mine])})
+            rows.append({"verdict": verdict, "n": len(mine), "p_hat": rng([d.p_hat for d in mine]),
+                         "p_high": rng([d.p_high for d in mine]), "ceiling": rng([d.ceiling for d in mine])})
     return rows
 
 
@@ -98,54 +98,54 @@ def natural_key(theorem_id: str) -> tuple:
     return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", theorem_id))
 
 
-def verdict_reason(v: dict) -> str:
+def verdict_reason(v: ClaimResult) -> str:
     """One line saying why a claim's verdict is not a plain 'confirmed': the claim's own
     reason when it gives one, else the first point that decided it, with its numbers."""
-    if v.get("verdict") == "confirmed" and not v.get("finding"):
+    if v.verdict == "confirmed" and not v.finding:
         return ""
-    if v.get("reason"):
-        return str(v["reason"])
-    if v.get("verdict") in MEANING:
-        return MEANING[v["verdict"]]
-    pts = [d for d in v.get("details", []) if d.get("verdict") == v["verdict"]]
+    if v.reason:
+        return v.reason
+    if v.verdict in MEANING:
+        return MEANING[v.verdict]
+    pts = [d for d in v.details if d.verdict == v.verdict]
     if not pts:
         return ""
     d, n = pts[0], len(pts)
-    where = f"at {d.get('label', 'a point')}" + (f" (and {n - 1} more point{'s' if n > 2 else ''})" if n > 1 else "")
-    if "ceiling" in d:
-        lo, hi, c = _fmt(d.get("p_low"), 4), _fmt(d.get("p_high"), 4), _fmt(d.get("ceiling"), 4)
-        seen = round((d.get("p_hat") or 0) * (d.get("trials") or 0))
-        above = d.get("p_low") is not None and d.get("ceiling") is not None and d["p_low"] > d["ceiling"]
+    where = f"at {d.label or 'a point'}" + (f" (and {n - 1} more point{'s' if n > 2 else ''})" if n > 1 else "")
+    if d.ceiling is not None:
+        lo, hi, c = _fmt(d.p_low, 4), _fmt(d.p_high, 4), _fmt(d.ceiling, 4)
+        seen = round((d.p_hat or 0) * (d.trials or 0))
+        above = d.p_low is not None and d.p_low > d.ceiling
         what = {"vacuous": f"the ceiling {c} is at or above 1, so it says nothing",
                 "refuted": (f"the success rate's interval [{lo}, {hi}] lies above the ceiling {c}" if above else
                             f"the claim says the event never happens, and it happened in {seen} of "
-                            f"{d.get('trials')} trials"),
+                            f"{d.trials} trials"),
                 "inconclusive": f"the success rate's interval [{lo}, {hi}] holds the ceiling {c}"}
-    elif v.get("kind") == "mean bound":
-        b, val = _fmt(d.get("bound"), 4), _fmt(d.get("value"), 4)
-        side = "above" if v.get("upper", True) else "below"
-        if d.get("statistic") == "max":
+    elif v.kind == "mean bound":
+        b, val = _fmt(d.bound, 4), _fmt(d.value, 4)
+        side = "above" if v.upper in (True, None) else "below"
+        if d.statistic == "max":
             what = {"vacuous": f"the bound {b} is outside the quantity's range, so it says nothing",
                     "refuted": f"a measured value {val} lies {side} the bound {b} (a counterexample among "
-                               f"{d.get('trials')} instances)"}
+                               f"{d.trials} instances)"}
         else:
-            iv = _interval(d.get("low"), d.get("high"), 4)
+            iv = _interval(d.low, d.high, 4)
             what = {"vacuous": f"the bound {b} is outside the quantity's range, so it says nothing",
                     "refuted": f"the mean's interval {iv} lies {side} the bound {b}",
                     "inconclusive": f"the mean's interval {iv} holds the bound {b}"}
     else:
-        b, iv = _fmt(d.get("bound"), 4), _interval(d.get("n_low"), d.get("n_high"))
-        if d.get("floor_reached"):
+        b, iv = _fmt(d.bound, 4), _interval(d.n_low, d.n_high)
+        if d.floor_reached:
             iv += " (succeeds already at its smallest n)"
-        side = "above" if v.get("kind") == "upper bound" else "below"
+        side = "above" if v.kind == "upper bound" else "below"
         # a point with an exact n_hat is decided on it, not on the interval
-        refuted = (f"the exact n_hat {_fmt(d['exact'])} (Monte Carlo interval {iv}) lies {side} the bound {b}"
-                   if "exact" in d else f"the interval {iv} of n_hat lies {side} the bound {b}")
+        refuted = (f"the exact n_hat {_fmt(d.exact)} (Monte Carlo interval {iv}) lies {side} the bound {b}"
+                   if d.has_exact else f"the interval {iv} of n_hat lies {side} the bound {b}")
         what = {"vacuous": f"the bound {b} is at or below 0 (or not finite), so it says nothing",
                 "refuted": refuted,
                 "inconclusive": f"the interval {iv} of n_hat holds the bound {b} (or has an open end)",
                 "confirmed up to lower-order terms": f"the interval {iv} of n_hat against the bound {b}"}
-    return f"{where}, {what.get(v['verdict'], v['verdict'])}"
+    return f"{where}, {what.get(v.verdict, v.verdict)}"
 
 
 # How a scaling claim's direction reads on its page.
@@ -190,12 +190,12 @@ def _copy_figure(src: Path, site: Path) -> dict:
 
 def _totals(own: list) -> dict:
     """The index's counts over the papers' theorem pages."""
-    return {"theorems": sum(1 for p in own if p["rec"].get("verdicts")),
-            "claims": sum(len(p["rec"].get("verdicts") or []) for p in own),
-            "failed": sum(1 for p in own if p["rec"].get("status") == "failed"),
-            "unsimulated": sum(1 for p in own if p["rec"].get("status") in ("bound-only", "summary")),
+    return {"theorems": sum(1 for p in own if p["rec"].verdicts),
+            "claims": sum(len(p["rec"].verdicts) for p in own),
+            "failed": sum(1 for p in own if p["rec"].status == "failed"),
+            "unsimulated": sum(1 for p in own if p["rec"].status in ("bound-only", "summary")),
             "verdicts": {v: n for v in VERDICTS
-                         if (n := sum(1 for p in own for x in p["rec"].get("verdicts") or [] if x["verdict"] == v))}}
+                         if (n := sum(1 for p in own for x in p["rec"].verdicts if x.verdict == v))}}
 
 
 def build(out: Path) -> Path:
@@ -224,12 +224,10 @@ def build(out: Path) -> Path:
         if csv is not None:
             shutil.copy2(csv, site / "data" / csv.name)
         counts = {}
-        for v in rec["verdicts"]:
-            counts[v["verdict"]] = counts.get(v["verdict"], 0) + 1
-        guarantees = sorted({(p["privacy"]["epsilon"] if p.get("privacy") else None,
-                              p["privacy"]["delta"] if p.get("privacy") else None,
-                              p["privacy"]["accounting"] if p.get("privacy") else "not recorded")
-                             for p in rec["points"]}, key=lambda g: (g[2], str(g[0]), str(g[1])))
+        for v in rec.verdicts:
+            counts[v.verdict] = counts.get(v.verdict, 0) + 1
+        guarantees = sorted({(p.privacy.epsilon, p.privacy.delta, p.privacy.accounting) for p in rec.points},
+                            key=lambda g: (g[2], str(g[0]), str(g[1])))
         page = f"{tid}.html"
         pages.append({"id": tid, "page": page, "rec": rec, "counts": counts})
         html = env.get_template("theorem.html").render(root="", rec=rec, figs=figs, tid=tid, errata=errata(tid),
@@ -254,10 +252,10 @@ def build(out: Path) -> Path:
             figs.append({**_copy_figure(src, site), "name": src.stem})
         page = f"paper-{prefix}.html"
         kind = getattr(known().get(prefix), "kind", "paper")
-        papers.append({"prefix": prefix, "page": page, "title": members[0]["rec"]["paper"], "n": len(members),
+        papers.append({"prefix": prefix, "page": page, "title": members[0]["rec"].paper, "n": len(members),
                        "kind": kind})
         write_atomic(site / page, env.get_template("paper.html").render(
-            root="", title=members[0]["rec"]["paper"], pages=members, figs=figs,
+            root="", title=members[0]["rec"].paper, pages=members, figs=figs,
             headline_ids=_headline_ids(prefix), caption=_headline_caption(prefix), sources=sources(prefix),
             verdicts=VERDICTS, **common))
     from privbounds.reports.findings import CATEGORIES, collect
@@ -295,8 +293,8 @@ def _unsimulated_pages(site: Path, env, prefixes, common) -> list[dict]:
             thm = get(tid)
             if thm.runnable:
                 continue
-            rec = {**thm.summary(), "math": thm.math, "notes": thm.notes, "fidelity": "—",
-                   "points": [], "verdicts": []}
+            # a page of the same shape as a result's, without a run (no provenance)
+            rec = Record.parse({**thm.summary(), "math": thm.math, "notes": thm.notes, "fidelity": "—"})
             page = f"{tid}.html"
             pages.append({"id": tid, "page": page, "rec": rec, "counts": {}})
             write_atomic(site / page, env.get_template("theorem.html").render(
