@@ -23,7 +23,17 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.ticker import NullFormatter
 
-from privbounds.figures.common import PALETTE, Band, band, bound_label, bound_line, learner_style, legend, new_figure, save
+from privbounds.figures.common import (
+    PALETTE,
+    Band,
+    band,
+    bound_label,
+    bound_line,
+    learner_style,
+    legend,
+    new_figure,
+    save,
+)
 from privbounds.figures.curves import ceiling_panel, mean_panel
 from privbounds.record import ClaimResult, fit_text, verdict_text
 

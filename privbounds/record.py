@@ -375,6 +375,12 @@ def verdict_summary(claims, most: int = 6) -> str:
 # --- building and checking ----------------------------------------------------------------------
 
 
+def parse(cls, data):
+    """A record part (``ClaimResult``, ``Detail``, ...) from its JSON object, checked like a
+    whole record (a test or a plugin builds one this way)."""
+    return _build(cls, data, "")
+
+
 @functools.cache
 def _hints(cls) -> dict:
     return typing.get_type_hints(cls)

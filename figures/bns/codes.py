@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from privbounds.figures.common import PALETTE, legend, new_figure, save
+from privbounds.record import verdict_text
 from privbounds.results import load_rows
 
 STRATEGY_ORDER = ("majority", "minority", "random", "interleaving", "ones", "zeros")
@@ -29,33 +30,34 @@ def _color(strategy):
 
 
 def _details(record, claim):
-    for v in record["verdicts"]:
-        if v["claim"] == claim:
-            return v, v["details"]
-    return None, []
+    """The claim's result and its details (None and no details if the record lacks it)."""
+    for v in record.verdicts:
+        if v.claim == claim:
+            return v, v.details
+    return None, ()
 
 
 def _coalition_panel(ax, details, users, length_text, event, verdict):
-    ds = [d for d in details if d["point"]["users"] == users]
-    sizes = sorted({d["n"] for d in ds})
-    strategies = [s for s in STRATEGY_ORDER if any(d["point"]["strategy"] == s for d in ds)]
+    ds = [d for d in details if d.point["users"] == users]
+    sizes = sorted({d.n for d in ds})
+    strategies = [s for s in STRATEGY_ORDER if any(d.point["strategy"] == s for d in ds)]
     width = 0.6
     ymax = 0.0
     for i, s in enumerate(strategies):
-        pts = sorted((d for d in ds if d["point"]["strategy"] == s), key=lambda d: d["n"])
-        x = np.array([sizes.index(d["n"]) for d in pts]) + (i - (len(strategies) - 1) / 2) * width / max(1, len(strategies))
-        y = np.array([d["p_hat"] for d in pts])
-        lo, hi = np.array([d["p_low"] for d in pts]), np.array([d["p_high"] for d in pts])
+        pts = sorted((d for d in ds if d.point["strategy"] == s), key=lambda d: d.n)
+        x = np.array([sizes.index(d.n) for d in pts]) + (i - (len(strategies) - 1) / 2) * width / max(1, len(strategies))
+        y = np.array([d.p_hat for d in pts])
+        lo, hi = np.array([d.p_low for d in pts]), np.array([d.p_high for d in pts])
         ax.errorbar(x, y, yerr=[y - lo, hi - y], fmt=MARKERS.get(s, "o"), color=_color(s), markersize=5,
                     capsize=2, linewidth=1.2, label=s)
         ymax = max(ymax, hi.max(initial=0))
-    xi = ds[0]["ceiling"] if ds else 0.1
+    xi = ds[0].ceiling if ds else 0.1
     ax.axhline(xi, color="0.25", linestyle="--", linewidth=1.4, label=f"ceiling xi = {xi:g}")
     ax.set_xticks(range(len(sizes)), [str(s) for s in sizes])
     ax.set_ylim(-0.005, max(1.35 * xi, 1.1 * ymax))
     ax.set_xlabel("coalition size |S|")
     ax.set_ylabel("probability")
-    trials = min((d["trials"] for d in ds), default=0)
+    trials = min((d.trials for d in ds), default=0)
     ax.set_title(f"n = {users} users, {length_text}\n{EVENT_TEXT[event]}\n"
                  f"claim {verdict}; >= {trials} trials per point", fontsize=9)
 
@@ -64,12 +66,12 @@ def _coalition_grid(record, claims, length_text):
     """The coalition panels, one per (claim, number of users), two to a row; one legend
     for the strategies, below the last panel."""
     panels = [(c, ev) for c, ev in claims if _details(record, c)[0] is not None]
-    users = sorted({d["point"]["users"] for c, _ in panels for d in _details(record, c)[1]})
+    users = sorted({d.point["users"] for c, _ in panels for d in _details(record, c)[1]})
     cells = [(claim, event, u) for claim, event in panels for u in users]
     fig, axes = new_figure(max(1, len(cells)), height=4.4)
     for ax, (claim, event, u) in zip(axes, cells):
         v, details = _details(record, claim)
-        _coalition_panel(ax, details, u, length_text(u), event, v["verdict"])
+        _coalition_panel(ax, details, u, length_text(u), event, v.verdict)
     if cells:
         legend(axes[-1], ncol=2)
     return fig
@@ -80,7 +82,7 @@ def lem4_5(theorem, record, out):
 
     def length_text(u):
         xi = 0.1
-        pts = [p["point"] for p in record["points"] if p["point"]["users"] == u]
+        pts = [p.point for p in record.points if p.point["users"] == u]
         if pts:
             xi = pts[0]["xi"]
         d = block_length(u, xi)
@@ -108,11 +110,11 @@ def _length_panels(ax_t, ax_s, record, out, full_length, coalition_text, xlog=Fa
     P[someone guilty accused] (from the results table; no claim) and P[innocent accused]
     (the truncated-soundness claim). Thin lines: each pirate strategy; bold: the worst
     pirate at each length (lowest traced rate, highest false-accusation rate)."""
-    rows = load_rows(out, record["id"])
+    rows = load_rows(out, record.id)
     rows = rows[rows["part"] == "length"] if "part" in rows else rows.iloc[0:0]
     v, details = _details(record, "ceiling-soundness-truncated")
-    soundness = pd.DataFrame([{**d["point"], "n": d["n"], "p_hat": d["p_hat"], "ci_low": d["p_low"],
-                               "ci_high": d["p_high"]} for d in details])
+    soundness = pd.DataFrame([{**d.point, "n": d.n, "p_hat": d.p_hat, "ci_low": d.p_low,
+                               "ci_high": d.p_high} for d in details])
     traced = rows[rows["event"] == "traced"]
     for ax, table, worst in ((ax_t, traced, "min"), (ax_s, soundness, "max")):
         for ui, u in enumerate(sorted(table["users"].unique()) if len(table) else []):
@@ -139,10 +141,10 @@ def _length_panels(ax_t, ax_s, record, out, full_length, coalition_text, xlog=Fa
     ax_t.set_ylim(-0.02, 1.02)
     ax_t.set_title(f"P[someone guilty accused] (no claim)\n{trials} trials per point; bands: "
                    "Clopper-Pearson (Bonferroni)", fontsize=9)
-    xi = details[0]["ceiling"] if details else 0.1  # the claim's ceiling, as judged
+    xi = details[0].ceiling if details else 0.1  # the claim's ceiling, as judged
     ax_s.axhline(xi, color="0.25", linestyle="--", linewidth=1.4,
-                 label=f"ceiling xi = {xi:g} at every length\n(claim ceiling-soundness-truncated: "
-                       f"{v['verdict'] if v else 'not run'})")
+                 label=f"ceiling xi = {xi:g} at every length\n"
+                       f"(claim {verdict_text(v) if v else 'ceiling-soundness-truncated: not run'})")
     ax_s.set_ylim(-0.005, 1.35 * xi)
     ax_s.set_title("P[innocent accused]", fontsize=9)
     legend(ax_t)

@@ -29,9 +29,9 @@ def plot(theorem, record, out):
         pts = select(record, **{"class": cls})
         if not pts:
             continue
-        p0 = pts[0]["point"]
+        p0 = pts[0].point
         vc = p0["d"] if cls == "par" else 1  # VC(PAR_d) = d, VC(THRESH) = VC(POINT) = 1
-        ks = [p["point"]["k"] for p in pts]
+        ks = [p.point["k"] for p in pts]
         band(ax, ks, pts, st["color"],
              f"non-private ERM, {name}_{p0['d']} ({exponent_text(verdict(record, f'scaling-k-{cls}'))})", st["marker"])
         kk = np.geomspace(min(ks), max(ks), 40)

@@ -27,14 +27,14 @@ def plot(theorem, record, out):
     p0 = rules_against_k(ax, theorem, record, "tree", "upper", "Lemma 3.7 bound (tree sanitizer)")
     adv = select(record, rule="advanced")
     if adv:
-        top = max(adv, key=lambda p: p["point"]["k"])
-        if top["n_hat"]:
-            kk = np.geomspace(1, top["point"]["k"], 30)
+        top = max(adv, key=lambda p: p.point["k"])
+        if top.n_hat:
+            kk = np.geomspace(1, top.point["k"], 30)
             for expo, style, name in ((0.5, "-.", "sqrt(k) (Cor 3.10)"), (1 / 3, (0, (1, 3)), "k^(1/3) (Cor 4.6 lower bound)")):
-                ax.plot(kk, top["n_hat"] * (kk / top["point"]["k"]) ** expo, linestyle=style, color="gray",
+                ax.plot(kk, top.n_hat * (kk / top.point["k"]) ** expo, linestyle=style, color="gray",
                         label=f"slope {name}, through the last advanced point")
     if p0:
-        kk = np.geomspace(1, max(p["point"]["k"] for p in record["points"]), 30)
+        kk = np.geomspace(1, max(p.point["k"] for p in record.points), 30)
         bound_line(ax, kk, bns.n_nonprivate_k_learner(1, kk, p0["alpha"], p0["beta"]), NONPRIVATE,
                    bound_label(get("bns.cor2_12"), "upper-erm-thresh",
                                "Cor 2.12 bound for non-private ERM (realizable; reference, not judged here)"), ":")

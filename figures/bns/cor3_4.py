@@ -26,7 +26,7 @@ from privbounds.registry import get
 
 
 def _x_panel(ax, record, pts, learner, label, claim):
-    X = [2.0 ** p["point"]["d"] for p in pts]
+    X = [2.0 ** p.point["d"] for p in pts]
     st = style(learner)
     band(ax, X, pts, st["color"], f"{label}{fit_text(record, claim)}", st["marker"])
     ax.set_xscale("log", base=2)
@@ -48,7 +48,7 @@ def plot(theorem, record, out):
     pts = select(record, rule="basic", k=k_x)
     if len(pts) > 1:
         X = _x_panel(ax2, record, pts, "direct sum, basic", f"direct sum, basic, k = {k_x}", "scaling-X")
-        q = pts[0]["point"]
+        q = pts[0].point
         xx = np.geomspace(min(X), max(X), 30)
         # the claim's parameter is d = log2|X|: a smooth curve over |X| is one over real d
         draw_claim(ax2, theorem, record, "upper", xx, sweep(claim_bound(theorem, "upper"), q, "d", np.log2(xx)),
@@ -67,8 +67,8 @@ def plot_cor3_3(theorem, record, out):
     k_x = theorem.simulator.K_FOR_X
     pts = select(record, d=16)
     if pts:
-        p0 = pts[0]["point"]
-        ks = [p["point"]["k"] for p in pts]
+        p0 = pts[0].point
+        ks = [p.point["k"] for p in pts]
         st = style("hash learner")
         band(ax1, ks, pts, st["color"], f"hash learner (pure direct sum){fit_text(record, 'scaling-k')}", st["marker"])
         kk = np.geomspace(min(ks), max(ks), 30)

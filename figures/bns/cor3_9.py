@@ -27,7 +27,7 @@ def plot(theorem, record, out):
     fig, (ax1, ax2) = new_figure(2, height=7.2)
     p0 = rules_against_k(ax1, theorem, record, "Alg 1", "upper", "Lemma 3.7 bound", d=10)
     if p0:
-        kk = np.geomspace(1, max(p["point"]["k"] for p in record["points"]), 30)
+        kk = np.geomspace(1, max(p.point["k"] for p in record.points), 30)
         bound_line(ax1, kk, bns.n_nonprivate_k_learner(1, kk, p0["alpha"], p0["beta"]), NONPRIVATE,
                    bound_label(get("bns.cor2_12"), "upper-erm-point",
                                "Cor 2.12 bound for non-private ERM (realizable; reference, not judged here)"), ":")
@@ -38,10 +38,10 @@ def plot(theorem, record, out):
     k_x = theorem.simulator.K_FOR_X
     pts = select(record, rule="basic", k=k_x)
     if len(pts) > 1:
-        X = [2.0 ** p["point"]["d"] for p in pts]
+        X = [2.0 ** p.point["d"] for p in pts]
         st = style("Alg 2 + Alg 1, basic")
         band(ax2, X, pts, st["color"], f"Alg 2 + Alg 1, basic, k = {k_x}{fit_text(record, 'scaling-X')}", st["marker"])
-        draw_claim(ax2, theorem, record, "upper", X, [claim_bound(theorem, "upper")(p["point"]) for p in pts],
+        draw_claim(ax2, theorem, record, "upper", X, [claim_bound(theorem, "upper")(p.point) for p in pts],
                    st["color"], "Lemma 3.7 bound for Alg 2 + Alg 1, basic (no |X|)")
         ax2.set_xscale("log", base=2)
         ax2.set_yscale("log")

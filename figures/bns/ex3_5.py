@@ -30,8 +30,8 @@ def plot(theorem, record, out):
     fig, (ax1, ax2) = new_figure(2, height=7.0)
     pts = select(record, d=sim.D_FOR_K)
     if pts:
-        p0 = pts[0]["point"]
-        ks = [p["point"]["k"] for p in pts]
+        p0 = pts[0].point
+        ks = [p.point["k"] for p in pts]
         d, eps, b = p0["d"], p0["epsilon"], p0["beta"]
         st = style(LEARNER)
         band(ax1, ks, pts, st["color"], f"{LEARNER} eps-DP{fit_text(record, 'scaling-k')}", st["marker"])
@@ -52,8 +52,8 @@ def plot(theorem, record, out):
         legend(ax1)
     pts = select(record, k=sim.K_FOR_D)
     if len(pts) > 1:
-        p0 = pts[0]["point"]
-        ds = [p["point"]["d"] for p in pts]
+        p0 = pts[0].point
+        ds = [p.point["d"] for p in pts]
         st = style(LEARNER)
         band(ax2, ds, pts, st["color"], f"{LEARNER}, k = {sim.K_FOR_D}{fit_text(record, 'scaling-d')}", st["marker"])
         dd = np.arange(min(ds), max(ds) + 1)

@@ -118,7 +118,7 @@ def attack(theorem, record, out, pairs, limit, limit_label, trace_event=None,
     ceiling = claim_bound(theorem, "ceiling-dp-trace")
     trace_event = trace_event or pairs[0][0]
     framed = pairs[0][1]
-    rows = load_rows(out, record["id"])
+    rows = load_rows(out, record.id)
     series = _series(rows, by_users)
     users_all = sorted(rows["users"].unique()) if by_users else [None]
     paths = []
@@ -211,7 +211,7 @@ def search_curves(ax, theorem, record, out, key, bound):
     """The success rates the n_hat search evaluated, one curve per value of ``key`` (the
     learner's hue, darkest first), with each point's lower bound (``bound``, the claim
     "lower-rows") as a vertical dashed line of the same colour."""
-    rows = load_rows(out, record["id"])
+    rows = load_rows(out, record.id)
     rows = rows[rows["experiment"] == "search"]
     groups = list(rows.groupby(key))
     learner = rows["learner"].iloc[0] if "learner" in rows and len(rows) else "direct sum, advanced"
@@ -235,18 +235,18 @@ def rem4_4(theorem, record, out, name="n / (2 alpha)"):
     bound = claim_bound(theorem, "lower-rows")
     fig, (ax, ax2) = new_figure(2, height=7.0)
     search_curves(ax2, theorem, record, out, "alpha", bound)
-    users_all = sorted({p["point"]["users"] for p in record["points"]})
-    learner = record["points"][0]["point"].get("learner", "directsum-advanced") if record["points"] else ""
+    users_all = sorted({p.point["users"] for p in record.points})
+    learner = record.points[0].point.get("learner", "directsum-advanced") if record.points else ""
     inv_all = []
     for users, st in zip(users_all, variants(learner, len(users_all)) if users_all else []):
         pts = select(record, users=users)
-        claim = [v for v in record["verdicts"] if v["claim"].endswith(f"-n{users}")]
+        claim = [v for v in record.verdicts if v.claim.endswith(f"-n{users}")]
         txt = f" ({exponent_text(claim[0])})" if claim else ""
-        inv_all += [1 / p["point"]["alpha"] for p in pts]
-        band(ax, [1 / p["point"]["alpha"] for p in pts], pts, st["color"],
+        inv_all += [1 / p.point["alpha"] for p in pts]
+        band(ax, [1 / p.point["alpha"] for p in pts], pts, st["color"],
              f"N* of {TABLE_NAMES.get(learner, learner)}, n = {users} users{txt}", st["marker"])
-        p0 = pts[0]["point"]
-        inv = np.geomspace(min(1 / p["point"]["alpha"] for p in pts), max(1 / p["point"]["alpha"] for p in pts), 30)
+        p0 = pts[0].point
+        inv = np.geomspace(min(1 / p.point["alpha"] for p in pts), max(1 / p.point["alpha"] for p in pts), 30)
         draw_claim(ax, theorem, record, "lower-rows", inv, sweep(bound, p0, "alpha", 1 / inv), st["color"],
                    f"lower bound N* >= {name}, n = {users} users")
     ax.set_xscale("log", base=2)
@@ -265,11 +265,11 @@ def versus_k(theorem, record, out, asymptotic, factor, name):
     bound = claim_bound(theorem, "lower-rows")
     fig, (ax, ax2) = new_figure(2, height=7.6)
     search_curves(ax2, theorem, record, out, "k", bound)
-    pts = record["points"]
-    ks = [p["point"]["k"] for p in pts]
-    p0 = pts[0]["point"]
+    pts = record.points
+    ks = [p.point["k"] for p in pts]
+    p0 = pts[0].point
     st = style(p0["learner"])
-    scaling = next((v for v in record["verdicts"] if v["claim"] != "lower-rows"), None)
+    scaling = next((v for v in record.verdicts if v.claim != "lower-rows"), None)
     band(ax, ks, pts, st["color"], f"N*(k) of {TABLE_NAMES.get(p0['learner'], p0['learner'])}"
          + (f" ({exponent_text(scaling)})" if scaling else ""), st["marker"])
     grid = np.unique(np.round(np.geomspace(min(ks), max(ks), 60)))

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.figures.bns.style import style
+from privbounds.figures.bns.style import style, verdict_of
 from privbounds.figures.common import band, bound_label, claim_bound, legend, new_figure, save_named, sweep
+from privbounds.record import Record, verdict_text
 from privbounds.registry import get
 
 # (theorem id, point filter, learner (a key of LEARNERS), where it comes from and on which
@@ -98,21 +99,23 @@ def _params(point: dict) -> str:
     return ", ".join(f"{short} = {point[key]:g}" for key, short in names if point.get(key) is not None)
 
 
-def _trials(rec: dict, where: dict) -> str:
+def _trials(rec: Record, where: dict) -> str:
     """Trials per evaluated n of the series' rows (the n_hat search), as text."""
-    rows = [r for r in rec.get("rows", []) if all(r.get(k) == v for k, v in where.items()) and r.get("trials")]
+    rows = [r for r in rec.rows if all(r.get(k) == v for k, v in where.items()) and r.get("trials")]
     t = sorted({int(r["trials"]) for r in rows})
     if not t:
         return ""
     return f"; {t[0]} trials per n" if len(t) == 1 else f"; {t[0]} to {t[-1]} trials per n"
 
 
-def _verdict(rec: dict | None, claim: str) -> str:
-    v = next((v["verdict"] for v in (rec or {}).get("verdicts", []) if v["claim"] == claim), None)
-    return f": {v}" if v else ""
+def _claim(rec: Record | None, claim: str) -> str:
+    """The claim with its verdict ("claim: verdict"), or the claim alone where ``rec`` has
+    no result for it."""
+    v = verdict_of(rec, claim) if rec is not None else None
+    return verdict_text(v) if v else claim
 
 
-def plot(records: dict, out) -> list:
+def plot(records: dict[str, Record], out) -> list:
     """One figure per class from whatever results ``records`` (id -> result) holds;
     classes with no series are skipped."""
     paths = []
@@ -123,14 +126,14 @@ def plot(records: dict, out) -> list:
             rec = records.get(tid)
             if rec is None:
                 continue
-            pts = [p for p in rec["points"] if all(p["point"].get(k) == v for k, v in where.items())
-                   and "n_hat" in p and p["point"].get("k") is not None]
-            pts = sorted(pts, key=lambda p: p["point"]["k"])
+            pts = [p for p in rec.points if all(p.point.get(k) == v for k, v in where.items())
+                   and p.searched and p.point.get("k") is not None]
+            pts = sorted(pts, key=lambda p: p.point["k"])
             if len(pts) < 2:
                 continue
             st = style(learner)
-            p0 = pts[0]["point"]
-            k = np.array([p["point"]["k"] for p in pts], float)
+            p0 = pts[0].point
+            k = np.array([p.point["k"] for p in pts], float)
             if learner not in NONPRIVATE:
                 private_k += list(k)
             inst = f"{cls}_{p0['d']}" if "d" in p0 else cls
@@ -142,10 +145,10 @@ def plot(records: dict, out) -> list:
                 number = theorem.number.split(" (")[0]
                 # hollow markers of the learner on its bound: bounds that coincide (e.g. the
                 # direct sum's and Alg 2's) stay apart, in greyscale too
-                ax.plot(k, [bound(p["point"]) for p in pts], "--", color=st["color"], linewidth=1.4,
+                ax.plot(k, [bound(p.point) for p in pts], "--", color=st["color"], linewidth=1.4,
                         marker=st["marker"], markersize=5, markerfacecolor="none",
                         label=(bound_label(theorem, claim, f"  dashed: {number} bound for {learner} "
-                                                               f"(claim {claim}{_verdict(rec, claim)})")))
+                                                               f"(claim {_claim(rec, claim)})")))
             drawn += 1
         if not drawn:
             import matplotlib.pyplot as plt
@@ -158,7 +161,7 @@ def plot(records: dict, out) -> list:
                 y = sweep(claim_bound(theorem, claim), point, "k", ks) / divisor
                 keep = y >= 1                      # below one row a lower bound says nothing
                 text = bound_label(theorem, claim, f"lower bound: {label}; {_params(point)} "
-                                                   f"(claim {claim}{_verdict(records.get(tid), claim)})")
+                                                   f"(claim {_claim(records.get(tid), claim)})")
                 if keep.sum() > 1:
                     ax.plot(ks[keep], y[keep], linestyle=style_, color="0.45", linewidth=1.8, label=(text))
                 else:   # nothing to draw over these k: say so rather than draw it where no learner is
@@ -170,7 +173,7 @@ def plot(records: dict, out) -> list:
         ax.set_ylabel("rows needed, n_hat\n(all k concepts learned w.p. >= 1 - beta)")
         ax.set_title(f"{cls}: every k-learner we have, in its colour; dashed: its bound", fontsize=10)
         legend(ax)  # save_named grows the figure to fit it
-        fidelities = sorted({records[t]["fidelity"] for t, *_ in series if t in records})
+        fidelities = sorted({records[t].fidelity for t, *_ in series if t in records})
         paths += save_named(fig, f"paper-bns-{cls.lower()}",
                             f"Bun, Nissim, Stemmer: k-learning {cls} ({', '.join(fidelities)} fidelity); "
                             "bands: 95% intervals of n_hat. Fixed per series, not across series: eps, delta, "

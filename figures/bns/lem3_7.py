@@ -25,8 +25,8 @@ def plot(theorem, record, out):
         pts = select(record, rule=rule)
         if not pts:
             continue
-        p0 = pts[0]["point"]
-        inv = [1 / p["point"]["alpha"] for p in pts]
+        p0 = pts[0].point
+        inv = [1 / p.point["alpha"] for p in pts]
         xs += inv
         st = style(f"Alg 2 + Alg 1, {rule}")
         band(ax, inv, pts, st["color"], f"Alg 2 + Alg 1, {rule}, k = {p0['k']}", st["marker"])

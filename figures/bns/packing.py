@@ -31,6 +31,7 @@ from privbounds.figures.common import (
     sweep,
     verdict,
 )
+from privbounds.record import verdict_text
 from privbounds.results import load_rows
 
 MARKERS = "osD^v"
@@ -53,29 +54,29 @@ def _loglog(ax, xlabel, ylabel, title, base=2):
 def plot_rem5_2(theorem, record, out):
     sim = theorem.simulator
     fig, (ax1, ax2) = new_figure(2, height=7.2)
-    alphas = sorted({p["point"]["alpha"] for p in record["points"]})
-    alphas = [a for a in alphas if len({p["point"]["k"] for p in select(record, alpha=a)}) >= 2]
+    alphas = sorted({p.point["alpha"] for p in record.points})
+    alphas = [a for a in alphas if len({p.point["k"] for p in select(record, alpha=a)}) >= 2]
     # one learner (the pure direct sum) at several alpha: its hue, darkest at the smallest alpha
     for i, (a, st) in enumerate(zip(alphas, variants(LEARNER, len(alphas)))):
         pts = select(record, alpha=a)
-        p0 = pts[0]["point"]
+        p0 = pts[0].point
         color = st["color"]
-        ids = [v["claim"] for v in record["verdicts"]]
+        ids = [v.claim for v in record.verdicts]
         sid = f"scaling-k-alpha{a:g}"
         fit = exponent_text(verdict(record, sid)) if sid in ids else "no fit"
-        band(ax1, [p["point"]["k"] for p in pts], pts, color, f"{LEARNER}, alpha = {a:g} ({fit})", st["marker"])
-        ks = np.geomspace(1, max(p["point"]["k"] for p in pts), 40)
+        band(ax1, [p.point["k"] for p in pts], pts, color, f"{LEARNER}, alpha = {a:g} ({fit})", st["marker"])
+        ks = np.geomspace(1, max(p.point["k"] for p in pts), 40)
         lb = sweep(claim_bound(theorem, "lower-nhat"), p0, "k", ks)
         label = "lower bound (k ln2 + ln(1/2 - beta))/(4 alpha eps)" if i == 0 else "lower bound"
         draw_claim(ax1, theorem, record, "lower-nhat", ks[lb >= 1], lb[lb >= 1], color, f"{label}, alpha = {a:g}")
     _loglog(ax1, "number of concepts k", "n_hat (every h_j alpha-accurate)", "direct sum over POINT_4, eps = 1")
     pts = select(record, k=sim.K_FOR_ALPHA)
     if len(pts) > 1:
-        p0 = pts[0]["point"]
+        p0 = pts[0].point
         st = style(LEARNER)
-        band(ax2, [p["point"]["alpha"] for p in pts], pts, st["color"],
+        band(ax2, [p.point["alpha"] for p in pts], pts, st["color"],
              f"{LEARNER}, k = {sim.K_FOR_ALPHA} ({exponent_text(verdict(record, 'scaling-alpha'))})", st["marker"])
-        aa = np.geomspace(min(p["point"]["alpha"] for p in pts), max(p["point"]["alpha"] for p in pts), 40)
+        aa = np.geomspace(min(p.point["alpha"] for p in pts), max(p.point["alpha"] for p in pts), 40)
         draw_claim(ax2, theorem, record, "lower-nhat", aa, sweep(claim_bound(theorem, "lower-nhat"), p0, "alpha", aa),
                    st["color"], "Rem 5.2 lower bound")
         _loglog(ax2, "accuracy alpha (P(x0) = 2 alpha)", "n_hat", "growth like 1/alpha")
@@ -84,7 +85,7 @@ def plot_rem5_2(theorem, record, out):
 
 def plot_lem5_3(theorem, record, out):
     fig, (ax1, ax2) = new_figure(2, height=7.0)
-    rows = load_rows(out, record["id"])
+    rows = load_rows(out, record.id)
     curves = rows[rows["experiment"] == "curve"]
     v = verdict(record, "ceiling-rounding")
     for i, ((corr, d), g) in enumerate(curves.groupby(["corruption", "d"])):
@@ -100,7 +101,7 @@ def plot_lem5_3(theorem, record, out):
     ax1.set_ylim(0, 1.2)
     ax1.set_xlabel("fraction of corrupted points f = m / 2^d")
     ax1.set_ylabel("P(rounding misses the target)")
-    ax1.set_title(f"rounding a corrupted parity; ceiling: {v['verdict']}", fontsize=10)
+    ax1.set_title(f"rounding a corrupted parity; ceiling: {v.verdict}", fontsize=10)
     legend(ax1)
     for learner, name in (("histogram", "noisy-sign histogram"), ("histogram-rounded", "noisy-sign histogram, rounded")):
         pts = select(record, experiment="search", learner=learner)
@@ -109,18 +110,17 @@ def plot_lem5_3(theorem, record, out):
         label = "improper noisy-sign histogram, all errors <= alpha" if learner == "histogram" \
             else "the same rounded to parities, all exact"
         st = style(name)
-        band(ax2, [p["point"]["k"] for p in pts], pts, st["color"], label, st["marker"])
+        band(ax2, [p.point["k"] for p in pts], pts, st["color"], label, st["marker"])
     pts = select(record, experiment="search")
     if pts:
-        p0 = pts[0]["point"]
-        ks = np.geomspace(1, max(p["point"]["k"] for p in pts), 40)
+        p0 = pts[0].point
+        ks = np.geomspace(1, max(p.point["k"] for p in pts), 40)
         # both learners' claims (lower-thm5_4-histogram, -histogram-rounded) share this bound
         lb = sweep(claim_bound(theorem, "lower-thm5_4-histogram"), p0, "k", ks)
         bound_line(ax2, ks, np.maximum(lb, 1), "k",
                    claim_label(theorem, record, "lower-thm5_4-histogram",
                                "Thm 5.4 lower bound (k d ln2 + ln(1 - beta))/eps, both learners; also claim "
-                               f"lower-thm5_4-histogram-rounded: "
-                               f"{verdict(record, 'lower-thm5_4-histogram-rounded')['verdict']}"), "-")
+                               f"{verdict_text(verdict(record, 'lower-thm5_4-histogram-rounded'))}"), "-")
         _loglog(ax2, "number of concepts k", "n_hat",
                 f"PAR_{p0['d']}, pure eps = {p0['epsilon']}, alpha = {p0['alpha']}, beta = {p0['beta']}")
     return save(fig, record, out)
@@ -130,27 +130,27 @@ def plot_thm5_4(theorem, record, out):
     sim = theorem.simulator
     fig, (ax1, ax2) = new_figure(2, height=7.0)
     eps = beta = None
-    dims = [d for d in (4, 6, 8) if len({p["point"]["k"] for p in select(record, d=d)}) >= 2]
+    dims = [d for d in (4, 6, 8) if len({p.point["k"] for p in select(record, d=d)}) >= 2]
     # one learner (the pure direct sum) on PAR_d for several d: its hue, darkest at the smallest d
     for d, st in zip(dims, variants(PAR_LEARNER, len(dims))):
         pts = select(record, d=d)
-        p0 = pts[0]["point"]
+        p0 = pts[0].point
         eps, beta = p0["epsilon"], p0["beta"]
-        band(ax1, [p["point"]["k"] for p in pts], pts, st["color"],
+        band(ax1, [p.point["k"] for p in pts], pts, st["color"],
              f"{PAR_LEARNER}, PAR_{d} ({exponent_text(verdict(record, f'scaling-k-d{d}'))})", st["marker"])
-        ks = np.geomspace(1, max(p["point"]["k"] for p in pts), 40)
+        ks = np.geomspace(1, max(p.point["k"] for p in pts), 40)
         draw_claim(ax1, theorem, record, "lower-nhat", ks, sweep(claim_bound(theorem, "lower-nhat"), p0, "k", ks),
                    st["color"], f"Thm 5.4 bound (k d ln2 + ln(1-beta))/eps, d = {d}")
     _loglog(ax1, "number of concepts k", "n_hat (all k parities exact w.p. >= 1 - beta)",
             f"pure eps = {eps}, beta = {beta}")
     pts = select(record, k=sim.K_FOR_D)
     if len(pts) > 1:
-        p0 = pts[0]["point"]
-        x = [p["point"]["d"] * np.log(2) + np.log(2 * sim.K_FOR_D / p["point"]["beta"]) for p in pts]
+        p0 = pts[0].point
+        x = [p.point["d"] * np.log(2) + np.log(2 * sim.K_FOR_D / p.point["beta"]) for p in pts]
         st = style(PAR_LEARNER)
         band(ax2, x, pts, st["color"], f"{PAR_LEARNER}, k = {sim.K_FOR_D} ({exponent_text(verdict(record, 'scaling-d'))})",
              st["marker"])
-        dd = np.arange(min(p["point"]["d"] for p in pts), max(p["point"]["d"] for p in pts) + 1)
+        dd = np.arange(min(p.point["d"] for p in pts), max(p.point["d"] for p in pts) + 1)
         xx = dd * np.log(2) + np.log(2 * sim.K_FOR_D / p0["beta"])
         lb = sweep(claim_bound(theorem, "lower-nhat"), p0, "d", dd)
         bound_line(ax2, xx, lb, "k", claim_label(theorem, record, "lower-nhat", "Thm 5.4 lower bound"), "-")

@@ -24,8 +24,8 @@ def plot(theorem, record, out):
         pts = select(record, sanitizer=san, alpha=theorem.simulator.ALPHA_FOR_X)
         if not pts:
             continue
-        p0 = pts[0]["point"]
-        X = [2.0 ** p["point"]["d"] for p in pts]
+        p0 = pts[0].point
+        X = [2.0 ** p.point["d"] for p in pts]
         st = style(name)
         band(ax1, X, pts, st["color"], f"{name}{fit_text(record, claim)}", st["marker"])
         xx = np.geomspace(min(X), max(X), 40)
@@ -42,8 +42,8 @@ def plot(theorem, record, out):
     legend(ax1)
     pts = select(record, sanitizer="alg1", d=16)
     if pts:
-        p0 = pts[0]["point"]
-        inv = [1 / p["point"]["alpha"] for p in pts]
+        p0 = pts[0].point
+        inv = [1 / p.point["alpha"] for p in pts]
         st = style("Alg 1")
         band(ax2, inv, pts, st["color"], f"Alg 1, |X| = 2^16{fit_text(record, 'scaling-alpha-alg1')}", st["marker"])
         ii = np.geomspace(min(inv), max(inv), 30)

@@ -29,8 +29,8 @@ def plot(theorem, record, out):
     fig, (ax1, ax2) = new_figure(2, height=7.0)
     pts = select(record, alpha=0.1)
     if pts:
-        p0 = pts[0]["point"]
-        X = [2.0 ** p["point"]["d"] for p in pts]
+        p0 = pts[0].point
+        X = [2.0 ** p.point["d"] for p in pts]
         st = style(LEARNER)
         band(ax1, X, pts, st["color"], f"SUBSTITUTE tree sanitizer{fit_text(record, 'scaling-L')}", st["marker"])
         xx = np.geomspace(min(X), max(X), 40)
@@ -51,8 +51,8 @@ def plot(theorem, record, out):
     d = theorem.simulator.D_FOR_ALPHA
     pts = select(record, d=d)
     if len(pts) > 1:
-        p0 = pts[0]["point"]
-        inv = [1 / p["point"]["alpha"] for p in pts]
+        p0 = pts[0].point
+        inv = [1 / p.point["alpha"] for p in pts]
         st = style(LEARNER)
         band(ax2, inv, pts, st["color"], f"SUBSTITUTE tree sanitizer, |X| = 2^{d}{fit_text(record, 'scaling-alpha')}",
              st["marker"])

@@ -23,10 +23,10 @@ def _panel(ax, theorem, record, pts, x_of, learner, detail, claim, bound_text, c
     fitted exponent of ``claim`` in its label, and the bound of ``claim_id`` dashed in the
     same colour, labelled with whose bound it is, the claim and its verdict."""
     st = style(learner)
-    xs = [x_of(p["point"]) for p in pts]
+    xs = [x_of(p.point) for p in pts]
     band(ax, xs, pts, st["color"], f"{learner}, {detail}{fit_text(record, claim) if claim else ''}", st["marker"])
     bound = claim_bound(theorem, claim_id)
-    bound_line(ax, xs, [float(bound(p["point"])) for p in pts], st["color"],
+    bound_line(ax, xs, [float(bound(p.point)) for p in pts], st["color"],
                claim_label(theorem, record, claim_id, f"{bound_text} for {learner}"))
     return xs
 
@@ -120,8 +120,8 @@ def generic_alg2(theorem, record, out):
         if len(pts) > 1:
             learner = f"Alg 2 + {sanitizer}, {rule}"
             st = style(learner)
-            ks += [p["point"]["k"] for p in pts]
-            band(ax, [p["point"]["k"] for p in pts], pts, st["color"],
+            ks += [p.point["k"] for p in pts]
+            band(ax, [p.point["k"] for p in pts], pts, st["color"],
                  f"{learner} (toy){fit_text(record, f'scaling-k-{rule}')}", st["marker"])
     _finish(ax, ks, "number of concepts k", f"{theorem.number}: THRESH over 8 points, agnostic, alpha = 0.15")
     return save(fig, record, out)

@@ -19,6 +19,7 @@ from privbounds.figures.common import (
     shades,
     sweep,
 )
+from privbounds.record import ClaimResult, Record, verdict_text
 
 # the learner names of the results tables (column "learner") -> names in LEARNERS
 TABLE_NAMES = {
@@ -48,15 +49,16 @@ def variants(learner: str, n: int) -> list[dict]:
     return [{"color": c, "marker": markers[i % len(markers)]} for i, c in enumerate(shades(s["color"], n))]
 
 
-def verdict_of(record: dict, claim: str) -> str | None:
-    return next((v["verdict"] for v in record.get("verdicts", []) if v["claim"] == claim), None)
+def verdict_of(record: Record, claim: str) -> ClaimResult | None:
+    """The result of ``claim`` (a ``ClaimResult``), None if the record has no such claim."""
+    return next((v for v in record.verdicts if v.claim == claim), None)
 
 
-def claim_label(theorem, record: dict, claim: str, text: str) -> str:
+def claim_label(theorem, record: Record, claim: str, text: str) -> str:
     """Legend label of a line drawing the bound of ``claim``: the text, the claim and its
     verdict, and the reconstructed-constants mark where the constants are ours."""
     v = verdict_of(record, claim)
-    return bound_label(theorem, claim, f"{text} (claim {claim}{': ' + v if v else ''})")
+    return bound_label(theorem, claim, f"{text} (claim {verdict_text(v) if v else claim})")
 
 
 def draw_claim(ax, theorem, record, claim, x, y, color, text, style="--", marker=None):
@@ -72,9 +74,9 @@ def draw_claim(ax, theorem, record, claim, x, y, color, text, style="--", marker
             marker=marker, markersize=6, markerfacecolor="none", markevery=max(1, len(order) // 5))
 
 
-def fit_text(record: dict, claim: str) -> str:
+def fit_text(record: Record, claim: str) -> str:
     """The fitted exponent of a scaling claim, for a series' label ("" if no such claim)."""
-    v = next((v for v in record.get("verdicts", []) if v["claim"] == claim), None)
+    v = verdict_of(record, claim)
     return f" ({exponent_text(v)})" if v else ""
 
 
@@ -114,9 +116,9 @@ def rules_against_k(ax, theorem, record, sanitizer: str | None, claim: str, boun
             continue
         name = f"direct sum, {rule}" if sanitizer is None else f"Alg 2 + {sanitizer}, {rule}"
         s = style(name)
-        p0 = pts[0]["point"]
+        p0 = pts[0].point
         first = first or p0
-        ks = [p["point"]["k"] for p in pts]
+        ks = [p.point["k"] for p in pts]
         band(ax, ks, pts, s["color"], f"{name}{fit_text(record, f'scaling-k-{rule}')}", s["marker"])
         kk = np.unique(np.geomspace(min(ks), max(ks), 30).round().astype(int))
         cid = claim.format(rule=rule)

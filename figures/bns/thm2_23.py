@@ -19,10 +19,10 @@ from privbounds.figures.common import (
 
 def plot(theorem, record, out):
     fig, (ax,) = new_figure(1, width=7.5, height=6.6)
-    pts = record["points"]
+    pts = record.points
     if pts:
-        p0 = pts[0]["point"]
-        eps = [p["point"]["epsilon"] for p in pts]
+        p0 = pts[0].point
+        eps = [p.point["epsilon"] for p in pts]
         learner = f"Alg 2 + Alg 1, {p0['rule']}"
         st = style(learner)
         band(ax, eps, pts, st["color"], f"{learner}, k = 1{fit_text(record, 'scaling-eps')}", st["marker"])
@@ -33,7 +33,7 @@ def plot(theorem, record, out):
                      f"beta = {p0['beta']}", fontsize=10)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    measured_ticks(ax, [p["point"]["epsilon"] for p in pts])
+    measured_ticks(ax, [p.point["epsilon"] for p in pts])
     ax.set_xlabel("privacy parameter eps")
     ax.set_ylabel("n_hat (within alpha of optimal w.p. >= 1 - beta)")
     legend(ax)

@@ -28,8 +28,8 @@ def plot(theorem, record, out):
     fig, (ax1, ax2) = new_figure(2, height=7.0)
     pts = [p for p in select(record, d=10)]
     if pts:
-        p0 = pts[0]["point"]
-        ks = [p["point"]["k"] for p in pts]
+        p0 = pts[0].point
+        ks = [p.point["k"] for p in pts]
         st = style("Alg 4")
         band(ax1, ks, pts, st["color"], f"Alg 4, (eps, delta)-DP{fit_text(record, 'scaling-k')}", st["marker"])
         kk = np.geomspace(min(ks), max(ks), 40)
@@ -47,12 +47,12 @@ def plot(theorem, record, out):
         ax1.set_ylabel("rows needed, n_hat (all k parities exact w.p. >= 1 - beta)")
         ax1.set_title(f"PAR_10 under uniform; eps = {eps}, delta = {dl:g}, beta = {b}", fontsize=10)
         legend(ax1)
-    dpts = [p for p in record["points"] if p["point"]["k"] == 16]
+    dpts = [p for p in record.points if p.point["k"] == 16]
     if dpts:
-        ds = [p["point"]["d"] for p in dpts]
+        ds = [p.point["d"] for p in dpts]
         st = style("Alg 4")
         band(ax2, ds, dpts, st["color"], f"Alg 4, k = 16{fit_text(record, 'scaling-d')}", st["marker"])
-        p0 = dpts[0]["point"]
+        p0 = dpts[0].point
         dd = np.arange(min(ds), max(ds) + 1)
         draw_claim(ax2, theorem, record, "upper", dd, sweep(claim_bound(theorem, "upper"), p0, "d", dd), st["color"],
                    "Thm 3.12 bound (d + 3) T for Alg 4")

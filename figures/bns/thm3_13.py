@@ -31,11 +31,11 @@ def plot(theorem, record, out):
         pts = select(record, d=d)
         if not pts:
             continue
-        p0 = pts[0]["point"]
-        band(ax, [p["point"]["k"] for p in pts], pts, st["color"],
+        p0 = pts[0].point
+        band(ax, [p.point["k"] for p in pts], pts, st["color"],
              f"Alg 5, |X| = 2^{d}{fit_text(record, f'scaling-k-d{d}')}", st["marker"])
     if p0:
-        ks = np.geomspace(1, max(p["point"]["k"] for p in record["points"]), 40)
+        ks = np.geomspace(1, max(p.point["k"] for p in record.points), 40)
         eps, dl, a, b = p0["epsilon"], p0["delta"], p0["alpha"], p0["beta"]
         draw_claim(ax, theorem, record, "upper", ks, sweep(claim_bound(theorem, "upper"), p0, "k", ks),
                    variants("Alg 5", 1)[0]["color"], "Thm 3.13 bound for Alg 5 (no k, no |X|)")

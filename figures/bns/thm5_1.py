@@ -53,33 +53,40 @@ def _scaling_id(learner, cls, d):
 
 def _series(record):
     seen = []
-    for p in record["points"]:
-        q = p["point"]
+    for p in record.points:
+        q = p.point
         key = (q["learner"], q.get("class", "point"), q["d"])
         if q.get("experiment") == "search" and key not in seen:
             seen.append(key)
     return seen
 
 
+def _value(detail, field):
+    """A field of a ceiling claim's detail, NaN where there is no detail or no such value
+    (no gap in the band, no exact p(n))."""
+    value = getattr(detail, field) if detail is not None else None
+    return np.nan if value is None else value
+
+
 def plot(theorem, record, out):
     fig, (ax1, ax2) = new_figure(2, height=8.4)
     eps, beta, p0 = None, None, None
-    ids = [v["claim"] for v in record["verdicts"]]
+    ids = [v.claim for v in record.verdicts]
     series = _series(record)
     styles = _styles(series)
     for learner, cls, d in series:
         st = styles[(learner, cls, d)]
         pts = select(record, experiment="search", learner=learner, d=d, **{"class": cls})
-        p0 = pts[0]["point"]
+        p0 = pts[0].point
         eps, beta = p0["epsilon"], p0["beta"]
         sid = _scaling_id(learner, cls, d)
         fit = exponent_text(verdict(record, sid)).replace("exponent of n_hat / ", "k-exp. of n/") \
             if sid in ids else "no fit"
-        band(ax1, [p["point"]["k"] for p in pts], pts, st["color"], f"{_name(learner)}, {cls.upper()}_{d} ({fit})",
+        band(ax1, [p.point["k"] for p in pts], pts, st["color"], f"{_name(learner)}, {cls.upper()}_{d} ({fit})",
              st["marker"])
     search = select(record, experiment="search")
     if search:
-        ks = np.geomspace(1, max(p["point"]["k"] for p in search), 40)
+        ks = np.geomspace(1, max(p.point["k"] for p in search), 40)
         bound_line(ax1, ks, np.maximum(sweep(claim_bound(theorem, "lower-nhat"), p0, "k", ks), 0.5), "k",
                    claim_label(theorem, record, "lower-nhat", "lower bound (k ln2 + ln(1 - beta))/eps"), "-")
     ax1.set_xscale("log", base=2)
@@ -89,15 +96,15 @@ def plot(theorem, record, out):
     ax1.set_title(f"rows needed by pure eps-DP learners, eps = {eps}, beta = {beta}", fontsize=10)
     legend(ax1)
 
-    rows = load_rows(out, record["id"])
+    rows = load_rows(out, record.id)
     curves = rows[rows["experiment"] == "curve"]
     if "class" not in curves:
         curves = curves.assign(**{"class": "point"})
     # the direct sums' ceiling (decided on exact values) and Algorithm 2's (Monte Carlo); a
     # record from before the split has the first only, over every learner
     details = [d for cid in ("ceiling-success", "ceiling-success-alg2") if cid in ids
-               for d in verdict(record, cid)["details"]]
-    conf = {(d["point"]["learner"], d["point"].get("class", "point"), d["point"]["d"], d["point"]["k"], d["n"]): d
+               for d in verdict(record, cid).details]
+    conf = {(d.point["learner"], d.point.get("class", "point"), d.point["d"], d.point["k"], d.n): d
             for d in details}
     drawn = set()
     groups = list(curves.groupby(["learner", "class", "d", "k"]))
@@ -107,13 +114,13 @@ def plot(theorem, record, out):
     for (learner, cls, d, k), g in groups:
         st = styles.get((learner, cls, d)) or extra[(learner, cls, d)]
         g = g.sort_values("n")
-        lo = [conf.get((learner, cls, d, k, n), {}).get("p_low", np.nan) for n in g["n"]]
-        hi = [conf.get((learner, cls, d, k, n), {}).get("p_high", np.nan) for n in g["n"]]
+        lo = [_value(conf.get((learner, cls, d, k, n)), "p_low") for n in g["n"]]
+        hi = [_value(conf.get((learner, cls, d, k, n)), "p_high") for n in g["n"]]
         ax2.fill_between(g["n"], lo, hi, color=st["color"], alpha=0.18, linewidth=0)
         ax2.plot(g["n"], g["p_hat"], "-", marker=st["marker"], color=st["color"], markersize=4,
                  markerfacecolor=st["color"] if k == k_min else "none",
                  label=f"k = {k}: {_name(learner)}, {cls.upper()}_{d}")
-        exact = [conf.get((learner, cls, d, k, n), {}).get("exact", np.nan) for n in g["n"]]
+        exact = [_value(conf.get((learner, cls, d, k, n)), "exact") for n in g["n"]]
         if not np.all(np.isnan(exact)):  # the exact p(n) the estimate is checked against
             ax2.plot(g["n"], exact, ":", color=st["color"], linewidth=1)
         if k not in drawn:  # the ceiling depends on k and eps only

@@ -29,6 +29,7 @@ from privbounds.figures.common import (
     verdict,
 )
 from privbounds.figures.kmms.style import style
+from privbounds.record import Record, verdict_text
 
 NAMES = {"private": "Set Cover Learner + Select Halfplane (private)", "greedy": "non-private greedy cover",
          "hull": "convex hull of the positives (non-private)"}
@@ -38,11 +39,11 @@ STYLE = {"private": "setcover", "greedy": "greedy", "hull": "hull"}
 
 
 def _rows(record, **kw):
-    return sorted((r for r in record["rows"] if all(r.get(k) == v for k, v in kw.items())), key=lambda r: r["n"])
+    return sorted((r for r in record.rows if all(r.get(k) == v for k, v in kw.items())), key=lambda r: r["n"])
 
 
 def _searched(record, **kw):
-    return [p for p in select(record, **kw) if p.get("n_hat") is not None or p.get("n_low") is not None]
+    return [p for p in select(record, **kw) if p.n_hat is not None or p.n_low is not None]
 
 
 def _against(ax, record, axis, fixed, theorem=None):
@@ -56,32 +57,32 @@ def _against(ax, record, axis, fixed, theorem=None):
         pts = _searched(record, learner=learner, **fixed)
         if not pts:
             continue
-        ref = ref or pts[0]["point"]
+        ref = ref or pts[0].point
         color, marker = style(STYLE[learner])
-        band(ax, [p["point"][axis] for p in pts], pts, color, NAMES[learner], marker)
-        xs = sorted(p["point"][axis] for p in pts)
+        band(ax, [p.point[axis] for p in pts], pts, color, NAMES[learner], marker)
+        xs = sorted(p.point[axis] for p in pts)
         if learner == "private":
-            bound_line(ax, xs, sweep(claim_bound(theorem, "upper"), pts[0]["point"], axis, xs), color,
+            bound_line(ax, xs, sweep(claim_bound(theorem, "upper"), pts[0].point, axis, xs), color,
                        bound_label(theorem, "upper", "n_47, our explicit bound (SAFE; upper claim)"))
-            lit = [kmms_bounds.n_kgon(**{**{k: pts[0]["point"][k] for k in ("alpha", "beta", "epsilon", "delta", "k",
+            lit = [kmms_bounds.n_kgon(**{**{k: pts[0].point[k] for k in ("alpha", "beta", "epsilon", "delta", "k",
                                                                                "d")}, axis: x}, reading="literal")
                    for x in xs]
             bound_line(ax, xs, lit, "gray", fn_label(kmms_bounds.n_kgon,
                                                     "n_32 at the paper-literal constants (reference, not a claim)"),
                        ":")
         if learner == "greedy":
-            bound_line(ax, xs, sweep(claim_bound(theorem, "upper-greedy"), pts[0]["point"], axis, xs), color,
+            bound_line(ax, xs, sweep(claim_bound(theorem, "upper-greedy"), pts[0].point, axis, xs), color,
                        bound_label(theorem, "upper-greedy", "n_32 with lambda = Delta = 0 (upper-greedy claim)"))
     ax.set_yscale("log")
     return ref
 
 
-def draw_kgon(ax, record: dict) -> None:
+def draw_kgon(ax, record: Record) -> None:
     """n_hat against k at d = 8 (every learner, interval bands) over n_47 (the kmms.thm4_7 record)."""
-    d = 8 if select(record, d=8) else min(p["point"]["d"] for p in record["points"])
+    d = 8 if select(record, d=8) else min(p.point["d"] for p in record.points)
     _against(ax, record, "k", {"d": d})
     ax.set_xscale("log")
-    ks = sorted({p["point"]["k"] for p in select(record, d=d)})
+    ks = sorted({p.point["k"] for p in select(record, d=d)})
     ax.set_xticks(ks, [str(k) for k in ks])
     ax.minorticks_off()
     ax.set_xlabel("edges k of the convex polygon")
@@ -98,9 +99,9 @@ def _verdicts(ax, record, scaling: str) -> str:
     for c in ("upper", "upper-greedy", scaling):
         try:
             v = verdict(record, c)
-        except StopIteration:
+        except KeyError:
             continue
-        out.append(f"{c}: {v['verdict']}")
+        out.append(verdict_text(v))
         if c == scaling:
             ax.plot([], [], " ", label=f"fit (private): {exponent_text(v)}")
     return "; ".join(out)
@@ -111,7 +112,7 @@ def thm4_7(theorem, record, out):
     draw_kgon(axes[0], record)
     ax = axes[1]
     _against(ax, record, "d", {"k": 4}, theorem)
-    ds = sorted({p["point"]["d"] for p in select(record, k=4)})
+    ds = sorted({p.point["d"] for p in select(record, k=4)})
     ax.set_xscale("log")
     ax.set_xticks(ds, [str(d) for d in ds])
     ax.minorticks_off()
@@ -169,7 +170,7 @@ def claim4_5(theorem, record, out):
                 elif hi is None and lo is not None:
                     ax.annotate("", (d, lo / unit * 1.6), (d, lo / unit), arrowprops={"arrowstyle": "->",
                                                                                       "color": PALETTE[j]})
-    dd = np.geomspace(2, max(r["d"] for r in record["rows"]), 40)
+    dd = np.geomspace(2, max(r["d"] for r in record.rows), 40)
     ax.plot(dd, [kmms_bounds.region_area_ours(d) * 2 * d ** 3 for d in dd], "k--", label="ours: 1/(2d^3)")
     ax.plot(dd, [kmms_bounds.region_area_paper(d) * 2 * d ** 3 for d in dd], "k:", label="Claim 4.5: d^-4/4")
     ax.set_xscale("log")
@@ -209,27 +210,27 @@ def lem4_6(theorem, record, out):
 def selecthalfplane(theorem, record, out):
     fig, axes = new_figure(2, width=6.2, height=6.0)
     ax = axes[0]
-    combos = sorted({(r["d"], r["eta"]) for r in record["rows"]})
+    combos = sorted({(r["d"], r["eta"]) for r in record.rows})
     for i, (d, eta) in enumerate(combos):
         rows = _rows(record, d=d, eta=eta)
         _rate(ax, [r["n"] + 0.2 * i for r in rows], rows, PALETTE[i % 10], f"d = {d}, eta = {eta:g}", MARKS[i % 5])
-    if record["rows"]:
-        ax.axhline(kmms_bounds.never_ceiling(record["rows"][0]["level"]), color="k", ls="--",
+    if record.rows:
+        ax.axhline(kmms_bounds.never_ceiling(record.rows[0]["level"]), color="k", ls="--",
                    label="ceiling (the claim: never)")
     ax.set_xlabel("|S| (examples)")
     ax.set_ylabel("P[sup |ln p_S - ln p_S'| > 2 eta]")
     ax.set_title("Exact density ratio on random neighbours", fontsize=9)
     legend(ax)
     ax = axes[1]
-    for a in record.get("audits", []):
-        v = next((v for v in record["verdicts"] if v["claim"] == f"privacy-{a['name']}"), None)
+    for a in record.audits:
+        v = next((v for v in record.verdicts if v.claim == f"privacy-{a.name}"), None)
         if v is None:
             continue
-        vals = [v.get("eps_hat"), v.get("eps_hat_doubled")]
+        vals = [v.eps_hat, v.eps_hat_doubled]
         ax.bar([0, 1], [x if x is not None else 0 for x in vals], color=[PALETTE[0], PALETTE[3]])
-        ax.axhline(a["epsilon"], color="k", ls="--", label=f"declared epsilon 2 eta = {a['epsilon']:g}")
+        ax.axhline(a.epsilon, color="k", ls="--", label=f"declared epsilon 2 eta = {a.epsilon:g}")
         ax.set_xticks([0, 1], ["as declared", "budget doubled"])
-        ax.set_title(f"Audit {a['name']}: eps_hat ({v['verdict']})", fontsize=9)
+        ax.set_title(f"Audit {a.name}: eps_hat ({v.verdict})", fontsize=9)
     ax.set_ylabel("empirical epsilon lower bound")
     legend(ax)
     return save(fig, record, out)

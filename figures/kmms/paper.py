@@ -35,9 +35,9 @@ def plot(records: dict, out) -> list:
         draw_kgon(axes[1], kgon)
     else:
         axes[1].set_axis_off()
-    fid = (conj or kgon)["fidelity"]
+    fid = (conj or kgon).fidelity
     # the settings every point of a panel shares, so the figure can be read on its own
-    fixed = [f"{side} ({rec['id']}): {fixed_parameters(rec)}" for side, rec in (("left", conj), ("right", kgon))
+    fixed = [f"{side} ({rec.id}): {fixed_parameters(rec)}" for side, rec in (("left", conj), ("right", kgon))
              if rec is not None]
     return save_named(fig, "kmms.headline", "Private learning by set cover: n_hat grows about linearly in k "
                       f"(conjunctions, Thm 3.5; convex k-gons, Thm 4.7) - {fid} fidelity\n" + "\n".join(fixed), out)

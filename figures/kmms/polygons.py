@@ -27,6 +27,7 @@ from privbounds.figures.common import (
     verdict,
 )
 from privbounds.figures.kmms.style import style
+from privbounds.record import verdict_text
 
 NAMES = {"private": "Set Cover Learner (OR) + surrogate selection (private)",
          "advanced": "composition baseline, advanced (private)",
@@ -40,7 +41,7 @@ LABEL = "finite-candidate surrogate: tests the set-cover part only, not the d-de
 
 
 def _searched(record, **kw):
-    return [p for p in select(record, **kw) if p.get("n_hat") is not None or p.get("n_low") is not None]
+    return [p for p in select(record, **kw) if p.n_hat is not None or p.n_low is not None]
 
 
 def _against(ax, theorem, record, axis, fixed, learners):
@@ -49,11 +50,11 @@ def _against(ax, theorem, record, axis, fixed, learners):
         if not pts:
             continue
         c, marker = style(STYLE[learner])
-        xs = [p["point"][axis] for p in pts]
+        xs = [p.point[axis] for p in pts]
         band(ax, xs, pts, c, NAMES[learner], marker)
         claim, text = BOUNDS[learner]
         grid = sorted(set(xs))
-        bound_line(ax, grid, sweep(claim_bound(theorem, claim), pts[0]["point"], axis, grid), c,
+        bound_line(ax, grid, sweep(claim_bound(theorem, claim), pts[0].point, axis, grid), c,
                    bound_label(theorem, claim, text))
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -62,18 +63,18 @@ def _against(ax, theorem, record, axis, fixed, learners):
 def _verdicts(ax, record, claims, scaling) -> str:
     """``claim: verdict`` of the claims a panel draws (for its title); the scaling fit's
     numbers go to the legend."""
-    out = [f"{c}: {verdict(record, c)['verdict']}" for c in claims]
+    out = [verdict_text(verdict(record, c)) for c in claims]
     v = verdict(record, scaling)
     ax.plot([], [], " ", label=f"fit (private): {exponent_text(v)}")
-    return textwrap.fill("; ".join(out + [f"{scaling}: {v['verdict']}"]), 70)
+    return textwrap.fill("; ".join(out + [verdict_text(v)]), 70)
 
 
 def thm5_1(theorem, record, out):
     fig, axes = new_figure(2, width=6.8, height=7.4)
     ax = axes[0]
-    d_ref = 20 if select(record, d=20) else min(p["point"]["d"] for p in record["points"])
+    d_ref = 20 if select(record, d=20) else min(p.point["d"] for p in record.points)
     _against(ax, theorem, record, "r", {"family": "disjoint", "d": d_ref}, ("private", "advanced", "greedy"))
-    rs = sorted({p["point"]["r"] for p in select(record, family="disjoint", d=d_ref)})
+    rs = sorted({p.point["r"] for p in select(record, family="disjoint", d=d_ref)})
     ax.set_xticks(rs, [str(r) for r in rs])
     ax.minorticks_off()
     ax.set_xlabel("triangles r of the target (k = 3r edges: r disjoint triangles)")
@@ -84,7 +85,7 @@ def thm5_1(theorem, record, out):
     ax = axes[1]
     r_ref = 2
     _against(ax, theorem, record, "d", {"family": "disjoint", "r": r_ref}, ("private",))
-    ds = sorted({p["point"]["d"] for p in select(record, family="disjoint", r=r_ref, learner="private")})
+    ds = sorted({p.point["d"] for p in select(record, family="disjoint", r=r_ref, learner="private")})
     ax.set_xticks(ds, [str(d) for d in ds])
     ax.minorticks_off()
     ax.set_xlabel("grid size d (X_d^2 = {0..d}^2)")
@@ -96,7 +97,7 @@ def thm5_1(theorem, record, out):
     poly = _searched(record, family="polygon", learner="private")
     if poly:
         ax0 = axes[0]
-        xs = np.array([p["point"]["r"] for p in poly], float)
+        xs = np.array([p.point["r"] for p in poly], float)
         # the same learner on another target: a darker shade of its colour, its own marker
         band(ax0, xs, poly, shade(style("setcover")[0], -0.45), "private, one polygon with r + 2 edges (ear-clipped)",
              "D")

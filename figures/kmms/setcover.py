@@ -31,6 +31,7 @@ from privbounds.figures.common import (
     verdict,
 )
 from privbounds.figures.kmms.style import style
+from privbounds.record import Record, verdict_text
 
 D_K = 512
 
@@ -38,9 +39,9 @@ D_K = 512
 def _fit(record, claim):
     try:
         v = verdict(record, claim)
-    except StopIteration:
+    except KeyError:
         return "no fit"
-    return f"{exponent_text(v)}: {v['verdict']}"
+    return f"{exponent_text(v)}: {v.verdict}"
 
 
 def _verdicts(record, *claims) -> str:
@@ -48,17 +49,17 @@ def _verdicts(record, *claims) -> str:
     out = []
     for c in claims:
         try:
-            out.append(f"{c}: {verdict(record, c)['verdict']}")
-        except StopIteration:
+            out.append(verdict_text(verdict(record, c)))
+        except KeyError:
             pass
     return "; ".join(out)
 
 
 def _with_hat(points):
-    return [p for p in points if "n_hat" in p]
+    return [p for p in points if p.searched]
 
 
-def draw_conj_k(ax, record: dict, baselines: dict | None = None) -> None:
+def draw_conj_k(ax, record: Record, baselines: Record | None = None) -> None:
     """n_hat against k at d = 512 for every learner (see the module docstring)."""
     from privbounds.registry import get
 
@@ -77,14 +78,14 @@ def draw_conj_k(ax, record: dict, baselines: dict | None = None) -> None:
         pts = _with_hat(select(record, family="decoy", d=D_K, **where))
         if not pts:
             continue
-        ks = [p["point"]["k"] for p in pts]
+        ks = [p.point["k"] for p in pts]
         ks_all += ks
         label = name + (f" ({_fit(record, claim)})" if claim else "")
         band(ax, ks, pts, color, label, marker)
     ref = _with_hat(select(record, family="decoy", d=D_K, learner="setcover", form="conj"))
     if ref:
         kk = np.unique(np.geomspace(min(ks_all), max(ks_all), 24).round().astype(int))
-        bound_line(ax, kk, sweep(claim_bound(thm, "upper-conj"), ref[0]["point"], "k", kk), improved,
+        bound_line(ax, kk, sweep(claim_bound(thm, "upper-conj"), ref[0].point, "k", kk), improved,
                    bound_label(thm, "upper-conj", "our explicit n_32, SAFE (upper-conj)"))
     if baselines is not None:
         from privbounds.registry import get as get_thm
@@ -95,10 +96,10 @@ def draw_conj_k(ax, record: dict, baselines: dict | None = None) -> None:
             if not pts:
                 continue
             color, marker = style(rule)
-            ks = [p["point"]["k"] for p in pts]
+            ks = [p.point["k"] for p in pts]
             band(ax, ks, pts, color, f"composition, {rule} (Ex 3.3) ({_fit(baselines, f'scaling-k-{rule}')})", marker)
             kk = np.unique(np.geomspace(min(ks), max(ks), 24).round().astype(int))
-            bound_line(ax, kk, sweep(claim_bound(ex, f"upper-{rule}"), pts[0]["point"], "k", kk), color,
+            bound_line(ax, kk, sweep(claim_bound(ex, f"upper-{rule}"), pts[0].point, "k", kk), color,
                        bound_label(ex, f"upper-{rule}", f"our explicit n_32, {rule} composition (Ex 3.3 upper-{rule})"))
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
@@ -114,11 +115,11 @@ def _d_panel(ax, theorem, record):
     if not pts:
         ax.set_axis_off()
         return
-    ds = [p["point"]["d"] for p in pts]
+    ds = [p.point["d"] for p in pts]
     color, marker = style("setcover")
     band(ax, ds, pts, color, f"improved, CONJ, k = 4 ({_fit(record, 'scaling-d')})", marker)
     dd = np.unique(np.geomspace(min(ds), max(ds), 24).round().astype(int))
-    bound_line(ax, dd, sweep(claim_bound(theorem, "upper-conj"), pts[0]["point"], "d", dd), color,
+    bound_line(ax, dd, sweep(claim_bound(theorem, "upper-conj"), pts[0].point, "d", dd), color,
                bound_label(theorem, "upper-conj", "our explicit n_32, SAFE (upper-conj)"))
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
@@ -135,11 +136,11 @@ def _family_panel(ax, theorem, record):
     for fam, c, m in (("decoy", color, marker), ("nearmiss", shade(color, 0.45), "s")):
         pts = _with_hat(select(record, family=fam, d=D_K, learner="setcover", form="conj"))
         if pts:
-            band(ax, [p["point"]["k"] for p in pts], pts, c, f"improved, CONJ, {fam} family", m)
+            band(ax, [p.point["k"] for p in pts], pts, c, f"improved, CONJ, {fam} family", m)
     ref = _with_hat(select(record, family="nearmiss", d=D_K, learner="setcover", form="conj"))
     if ref:
-        ks = [p["point"]["k"] for p in ref]
-        bound_line(ax, ks, [claim_bound(theorem, "upper-conj")(p["point"]) for p in ref], color,
+        ks = [p.point["k"] for p in ref]
+        bound_line(ax, ks, [claim_bound(theorem, "upper-conj")(p.point) for p in ref], color,
                    bound_label(theorem, "upper-conj", "our explicit n_32, SAFE (upper-conj; the same for every family)"))
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")

@@ -36,10 +36,10 @@ def plot(records: dict, out) -> list:
             draw_stumps_frontier(axes[1], stumps)
     if stumps is None or rec is None:
         axes[1 if stumps is None else 0].set_axis_off()
-    fid = (rec or stumps)["fidelity"]
+    fid = (rec or stumps).fidelity
     # the settings every point of a panel shares (the panel titles give alpha), so the
     # figure can be read on its own
-    fixed = [f"{side} ({r['id']}): {fixed_parameters(r)}" for side, r in (("left", rec), ("right", stumps))
+    fixed = [f"{side} ({r.id}): {fixed_parameters(r)}" for side, r in (("left", rec), ("right", stumps))
              if r is not None]
     return save_named(fig, "pap.headline", "Query release with public data: where public samples help "
                       f"(Thm 3.1, thresholds) and where they do not (Thm 4.2, stumps) - {fid} fidelity\n"

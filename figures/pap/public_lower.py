@@ -30,13 +30,14 @@ from privbounds.figures.common import (
     verdict,
 )
 from privbounds.figures.pap.style import SERIES_MARKS, learner_color, shades, style
+from privbounds.record import verdict_text
 from privbounds.simulators.pap.query_classes import DISTRIBUTIONS
 
 MARKS = "os^v"
 
 
 def _rows(record, **kw):
-    return sorted((r for r in record["rows"] if all(r.get(k) == v for k, v in kw.items())), key=lambda r: r["n"])
+    return sorted((r for r in record.rows if all(r.get(k) == v for k, v in kw.items())), key=lambda r: r["n"])
 
 
 def _rate(ax, xs, rows, color, label, marker="o"):
@@ -51,14 +52,14 @@ def thm5_1(theorem, record, out):
     fig, axes = new_figure(2, width=6.8, height=7.4)
     ax = axes[0]
     for i, (dist, color) in enumerate(zip(DISTRIBUTIONS, shades("public+private", len(DISTRIBUTIONS)))):
-        pts = [p for p in select(record, dist=dist) if "n_hat" in p]
+        pts = [p for p in select(record, dist=dist) if p.searched]
         if pts:
-            band(ax, [1 / p["point"]["alpha"] for p in pts], pts, color, f"measured m_hat, {dist}",
+            band(ax, [1 / p.point["alpha"] for p in pts], pts, color, f"measured m_hat, {dist}",
                  SERIES_MARKS[i % len(SERIES_MARKS)])
-    pts = record["points"]
+    pts = record.points
     if pts:
-        ref = pts[0]["point"]
-        xs = np.geomspace(min(1 / p["point"]["alpha"] for p in pts), max(1 / p["point"]["alpha"] for p in pts), 30)
+        ref = pts[0].point
+        xs = np.geomspace(min(1 / p.point["alpha"] for p in pts), max(1 / p.point["alpha"] for p in pts), 30)
         bound = claim_bound(theorem, "upper-public")
         bound_line(ax, xs, [bound({**ref, "alpha": 1 / x}) for x in xs], learner_color("public+private"),
                    bound_label(theorem, "upper-public", "our explicit m_cover(alpha/2, beta, 1) (upper-public)"))
@@ -73,23 +74,23 @@ def thm5_1(theorem, record, out):
     ax.set_ylabel("public m_hat (exact D~: unlimited private data)")
     v = verdict(record, "scaling-alpha")
     ax.plot([], [], " ", label=f"fit: {exponent_text(v)}")
-    ax.set_title(f"E1, THR_2^20: public requirement against 1/alpha\nupper-public: "
-                 f"{verdict(record, 'upper-public')['verdict']}; scaling-alpha: {v['verdict']}", fontsize=10)
+    ax.set_title("E1, THR_2^20: public requirement against 1/alpha\n"
+                 f"{verdict_text(verdict(record, 'upper-public'))}; {verdict_text(v)}", fontsize=10)
     legend(ax)
 
     ax = axes[1]
     priv = sibling(out, "pap.base_priv")
     drawn = False
     for learner, name in (("pmw", "PMW over [T]"), ("tree", "binary tree")):
-        pp = [p for p in (priv or {}).get("points", []) if p["point"].get("learner") == learner and p.get("n_hat")]
+        pp = [p for p in (priv.points if priv else ()) if p.point.get("learner") == learner and p.n_hat]
         if pp:
             # the worst distribution at each T: its n_hat with its own interval (an open upper end
             # is drawn as an arrow)
-            w = [max((p for p in pp if p["point"]["T"] == t), key=lambda p: p["n_hat"])
-                 for t in sorted({p["point"]["T"] for p in pp})]
+            w = [max((p for p in pp if p.point["T"] == t), key=lambda p: p.n_hat)
+                 for t in sorted({p.point["T"] for p in pp})]
             if w:
                 color, marker = style(learner)
-                band(ax, [p["point"]["T"] for p in w], w, color, f"{name}, worst distribution", marker)
+                band(ax, [p.point["T"] for p in w], w, color, f"{name}, worst distribution", marker)
                 drawn = True
     if not drawn:
         ax.text(0.5, 0.5, "pap.base_priv has no results in this output folder:\nrun it to draw the private-only "
@@ -111,17 +112,17 @@ def _ceiling_panel(ax, theorem, record, claims, label_keys, title, color=None):
     rows, labels, ceilings = [], [], []
     for cid in claims:
         v = verdict(record, cid)
-        for d in v.get("details", []):
+        for d in v.details:
             rows.append(d)
-            labels.append((f"{cid}: " if len(claims) > 1 else "") + ", ".join(str(d["point"].get(k)) for k in label_keys))
-            ceilings.append(d["ceiling"])
+            labels.append((f"{cid}: " if len(claims) > 1 else "") + ", ".join(str(d.point.get(k)) for k in label_keys))
+            ceilings.append(d.ceiling)
     if not rows:
         ax.text(0.5, 0.5, "no curve rows in this run", ha="center", transform=ax.transAxes)
         return
     x = np.arange(len(rows))
-    p = np.array([d["p_hat"] for d in rows])
-    lo = np.array([d["p_low"] for d in rows])
-    hi = np.array([d["p_high"] for d in rows])
+    p = np.array([d.p_hat for d in rows])
+    lo = np.array([d.p_low for d in rows])
+    hi = np.array([d.p_high for d in rows])
     ax.errorbar(x, p, yerr=[p - lo, hi - p], fmt="o", color=color or PALETTE[0], capsize=4,
                 label="measured rate (simultaneous interval of the claim)")
     ax.plot(x, ceilings, "_", color="k", markersize=22, markeredgewidth=2,
@@ -146,7 +147,7 @@ def lem5_3(theorem, record, out):
 
 def lem5_4(theorem, record, out):
     fig, axes = new_figure(4, width=5.4, height=7.2)
-    ms_all = sorted({r["n"] for r in record["rows"]})
+    ms_all = sorted({r["n"] for r in record.rows})
     fine = np.unique(np.geomspace(2, max(ms_all or [2]), 60).round().astype(int))
     # (i) the public sampler
     ax = axes[0]

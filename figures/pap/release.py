@@ -15,7 +15,6 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.bounds import pap as pap_bounds
-from privbounds.claims import worst_case
 from privbounds.figures.common import (
     band,
     bound_label,
@@ -29,7 +28,9 @@ from privbounds.figures.common import (
     sibling,
     verdict,
 )
+from privbounds.figures.pap.points import worst
 from privbounds.figures.pap.style import SERIES_MARKS, learner_color, shades, style
+from privbounds.record import verdict_text
 from privbounds.simulators.pap.query_classes import DISTRIBUTIONS
 
 MARKS = "os^v"
@@ -41,9 +42,9 @@ def _by_dist(ax, record, x_of, dists, learner="public+private", name="measured",
     for i, (dist, color) in enumerate(zip(dists, shades(learner, len(dists)))):
         if learner_key is not None:
             where = {**where, "learner": learner_key}
-        pts = [p for p in select(record, dist=dist, **where) if "n_hat" in p]
+        pts = [p for p in select(record, dist=dist, **where) if p.searched]
         if pts:
-            band(ax, [x_of(p["point"]) for p in pts], pts, color, f"{name}, {dist}",
+            band(ax, [x_of(p.point) for p in pts], pts, color, f"{name}, {dist}",
                  SERIES_MARKS[i % len(SERIES_MARKS)])
 
 
@@ -52,7 +53,7 @@ def _fit(ax, record, claim):
     ``claim: verdict`` for the title."""
     v = verdict(record, claim)
     ax.plot([], [], " ", label=f"fit: {exponent_text(v)}")
-    return f"{claim}: {v['verdict']}"
+    return verdict_text(v)
 
 
 def _finish(ax, xlabel, ylabel, title, xbase=10):
@@ -72,8 +73,8 @@ def lem3_3(theorem, record, out):
             continue
         _by_dist(ax, record, lambda p: 1 / p["radius"], DISTRIBUTIONS, name="cover (Alg 3's public part)",
                  **{"class": cls})
-        xs = sorted({1 / p["point"]["radius"] for p in pts})
-        ref = pts[0]["point"]
+        xs = sorted({1 / p.point["radius"] for p in pts})
+        ref = pts[0].point
         claim = f"upper-cover-{cls}"
         bound = claim_bound(theorem, claim)
         bound_line(ax, xs, [bound({**ref, "radius": 1 / x}) for x in xs], learner_color("public+private"),
@@ -83,28 +84,28 @@ def lem3_3(theorem, record, out):
                    "public-only uniform convergence at alpha = 2r (slope 2; reference)", ":")
         title = _fit(ax, record, f"scaling-radius-{cls}")
         _finish(ax, "1 / radius", "public m_hat (radius <= r w.p. >= 1 - beta)",
-                f"{name}\n{claim}: {verdict(record, claim)['verdict']}; {title}")
+                f"{name}\n{verdict_text(verdict(record, claim))}; {title}")
     return save(fig, record, out)
 
 
 def base_pub(theorem, record, out):
     fig, (ax,) = new_figure(1, width=9.0, height=7.0)
     _by_dist(ax, record, lambda p: 1 / p["alpha"], DISTRIBUTIONS, learner="public-only", name="public only")
-    pts = record["points"]
+    pts = record.points
     if pts:
-        xs = sorted({1 / p["point"]["alpha"] for p in pts})
+        xs = sorted({1 / p.point["alpha"] for p in pts})
         bound = claim_bound(theorem, "upper")
-        bound_line(ax, xs, [bound({**pts[0]["point"], "alpha": 1 / x}) for x in xs], learner_color("public-only"),
+        bound_line(ax, xs, [bound({**pts[0].point, "alpha": 1 / x}) for x in xs], learner_color("public-only"),
                    bound_label(theorem, "upper", "2 ln(2(T+1)/beta)/alpha^2 (upper claim)"))
     title = _fit(ax, record, "scaling-alpha")
     _finish(ax, "1 / alpha", "public m_hat (no private data)",
-            f"public empirical means on THR_{pts[0]['point']['T'] if pts else '?'}\n"
-            f"upper: {verdict(record, 'upper')['verdict']}; {title}")
+            f"public empirical means on THR_{pts[0].point['T'] if pts else '?'}\n"
+            f"{verdict_text(verdict(record, 'upper'))}; {title}")
     return save(fig, record, out)
 
 
 def lem2_7(theorem, record, out):
-    curves = [v["claim"] for v in record["verdicts"] if v["kind"] == "success ceiling"]
+    curves = [v.claim for v in record.verdicts if v.kind == "success ceiling"]
     fig, axes = new_figure(2 + bool(curves), height=7.2)
     for ax, cls, name in ((axes[0], "thr", "THR_256 over all of [256]"), (axes[1], "random", "random class 64 x 64")):
         pts = select(record, **{"class": cls, "measure": "search"})
@@ -112,20 +113,20 @@ def lem2_7(theorem, record, out):
             continue
         _by_dist(ax, record, lambda p: 1 / p["alpha"], DISTRIBUTIONS, learner="pmw", name="PMW",
                  **{"class": cls, "measure": "search"})
-        xs = sorted({1 / p["point"]["alpha"] for p in pts})
+        xs = sorted({1 / p.point["alpha"] for p in pts})
         claim = f"upper-{cls}"
         bound = claim_bound(theorem, claim)
-        bound_line(ax, xs, [bound({**pts[0]["point"], "alpha": 1 / x}) for x in xs], learner_color("pmw"),
+        bound_line(ax, xs, [bound({**pts[0].point, "alpha": 1 / x}) for x in xs], learner_color("pmw"),
                    bound_label(theorem, claim, f"our explicit n_PMW ({claim})"))
         title = _fit(ax, record, f"scaling-alpha-{cls}")
         _finish(ax, "1 / alpha", "private n_hat",
-                f"PMW, {name}\n{claim}: {verdict(record, claim)['verdict']}; {title}")
+                f"PMW, {name}\n{verdict_text(verdict(record, claim))}; {title}")
     if curves:  # the rates at n = n_PMW against their ceilings (once a small-print footnote)
         from privbounds.figures.pap.public_lower import _ceiling_panel
 
         _ceiling_panel(axes[2], theorem, record, curves, ("dist",),
                        "PMW on THR_256 at n = n_PMW: " + "; ".join(
-                           f"{c}: {verdict(record, c)['verdict']}" for c in curves), color=learner_color("pmw"))
+                           verdict_text(verdict(record, c)) for c in curves), color=learner_color("pmw"))
         axes[2].set_ylabel("event rate")
     return save(fig, record, out)
 
@@ -136,16 +137,16 @@ def base_priv(theorem, record, out):
         _by_dist(ax, record, lambda p: p["T"], DISTRIBUTIONS, learner=learner, name=name, learner_key=learner)
         pts = select(record, learner=learner)
         if pts:
-            ts = sorted({p["point"]["T"] for p in pts})
+            ts = sorted({p.point["T"] for p in pts})
             claim = f"upper-{learner}"
             bound = claim_bound(theorem, claim)
-            bound_line(ax, ts, [bound({**pts[0]["point"], "T": t}) for t in ts], learner_color(learner),
+            bound_line(ax, ts, [bound({**pts[0].point, "T": t}) for t in ts], learner_color(learner),
                        bound_label(theorem, claim, f"bound, {name} ({claim})"))
     title = _fit(ax, record, "scaling-domain-pmw")
-    alphas = {p["point"].get("alpha") for p in record["points"]}
+    alphas = {p.point.get("alpha") for p in record.points}
     _finish(ax, "domain size T", "private n_hat (no public data)",
             "THR_T" + (f", alpha = {alphas.pop():g}" if len(alphas) == 1 else "") + "\n" + "; ".join(
-                f"{c}: {verdict(record, c)['verdict']}" for c in ("upper-pmw", "upper-tree")) + f"; {title}", xbase=2)
+                verdict_text(verdict(record, c)) for c in ("upper-pmw", "upper-tree")) + f"; {title}", xbase=2)
     # two learners x three distributions (and their open ends): two columns, so the legend
     # below the panel stays short
     legend(ax, ncol=2)
@@ -156,61 +157,61 @@ def frontier_panel(ax, theorem, record, out, alpha: float = 0.2) -> None:
     """Theorem 3.1's frontier on THR_4096 at ``alpha``: measured private n_hat per public m
     (each distribution, and the worst as a thick line), the explicit bound where the
     theorem applies, and the two baselines, each learner in its colour (``LEARNERS``)."""
-    pts = [p for p in select(record, panel="frontier", alpha=alpha) if "n_hat" in p]
+    pts = [p for p in select(record, panel="frontier", alpha=alpha) if p.searched]
     if not pts:
         ax.text(0.5, 0.5, "no frontier points in this run", ha="center", transform=ax.transAxes)
         return
-    ref = pts[0]["point"]
+    ref = pts[0].point
     pap_color = learner_color("public+private")
     _by_dist(ax, record, lambda p: p["m"], DISTRIBUTIONS, name="public + private (Alg 3)", panel="frontier",
              alpha=alpha)
-    worst = sorted(worst_case(pts, ("dist",)), key=lambda p: p["point"]["m"])
-    fin = [p for p in worst if p["n_hat"]]
+    worst_m = sorted(worst(pts), key=lambda p: p.point["m"])
+    fin = [p for p in worst_m if p.n_hat]
     if fin:
-        ax.plot([p["point"]["m"] for p in fin], [p["n_hat"] for p in fin], "-", color=pap_color, linewidth=3,
+        ax.plot([p.point["m"] for p in fin], [p.n_hat for p in fin], "-", color=pap_color, linewidth=3,
                 alpha=0.45, label="worst distribution (the claim's n_hat)")
-    floor = [p["point"]["m"] for p in worst if not p["n_hat"]]
+    floor = [p.point["m"] for p in worst_m if not p.n_hat]
     if floor:
-        ax.axvspan(min(p["point"]["m"] for p in worst) / 1.2, max(floor) * 1.2, color="red", alpha=0.07,
+        ax.axvspan(min(p.point["m"] for p in worst_m) / 1.2, max(floor) * 1.2, color="red", alpha=0.07,
                    label=f"cover floor: no n <= 2^30 suffices (m <= {max(floor)})")
     m_pub = float(pap_bounds.m_pap_public(alpha, ref["beta"], 1))
-    ms = np.geomspace(m_pub, max(p["point"]["m"] for p in pts) * 1.5, 20)
+    ms = np.geomspace(m_pub, max(p.point["m"] for p in pts) * 1.5, 20)
     bound = claim_bound(theorem, "upper-thr")
     bound_line(ax, ms, [bound({**ref, "m": int(m)}) for m in ms], pap_color,
                bound_label(theorem, "upper-thr", "our explicit n_PAP (upper-thr; applies for m >= m_PAP)"))
     ax.axvline(m_pub, color="k", linestyle=":", linewidth=1.2, label=f"m_PAP = {m_pub:.0f} (explicit public bound)")
     pub_color = learner_color("public-only")
     pub = sibling(out, "pap.base_pub")
-    pub_pts = [p for p in (pub or {}).get("points", []) if p["point"].get("alpha") == alpha and p.get("n_hat")]
+    pub_pts = [p for p in (pub.points if pub else ()) if p.point.get("alpha") == alpha and p.n_hat]
     if pub_pts:
-        w = max(p["n_hat"] for p in pub_pts)
+        w = max(p.n_hat for p in pub_pts)
         ax.axvline(w, color=pub_color, linewidth=2, label=f"public only: measured m_hat = {w} (pap.base_pub)")
     m_only = float(pap_bounds.m_public_only(alpha, ref["beta"], ref["T"] + 1))
     ax.axvline(m_only, color=pub_color, linestyle="--", linewidth=1.2,
                label=f"public only: bound 2 ln(2(T+1)/beta)/alpha^2 = {m_only:.0f}")
     priv = sibling(out, "pap.base_priv")
     for learner, style_ in (("pmw", "-"), ("tree", "-.")):
-        pp = [p for p in (priv or {}).get("points", []) if p["point"].get("T") == ref["T"]
-              and p["point"].get("alpha") == alpha and p["point"].get("learner") == learner and "n_hat" in p]
+        pp = [p for p in (priv.points if priv else ()) if p.point.get("T") == ref["T"]
+              and p.point.get("alpha") == alpha and p.point.get("learner") == learner and p.searched]
         if pp:
-            w = worst_case(pp, ("dist",))[0]
-            if w["n_hat"]:
-                ax.axhline(w["n_hat"], color=learner_color(learner), linestyle=style_, linewidth=2,
+            w = worst(pp)[0]
+            if w.n_hat:
+                ax.axhline(w.n_hat, color=learner_color(learner), linestyle=style_, linewidth=2,
                            label=f"private only ({'PMW over [T]' if learner == 'pmw' else 'binary tree'}): measured "
-                                 f"n_hat = {w['n_hat']:.3g} (pap.base_priv)")
+                                 f"n_hat = {w.n_hat:.3g} (pap.base_priv)")
     n_priv = float(pap_bounds.n_pmw_offline(alpha, ref["beta"], ref["epsilon"], ref["delta"], ref["T"], ref["T"] + 1))
     from privbounds.registry import get
 
     ax.axhline(n_priv, color=learner_color("pmw"), linestyle="--", linewidth=1.2,
                label=bound_label(get("pap.base_priv"), "upper-pmw", f"private only: PMW bound n_PMW = {n_priv:.3g}"))
-    claim = next((v for v in record.get("verdicts", []) if v["claim"] == "upper-thr"), None)
+    claim = next((v for v in record.verdicts if v.claim == "upper-thr"), None)
     _finish(ax, "public sample size m", "private n_hat (success >= 1 - beta)",
             f"THR_{ref['T']}, alpha = {alpha}, beta = {ref['beta']:g}, eps = {ref['epsilon']:g}, "
-            f"delta = {ref['delta']:g}" + (f"\nupper-thr: {claim['verdict']}" if claim else ""), xbase=2)
+            f"delta = {ref['delta']:g}" + (f"\n{verdict_text(claim)}" if claim else ""), xbase=2)
 
 
 def thm3_1(theorem, record, out):
-    alphas = sorted({p["point"]["alpha"] for p in select(record, panel="frontier")}, reverse=True) or [0.2]
+    alphas = sorted({p.point["alpha"] for p in select(record, panel="frontier")}, reverse=True) or [0.2]
     fig, axes = new_figure(len(alphas) + 2, width=6.4, height=9.0)
     for ax, a in zip(axes, alphas):
         frontier_panel(ax, theorem, record, out, a)
@@ -219,28 +220,28 @@ def thm3_1(theorem, record, out):
     if pts:
         dists = ("zero", "random", "skewed")
         _by_dist(ax, record, lambda p: p["p"], dists, name="public + private", panel="stumps", alpha=0.2)
-        ps = sorted({p["point"]["p"] for p in pts})
+        ps = sorted({p.point["p"] for p in pts})
         bound = claim_bound(theorem, "upper-stump")
-        ref = {k: v for k, v in pts[0]["point"].items()}
-        bound_line(ax, ps, [bound({**ref, "p": q, "m": next(p["point"]["m"] for p in pts if p["point"]["p"] == q)})
+        ref = {k: v for k, v in pts[0].point.items()}
+        bound_line(ax, ps, [bound({**ref, "p": q, "m": next(p.point["m"] for p in pts if p.point["p"] == q)})
                             for q in ps], learner_color("public+private"),
                    bound_label(theorem, "upper-stump", "our explicit n_PAP (upper-stump)"))
         title = _fit(ax, record, "scaling-dual-vc")
-        if any(v["claim"] == "scaling-dual-vc-law" for v in record.get("verdicts", [])):  # older records lack it
+        if any(v.claim == "scaling-dual-vc-law" for v in record.verdicts):  # older records lack it
             title += "\n" + _fit(ax, record, "scaling-dual-vc-law")
         _finish(ax, "dual VC dimension p (STUMP_p)", "private n_hat",
-                f"stumps, alpha = 0.2\nupper-stump: {verdict(record, 'upper-stump')['verdict']}; {title}", xbase=2)
+                f"stumps, alpha = 0.2\n{verdict_text(verdict(record, 'upper-stump'))}; {title}", xbase=2)
     ax = axes[len(alphas) + 1]
     pts = select(record, panel="domain")
     if pts:
         _by_dist(ax, record, lambda p: p["T"], DISTRIBUTIONS, name="public + private", panel="domain")
         priv = sibling(out, "pap.base_priv")
-        pp = [p for p in (priv or {}).get("points", []) if p["point"].get("learner") == "pmw" and "n_hat" in p]
+        pp = [p for p in (priv.points if priv else ()) if p.point.get("learner") == "pmw" and p.searched]
         if pp:
-            w = sorted(worst_case(pp, ("dist",)), key=lambda p: p["point"]["T"])
-            w = [p for p in w if p["n_hat"]]
+            w = sorted(worst(pp), key=lambda p: p.point["T"])
+            w = [p for p in w if p.n_hat]
             color, marker = style("pmw")
-            ax.plot([p["point"]["T"] for p in w], [p["n_hat"] for p in w], "-", marker=marker, color=color,
+            ax.plot([p.point["T"] for p in w], [p.n_hat for p in w], "-", marker=marker, color=color,
                     markerfacecolor="none", label="private only, PMW over [T] (pap.base_priv, worst)")
         title = _fit(ax, record, "flat-domain")
         _finish(ax, "domain size T (m = 256)", "private n_hat", f"THR_T, alpha = 0.2\n{title}", xbase=2)

@@ -16,8 +16,8 @@ import math
 import numpy as np
 
 from privbounds.bounds import pap as pap_bounds
-from privbounds.claims import worst_case
 from privbounds.figures.common import (
+    Band,
     band,
     bound_label,
     bound_line,
@@ -29,7 +29,9 @@ from privbounds.figures.common import (
     select,
     verdict,
 )
+from privbounds.figures.pap.points import worst
 from privbounds.figures.pap.style import SERIES_MARKS, learner_color, shades, style
+from privbounds.record import Record, verdict_text
 from privbounds.simulators.engine.stats import clopper_pearson
 
 MECH_NAMES = {"full": "exact marginals", "sub": "subsample of 1/alpha^2 rows", "round": "rounded to 2 alpha",
@@ -38,8 +40,7 @@ MECH_NAMES = {"full": "exact marginals", "sub": "subsample of 1/alpha^2 rows", "
 
 def _worst(record, **where):
     """The record's searched points matching ``where``, worst distribution at each setting."""
-    pts = [p for p in select(record, **where) if "n_hat" in p]
-    return worst_case(pts, ("dist",))
+    return worst([p for p in select(record, **where) if p.searched])
 
 
 def _symlog_m(ax, ticks):
@@ -49,42 +50,43 @@ def _symlog_m(ax, ticks):
     ax.set_xlim(-0.005, None)
 
 
-def draw_stumps_frontier(ax, result: dict) -> None:
+def draw_stumps_frontier(ax, result: Record) -> None:
     """The stumps frontier of pap.thm4_2 on ``ax``: for each p (at the frontier's alpha),
     n_hat alpha / sqrt(p) against m alpha^2 for the worst distribution at each m, with its
     interval band; dashed verticals at the public-only requirement 2 ln(2p/beta)/alpha^2 of
     each p (m alpha^2 units), a dotted black vertical at m = 1/alpha^2. ``result`` is the
     result record of pap.thm4_2 (results/pap.thm4_2.json)."""
-    pts = [p for p in result["points"] if "n_hat" in p]
-    alphas = sorted({p["point"]["alpha"] for p in pts})
+    pts = [p for p in result.points if p.searched]
+    alphas = sorted({p.point["alpha"] for p in pts})
     if not pts:
         ax.set_axis_off()
         return
     # the frontier's alpha: the one with the most public sizes
-    alpha = max(alphas, key=lambda a: len({p["point"]["m"] for p in pts if p["point"]["alpha"] == a}))
-    ps = sorted({p["point"]["p"] for p in pts if p["point"]["alpha"] == alpha})
+    alpha = max(alphas, key=lambda a: len({p.point["m"] for p in pts if p.point["alpha"] == a}))
+    ps = sorted({p.point["p"] for p in pts if p.point["alpha"] == alpha})
     # one learner (Theorem 4.2's release), one shade of its colour per p; the public-only
     # requirement of each p in the public-only baseline's colour, its shade matching the p
     for i, (p, color, pub) in enumerate(zip(ps, shades("public+private", len(ps)), shades("public-only", len(ps)))):
-        mine = worst_case([q for q in pts if q["point"]["p"] == p and q["point"]["alpha"] == alpha], ("dist",))
+        mine = worst([q for q in pts if q.point["p"] == p and q.point["alpha"] == alpha])
         scale = alpha / math.sqrt(p)
-        scaled = [{**q, **{k: (q[k] * scale if q[k] else q[k]) for k in ("n_hat", "n_low", "n_high")}} for q in mine]
-        band(ax, [q["point"]["m"] * alpha ** 2 for q in mine], scaled, color,
+        scaled = [Band(*(v * scale if v else v for v in (q.n_hat, q.n_low, q.n_high)), q.floor_reached)
+                  for q in mine]
+        band(ax, [q.point["m"] * alpha ** 2 for q in mine], scaled, color,
              f"public + private (alg_combo), p = {p}", SERIES_MARKS[i % len(SERIES_MARKS)])
-        beta = mine[0]["point"]["beta"]
+        beta = mine[0].point["beta"]
         m_pub = float(pap_bounds.m_public_stumps(alpha, beta, p)) * alpha ** 2
         ax.axvline(m_pub, color=pub, linestyle="--", linewidth=1.2,
                    label=f"public data alone suffice, p = {p}: m alpha^2 = {m_pub:.3g}")
     ax.axvline(float(pap_bounds.m_stumps_escape_shape(alpha)) * alpha ** 2, color="k", linestyle=":", linewidth=1.2,
                label="m = 1/alpha^2")
-    ms = sorted({round(p["point"]["m"] * alpha ** 2, 6) for p in pts if p["point"]["alpha"] == alpha})
+    ms = sorted({round(p.point["m"] * alpha ** 2, 6) for p in pts if p.point["alpha"] == alpha})
     _symlog_m(ax, [t for t in ms if t in (0, 0.05, 0.25, 1, 2, 8)] + [20])
     ax.set_ylim(bottom=0)
     ax.set_xlabel("public samples m, in units of 1/alpha^2 (m alpha^2)")
     ax.set_ylabel("private samples needed, n_hat alpha / sqrt(p)")
-    flat = next((v for v in result.get("verdicts", []) if v["claim"] == "scaling-m-flat"), None)
+    flat = next((v for v in result.verdicts if v.claim == "scaling-m-flat"), None)
     ax.set_title(f"Thm 4.2, stumps, alpha = {alpha:g}:\npublic data below 1/alpha^2 do not help"
-                 + (f"; scaling-m-flat: {flat['verdict']}" if flat else ""), fontsize=10)
+                 + (f"; {verdict_text(flat)}" if flat else ""), fontsize=10)
     if flat:  # the fit's numbers are long: in the legend, not the title
         ax.plot([], [], " ", label=f"flat in m: {exponent_text(flat)}")
     legend(ax)
@@ -98,13 +100,13 @@ def base_stumps(theorem, record, out):
         bound = claim_bound(theorem, claim)
         dists = ("zero", "random")
         for i, (dist, color) in enumerate(zip(dists, shades(learner, len(dists)))):
-            pts = [p for p in select(record, mechanism=mech, dist=dist) if "n_hat" in p]
+            pts = [p for p in select(record, mechanism=mech, dist=dist) if p.searched]
             if pts:
-                band(ax, [p["point"]["p"] for p in pts], pts, color, f"measured, mu {dist}", SERIES_MARKS[i])
+                band(ax, [p.point["p"] for p in pts], pts, color, f"measured, mu {dist}", SERIES_MARKS[i])
         pts = select(record, mechanism=mech, dist="zero")
         if pts:
-            xs = sorted(p["point"]["p"] for p in pts)
-            bound_line(ax, xs, [bound({**pts[0]["point"], "p": x}) for x in xs], learner_color(learner),
+            xs = sorted(p.point["p"] for p in pts)
+            bound_line(ax, xs, [bound({**pts[0].point, "p": x}) for x in xs], learner_color(learner),
                        bound_label(theorem, claim, f"our explicit bound ({claim})"))
         scaling = verdict(record, f"scaling-p-{mech}")
         ax.plot([], [], " ", label=f"fit: {exponent_text(scaling)}")
@@ -113,7 +115,7 @@ def base_stumps(theorem, record, out):
         ax.set_xlabel("number of stumps p (dual VC dimension)")
         ax.set_ylabel(name)
         ax.set_title(f"{'Gaussian release' if mech == 'gauss' else 'public means'}: "
-                     f"{claim} {verdict(record, claim)['verdict']}, scaling-p-{mech} {scaling['verdict']}",
+                     f"{claim} {verdict(record, claim).verdict}, scaling-p-{mech} {scaling.verdict}",
                      fontsize=10)
         legend(ax)
     return save(fig, record, out)
@@ -122,7 +124,7 @@ def base_stumps(theorem, record, out):
 def _m_series(ax, points, alpha_of, x_of, ks, marks_from=0):
     """The release's n_hat at each public size m alpha^2 = k in ``ks``, in shades of its colour."""
     for i, (k, color) in enumerate(zip(ks, shades("public+private", len(ks)))):
-        mine = [p for p in points if abs(p["point"]["m"] * alpha_of(p) ** 2 - k) < 1e-6]
+        mine = [p for p in points if abs(p.point["m"] * alpha_of(p) ** 2 - k) < 1e-6]
         if mine:
             band(ax, [x_of(p) for p in mine], mine, color, f"public + private, m alpha^2 = {k:g}",
                  SERIES_MARKS[(i + marks_from) % len(SERIES_MARKS)])
@@ -133,34 +135,34 @@ def thm4_2(theorem, record, out):
     draw_stumps_frontier(axes[0], record)
     bound = claim_bound(theorem, "upper-private-only")
     bound_text = bound_label(theorem, "upper-private-only", "private-only bound (upper-private-only, m = 0)")
-    frontier_alpha = max({p["point"]["alpha"] for p in record["points"]},
-                         key=lambda a: len({p["point"]["m"] for p in record["points"] if p["point"]["alpha"] == a}))
+    frontier_alpha = max({p.point["alpha"] for p in record.points},
+                         key=lambda a: len({p.point["m"] for p in record.points if p.point["alpha"] == a}))
     # raw n_hat against p while m alpha^2 <= 0.25, with the private-only bound at m = 0
-    small = [p for p in _worst(record, alpha=frontier_alpha) if p["point"]["m"] * frontier_alpha ** 2 <= 0.25 + 1e-9]
-    _m_series(axes[1], small, lambda p: frontier_alpha, lambda p: p["point"]["p"],
-              sorted({round(p["point"]["m"] * frontier_alpha ** 2, 6) for p in small}))
-    at0 = [p for p in small if p["point"]["m"] == 0]
+    small = [p for p in _worst(record, alpha=frontier_alpha) if p.point["m"] * frontier_alpha ** 2 <= 0.25 + 1e-9]
+    _m_series(axes[1], small, lambda p: frontier_alpha, lambda p: p.point["p"],
+              sorted({round(p.point["m"] * frontier_alpha ** 2, 6) for p in small}))
+    at0 = [p for p in small if p.point["m"] == 0]
     if at0:
-        xs = sorted(p["point"]["p"] for p in at0)
-        bound_line(axes[1], xs, [bound({**at0[0]["point"], "p": x}) for x in xs], learner_color("public+private"),
+        xs = sorted(p.point["p"] for p in at0)
+        bound_line(axes[1], xs, [bound({**at0[0].point, "p": x}) for x in xs], learner_color("public+private"),
                    bound_text)
     v = verdict(record, "scaling-p")
     axes[1].plot([], [], " ", label=f"fit: {exponent_text(v)}")
-    axes[1].set_title(f"alpha = {frontier_alpha:g}, against p\nscaling-p: {v['verdict']}", fontsize=10)
+    axes[1].set_title(f"alpha = {frontier_alpha:g}, against p\n{verdict_text(v)}", fontsize=10)
     axes[1].set_xlabel("number of stumps p")
     # the alpha sweep
     from privbounds.simulators.pap.stumps_frontier import ALPHA_SWEEP_M, ALPHA_SWEEP_P
 
     sweep = [p for p in _worst(record, p=ALPHA_SWEEP_P)
-             if any(abs(p["point"]["m"] * p["point"]["alpha"] ** 2 - k) < 1e-6 for k in ALPHA_SWEEP_M)]
-    _m_series(axes[2], sweep, lambda p: p["point"]["alpha"], lambda p: p["point"]["alpha"], list(ALPHA_SWEEP_M))
-    at0 = sorted([p for p in sweep if p["point"]["m"] == 0], key=lambda p: p["point"]["alpha"])
+             if any(abs(p.point["m"] * p.point["alpha"] ** 2 - k) < 1e-6 for k in ALPHA_SWEEP_M)]
+    _m_series(axes[2], sweep, lambda p: p.point["alpha"], lambda p: p.point["alpha"], list(ALPHA_SWEEP_M))
+    at0 = sorted([p for p in sweep if p.point["m"] == 0], key=lambda p: p.point["alpha"])
     if at0:
-        bound_line(axes[2], [p["point"]["alpha"] for p in at0], [bound(p["point"]) for p in at0],
+        bound_line(axes[2], [p.point["alpha"] for p in at0], [bound(p.point) for p in at0],
                    learner_color("public+private"), bound_text)
     v = verdict(record, "scaling-alpha")
     axes[2].plot([], [], " ", label=f"fit: {exponent_text(v)}")
-    axes[2].set_title(f"p = {ALPHA_SWEEP_P}, against alpha\nscaling-alpha: {v['verdict']}", fontsize=10)
+    axes[2].set_title(f"p = {ALPHA_SWEEP_P}, against alpha\n{verdict_text(v)}", fontsize=10)
     axes[2].set_xlabel("accuracy alpha")
     for ax in axes[1:]:
         ax.set_xscale("log", base=2)
@@ -174,7 +176,7 @@ def thm4_2(theorem, record, out):
 
 
 def _rows(record, **where):
-    return [r for r in record.get("rows") or [] if all(r.get(k) == v for k, v in where.items())]
+    return [r for r in record.rows if all(r.get(k) == v for k, v in where.items())]
 
 
 def certified_epsilons(record, conf: float = 0.95) -> dict:
@@ -229,14 +231,11 @@ def _rate(ax, rows, color, label, style="o-"):
 MECH_LEARNER = {"full": "exact", "sub": "subsample", "round": "rounded", "pub": "public-only", "combo": "public+private"}
 
 
-def thm4_3(theorem, record, out):
-    # two figures of at most two panels a row (the six panels side by side would be 19 in
-    # wide): the attack on each release, then the tracing threshold of the rounded marginals
-    fig, (a_member, a_fp, a_eps, a_acc) = new_figure(4, width=6.5, height=6.4)
+def _attack_curves(record, a_member, a_fp, a_eps, a_acc) -> None:
+    """Each release's rates (its first private and first public row accused, a fresh row
+    accused, alpha-accurate) and the epsilon its accusations certify, one line style per p."""
     mechs = [m for m in MECH_NAMES if _rows(record, event="member", mechanism=m)]
     ps = sorted({r["p"] for r in _rows(record, event="member")})
-    dp_ceiling = claim_bound(theorem, "ceiling-dp-member")
-    fp_ceiling = claim_bound(theorem, "ceiling-false-positive")
     cert = certified_epsilons(record)
     for mech in mechs:
         color, marker = style(MECH_LEARNER[mech])
@@ -251,9 +250,14 @@ def thm4_3(theorem, record, out):
             mine = sorted((k[2], e) for k, e in cert.items() if k[0] == mech and k[1] == p)
             if mine:
                 a_eps.plot([n for n, _ in mine], [e for _, e in mine], line, color=color, markersize=5, label=tag)
+
+
+def _attack_ceilings(theorem, record, a_member, a_fp, a_eps) -> None:
+    """The claims' ceilings (the DP release's member rate, the false positives) and the
+    declared epsilon of the DP release."""
     member_rows = _rows(record, event="member", mechanism="combo")
     if member_rows:
-        c = dp_ceiling(member_rows[0])
+        c = claim_bound(theorem, "ceiling-dp-member")(member_rows[0])
         a_member.axhline(c, color="k", linestyle="--", linewidth=1,
                          label=bound_label(theorem, "ceiling-dp-member",
                                            f"DP ceiling e^eps rho + delta = {c:.4f} (ceiling-dp-member)"))
@@ -261,18 +265,26 @@ def thm4_3(theorem, record, out):
                       label=f"declared eps of the DP release = {member_rows[0]['epsilon']:g}")
     fp_rows = _rows(record, event="fp")
     if fp_rows:
-        c = fp_ceiling(fp_rows[0])
+        c = claim_bound(theorem, "ceiling-false-positive")(fp_rows[0])
         a_fp.axhline(c, color="k", linestyle="--", linewidth=1,
                      label=bound_label(theorem, "ceiling-false-positive",
                                        f"soundness ceiling 1 - (1 - rho)^{fp_rows[0]['fresh']} = {c:.4f}"))
+
+
+def thm4_3(theorem, record, out):
+    # two figures of at most two panels a row (the six panels side by side would be 19 in
+    # wide): the attack on each release, then the tracing threshold of the rounded marginals
+    fig, (a_member, a_fp, a_eps, a_acc) = new_figure(4, width=6.5, height=6.4)
+    _attack_curves(record, a_member, a_fp, a_eps, a_acc)
+    _attack_ceilings(theorem, record, a_member, a_fp, a_eps)
     a_member.set_yscale("symlog", linthresh=1e-3)
     a_member.set_ylim(0, 1.5)
     a_member.set_title("P[first private (solid) / public (dotted) row accused]\n"
-                       f"ceiling-dp-member: {verdict(record, 'ceiling-dp-member')['verdict']}", fontsize=10)
+                       + verdict_text(verdict(record, "ceiling-dp-member")), fontsize=10)
     a_fp.set_yscale("symlog", linthresh=1e-3)
     a_fp.set_ylim(0, 1)
     a_fp.set_title("P[some fresh non-member row accused]\n"
-                   f"ceiling-false-positive: {verdict(record, 'ceiling-false-positive')['verdict']}", fontsize=10)
+                   + verdict_text(verdict(record, "ceiling-false-positive")), fontsize=10)
     a_eps.set_title("epsilon the accusations certify (95% lower bound)", fontsize=10)
     a_eps.set_ylabel("certified epsilon")
     a_acc.set_title("P[alpha-accurate: max_j |G_j - mu_j| <= alpha]\n(the paper's accuracy)", fontsize=10)
@@ -292,19 +304,19 @@ def _thm4_3_threshold(record, out):
     fig, (a_n0, a_kappa) = new_figure(2, width=6.5, height=6.4)
     rounded = style("rounded")
     # the tracing threshold n_0 against p
-    pts = [p for p in select(record, event="untraced") if "n_hat" in p]
+    pts = [p for p in select(record, event="untraced") if p.searched]
     if pts:
-        band(a_n0, [p["point"]["p"] for p in pts], pts, rounded[0], "n_0 of the rounded marginals", rounded[1])
-        first = min(pts, key=lambda p: p["point"]["p"])
-        p0, n0 = first["point"]["p"], first["n_hat"]
-        xs = np.array(sorted(p["point"]["p"] for p in pts), float)
+        band(a_n0, [p.point["p"] for p in pts], pts, rounded[0], "n_0 of the rounded marginals", rounded[1])
+        first = min(pts, key=lambda p: p.point["p"])
+        p0, n0 = first.point["p"], first.n_hat
+        xs = np.array(sorted(p.point["p"] for p in pts), float)
         a_n0.plot(xs, n0 * np.sqrt(xs / p0), ":", color="gray", label="sqrt(p) through the first point")
         a_n0.plot(xs, n0 * xs / p0, "-.", color="gray", label="p through the first point")
         v = verdict(record, "scaling-threshold-p")
-        k = first["point"]
+        k = first.point
         a_n0.set_title(f"tracing threshold n_0: fewer than kappa0/alpha^2 = "
                        f"{math.ceil(k['kappa0'] / k['alpha'] ** 2 - 1e-9)} rows\naccused w.p. >= 1 - beta; "
-                       f"scaling-threshold-p: {v['verdict']}", fontsize=10)
+                       + verdict_text(v), fontsize=10)
         a_n0.plot([], [], " ", label=f"fit: {exponent_text(v)}")
     a_n0.set_xscale("log", base=2)
     a_n0.set_yscale("log")

@@ -45,14 +45,14 @@ def _h(p):
 
 def _fit(record, claim):
     v = verdict(record, claim)
-    return f"{exponent_text(v)}: {v['verdict']}"
+    return f"{exponent_text(v)}: {v.verdict}"
 
 
 def _shared(points, *keys):
     """``key = value`` for each key every point shares (the panel's fixed parameters)."""
     out = []
     for k in keys:
-        vals = {p["point"].get(k) for p in points}
+        vals = {p.point.get(k) for p in points}
         if len(vals) == 1 and None not in vals:
             out.append(f"{k} = {vals.pop():g}")
     return ", ".join(out)
@@ -63,12 +63,12 @@ def plot(theorem, record, out):
     for cls in ("thresh", "point"):
         color, marker = _style("expmech", cls)
         pts = select(record, **{"class": cls, "learner": "expmech", "epsilon": 1.0})
-        x = [math.log(_h(p["point"])) for p in pts]
+        x = [math.log(_h(p.point)) for p in pts]
         band(ax1, x, pts, color, f"exp. mech., {NAMES[cls]} ({_fit(record, f'scaling-logH-{cls}')})", marker)
     for cls in ("thresh", "point"):
         color, marker = _style("erm", cls)
         erm = select(record, **{"class": cls, "learner": "erm"})
-        band(ax1, [math.log(_h(p["point"])) for p in erm], erm, color, f"non-private ERM, {NAMES[cls]}", marker)
+        band(ax1, [math.log(_h(p.point)) for p in erm], erm, color, f"non-private ERM, {NAMES[cls]}", marker)
     # the bounds depend on the class only through |H|, so one line serves both: the POINT
     # claims', whose |H| = 2^d is e^x at d = x / ln 2
     xs = np.linspace(*ax1.get_xlim(), 50)
@@ -77,17 +77,17 @@ def plot(theorem, record, out):
     priv = learner_style("siv", "expmech")["color"]
     nonpriv = learner_style("siv", "erm")["color"]
     if expmech:
-        bound_line(ax1, xs, sweep(claim_bound(theorem, "upper-expmech-point"), expmech[0]["point"], "d", ds), priv,
+        bound_line(ax1, xs, sweep(claim_bound(theorem, "upper-expmech-point"), expmech[0].point, "d", ds), priv,
                    bound_label(theorem, "upper-expmech-point", "Thm 3.3 bound, exp. mech."))
     erm = {cls: select(record, **{"class": cls, "learner": "erm"}) for cls in ("thresh", "point")}
     if erm["thresh"]:
-        bound_line(ax1, xs, np.full_like(xs, claim_bound(theorem, "upper-erm-thresh")(erm["thresh"][0]["point"])),
+        bound_line(ax1, xs, np.full_like(xs, claim_bound(theorem, "upper-erm-thresh")(erm["thresh"][0].point)),
                    nonpriv, bound_label(theorem, "upper-erm-thresh", "Thm 2.2 bound, ERM on thresholds"), "-.")
     if erm["point"]:
-        bound_line(ax1, xs, sweep(claim_bound(theorem, "upper-erm-point"), erm["point"][0]["point"], "d", ds),
+        bound_line(ax1, xs, sweep(claim_bound(theorem, "upper-erm-point"), erm["point"][0].point, "d", ds),
                    nonpriv, bound_label(theorem, "upper-erm-point", "Thm 2.1 bound, ERM on any finite H"))
     ax1.set_yscale("log")
-    d1 = sorted({p["point"]["d"] for p in select(record, epsilon=1.0)})
+    d1 = sorted({p.point["d"] for p in select(record, epsilon=1.0)})
     ax1.set_xlabel("ln |H|" + (f"  (domain 2^{d1[0]} ... 2^{d1[-1]})" if d1 else ""))
     ax1.set_ylabel("samples needed, n_hat (success >= 1 - beta)")
     ax1.set_title(_shared(select(record, epsilon=1.0, learner="expmech"), "epsilon", "alpha", "beta"), fontsize=10)
@@ -96,22 +96,22 @@ def plot(theorem, record, out):
     d_ref = 10
     shown = []
     for cls in ("thresh", "point"):
-        pts = [p for p in select(record, **{"class": cls, "learner": "expmech"}) if p["point"]["d"] == d_ref]
+        pts = [p for p in select(record, **{"class": cls, "learner": "expmech"}) if p.point["d"] == d_ref]
         if not pts:
             continue
         shown += pts
         color, marker = _style("expmech", cls)
-        x = [p["point"]["epsilon"] for p in pts]
+        x = [p.point["epsilon"] for p in pts]
         band(ax2, x, pts, color, f"exp. mech., {NAMES[cls]} ({_fit(record, f'scaling-eps-{cls}')})", marker)
-    thresh = [p for p in shown if p["point"]["class"] == "thresh"]
+    thresh = [p for p in shown if p.point["class"] == "thresh"]
     if thresh:  # one line: the bound depends on the class only through |H|, nearly equal here
-        x = sorted(p["point"]["epsilon"] for p in thresh)
+        x = sorted(p.point["epsilon"] for p in thresh)
         xs = np.geomspace(x[0], x[-1], 50)
-        bound_line(ax2, xs, sweep(claim_bound(theorem, "upper-expmech-thresh"), thresh[0]["point"], "epsilon", xs),
+        bound_line(ax2, xs, sweep(claim_bound(theorem, "upper-expmech-thresh"), thresh[0].point, "epsilon", xs),
                    priv, bound_label(theorem, "upper-expmech-thresh", "Thm 3.3 bound, exp. mech."))
     ax2.set_xscale("log")
     ax2.set_yscale("log")
-    ticks = sorted({p["point"]["epsilon"] for p in shown})
+    ticks = sorted({p.point["epsilon"] for p in shown})
     ax2.set_xticks(ticks, [f"{t:g}" for t in ticks])
     ax2.minorticks_off()
     ax2.set_xlabel("privacy parameter epsilon")

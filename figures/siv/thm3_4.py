@@ -37,15 +37,15 @@ def plot(theorem, record, out):
             continue
         s = learner_style("siv", learner)
         # ERM's constancy is Thm 2.2's scaling claim (siv.thm2_2); here it is the baseline
-        fit = "" if learner == "erm" else (lambda v: f" ({exponent_text(v)}: {v['verdict']})")(
+        fit = "" if learner == "erm" else (lambda v: f" ({exponent_text(v)}: {v.verdict})")(
             verdict(record, f"scaling-{learner}"))
-        band(ax, [p["point"]["b"] for p in pts], pts, s["color"], f"{NAMES[learner]}{fit}", s["marker"])
-        bs = sorted(p["point"]["b"] for p in pts)
+        band(ax, [p.point["b"] for p in pts], pts, s["color"], f"{NAMES[learner]}{fit}", s["marker"])
+        bs = sorted(p.point["b"] for p in pts)
         xs = np.linspace(bs[0], bs[-1], 60)
         claim = f"upper-{learner}"
-        ys = sweep(claim_bound(theorem, claim), pts[0]["point"], "b", np.round(xs))
+        ys = sweep(claim_bound(theorem, claim), pts[0].point, "b", np.round(xs))
         bound_line(ax, xs, ys, s["color"], bound_label(theorem, claim, f"bound, {learner}"))
-    bs = sorted({p["point"]["b"] for p in record["points"]})
+    bs = sorted({p.point["b"] for p in record.points})
     if bs:
         ax.plot(bs, [log_star(2 ** b) for b in bs], ":", color="0.45", label="log*|X| (Thm 3.6, for scale)")
     ax.set_yscale("log")

@@ -9,11 +9,14 @@ compared with it.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from privbounds.claims import combine
 from privbounds.figures.common import PALETTE, bound_label, legend, new_figure, save
 from privbounds.figures.curves import mean_panel
+from privbounds.record import ClaimResult, verdict_text
 
 
 def learnability_check(excess_by_distribution: dict, rate: float) -> tuple[str, float, bool]:
@@ -26,38 +29,38 @@ def learnability_check(excess_by_distribution: dict, rate: float) -> tuple[str, 
     return worst, float(excess_by_distribution[worst]), bool(excess_by_distribution[worst] <= rate)
 
 
-def _split(v: dict, keys: tuple) -> dict:
+def _split(v: ClaimResult, keys: tuple) -> dict:
     """The claim's details grouped by the values of ``keys`` (one panel each)."""
     out = {}
-    for d in v["details"]:
-        out.setdefault(tuple(d["point"].get(k) for k in keys), []).append(d)
+    for d in v.details:
+        out.setdefault(tuple(d.point.get(k) for k in keys), []).append(d)
     return out
 
 
 def _group(drop: tuple):
     """A detail's series label: its label without n and without the panel's keys."""
     def key(d):
-        parts = d["label"].rsplit(", n=", 1)[0].split(", ")
+        parts = d.label.rsplit(", n=", 1)[0].split(", ")
         return ", ".join(p for p in parts if p.split("=")[0] not in drop)
     return key
 
 
 def _panels(theorem, record, out, split: dict, part: str | None = None, claims=None, height: float = 6.4):
     """One panel per claim and per value of its ``split`` keys."""
-    verdicts = {v["claim"]: v for v in record["verdicts"] if v["kind"] == "mean bound"
-                and (claims is None or v["claim"] in claims)}
+    verdicts = {v.claim: v for v in record.verdicts if v.kind == "mean bound"
+                and (claims is None or v.claim in claims)}
     panels = []
     for c in theorem.claims:
         if c.id not in verdicts:
             continue
         keys = split.get(c.id, ())
         for vals, ds in sorted(_split(verdicts[c.id], keys).items(), key=lambda kv: str(kv[0])):
-            panels.append((c, {**verdicts[c.id], "details": ds}, keys, vals))
+            panels.append((c, dataclasses.replace(verdicts[c.id], details=tuple(ds)), keys, vals))
     fig, axes = new_figure(max(1, len(panels)), width=6.2, height=height)
     for ax, (c, v, keys, vals) in zip(axes, panels):
         mean_panel(ax, v, "n", bound_label(theorem, c.id, "bound"), group_key=_group(keys))
         where = ", ".join(f"{k}={x}" for k, x in zip(keys, vals))
-        here = combine([d["verdict"] for d in v["details"]])  # this panel's points only
+        here = combine([d.verdict for d in v.details])  # this panel's points only
         ax.set_title(f"{c.id}{': ' + where if where else ''}: {here}", fontsize=9)
     return save(fig, record, out, part=part, intervals="means")
 
@@ -75,7 +78,7 @@ def rates(theorem, record, out):
     """Excess risk / AERM gap / utility gap against n under the rate of each claim; one
     figure part per claim where the panels would crowd one figure."""
     split = SPLITS.get(theorem.id, {})
-    ids = [v["claim"] for v in record["verdicts"] if v["kind"] == "mean bound"]
+    ids = [v.claim for v in record.verdicts if v.kind == "mean bound"]
     if theorem.id in ("wlf.lem36", "wlf.lem37"):
         return [p for c in ids for p in _panels(theorem, record, out, split, part=c, claims=[c])]
     return _panels(theorem, record, out, split)
@@ -101,7 +104,7 @@ def thm35(theorem, record, out):
     form, the low-variance estimate; with its interval) against the largest stability
     measured (|GG| <= ST_max), with the AERM gap and the excess risk (ER <= GG + AG); then
     each claim against its bound."""
-    rows = [r for r in record["rows"] if r.get("experiment") == "mean"]
+    rows = [r for r in record.rows if r.get("experiment") == "mean"]
     configs = sorted({(r["dist"], r["schedule"], r.get("epsilon")) for r in rows}, key=str)
     fig, axes = new_figure(len(configs), width=6.2, height=6.4)
     floor = 1e-20  # values below are drawn at the floor (exact computations reach 1e-130)
@@ -137,15 +140,15 @@ def transfer(theorem, record, out):
     n = ceil(12 log(4/beta)/tau^2), against beta."""
     fig, axes = new_figure(1, width=7.5, height=6.0)
     ax = axes[0]
-    for i, v in enumerate(v for v in record["verdicts"] if v["kind"] == "mean bound"):
-        ds = sorted(v["details"], key=lambda d: d["point"]["tau"])
-        tau = np.array([d["point"]["tau"] for d in ds])
+    for i, v in enumerate(v for v in record.verdicts if v.kind == "mean bound"):
+        ds = sorted(v.details, key=lambda d: d.point["tau"])
+        tau = np.array([d.point["tau"] for d in ds])
         color = PALETTE[i]
-        ax.fill_between(tau, [d["low"] for d in ds], [d["high"] for d in ds], color=color, alpha=0.2, linewidth=0)
-        ax.plot(tau, [d["value"] for d in ds], "o-", color=color,
-                label=f"measured, private subset query ({v['claim']}: {v['verdict']})")
-        ax.plot(tau, [d["bound"] for d in ds], "--", color=color, label=bound_label(theorem, v["claim"], "beta"))
-    rows = sorted((r for r in record.get("rows", []) if r.get("learner") == "subset_argmax"), key=lambda r: r["tau"])
+        ax.fill_between(tau, [d.low for d in ds], [d.high for d in ds], color=color, alpha=0.2, linewidth=0)
+        ax.plot(tau, [d.value for d in ds], "o-", color=color,
+                label=f"measured, private subset query ({verdict_text(v)})")
+        ax.plot(tau, [d.bound for d in ds], "--", color=color, label=bound_label(theorem, v.claim, "beta"))
+    rows = sorted((r for r in record.rows if r.get("learner") == "subset_argmax"), key=lambda r: r["tau"])
     if rows:
         ax.plot([r["tau"] for r in rows], [r["mean"] for r in rows], "s:", color="0.15",
                 label="non-private maximiser (the sample's support; no claim)")
@@ -159,7 +162,7 @@ def transfer(theorem, record, out):
 def always_aerm(theorem, record, out):
     """Lemma 10: the always-AERM gap (the largest over the designed datasets, and each one)
     against n, with 2 xi(floor(sqrt n)) and the measured xi_hat; then the proof's step."""
-    rows = [r for r in record["rows"] if r.get("experiment") == "mean"]
+    rows = [r for r in record.rows if r.get("experiment") == "mean"]
     eps_values = sorted({r["epsilon"] for r in rows})
     fig, axes = new_figure(len(eps_values), width=7.5, height=6.6)
     for ax, eps in zip(axes, eps_values):

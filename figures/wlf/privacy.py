@@ -29,14 +29,10 @@ def _style(learner: str) -> dict:
         return {"color": color, "marker": marker}
 
 
-def _verdict(record, claim):
-    return next(v for v in record["verdicts"] if v["claim"] == claim)
-
-
 def _groups(details, key):
     out = {}
     for d in details:
-        out.setdefault(key(d["point"]), []).append(d)
+        out.setdefault(key(d.point), []).append(d)
     return out
 
 
@@ -44,11 +40,11 @@ def _worst_by(ds, x):
     """The largest measured value and its bound at each x (over the other axes, e.g. n)."""
     best = {}
     for d in ds:
-        k = x(d["point"])
-        if k not in best or d["value"] > best[k]["value"]:
+        k = x(d.point)
+        if k not in best or d.value > best[k].value:
             best[k] = d
     xs = sorted(best)
-    return np.array(xs, float), np.array([best[k]["value"] for k in xs]), np.array([best[k]["bound"] for k in xs])
+    return np.array(xs, float), np.array([best[k].value for k in xs]), np.array([best[k].bound for k in xs])
 
 
 def _style_keys(ax, entries):
@@ -60,11 +56,11 @@ def _style_keys(ax, entries):
 def lem34(theorem, record, out):
     fig, axes = new_figure(1, width=8.0, height=6.0)
     ax = axes[0]
-    eps_values = sorted({d["point"]["epsilon"] for d in _verdict(record, "exact-form")["details"]})
+    eps_values = sorted({d.point["epsilon"] for d in record.claim("exact-form").details})
     for i, e in enumerate(eps_values):
         color = PALETTE[i % len(PALETTE)]
         for claim, style in STYLES.items():
-            ds = [d for d in _verdict(record, claim)["details"] if d["point"]["epsilon"] == e]
+            ds = [d for d in record.claim(claim).details if d.point["epsilon"] == e]
             if not ds:
                 continue
             x, y, b = _worst_by(ds, lambda p: p["gamma"])
@@ -86,14 +82,14 @@ def lem34(theorem, record, out):
 def lem4(theorem, record, out):
     fig, axes = new_figure(3, width=6.2, height=5.2)
     ax = axes[0]
-    for i, (e, ds) in enumerate(sorted(_groups(_verdict(record, "privacy-stated")["details"],
+    for i, (e, ds) in enumerate(sorted(_groups(record.claim("privacy-stated").details,
                                                lambda p: p["epsilon"]).items())):
         color = PALETTE[i % len(PALETTE)]
         x, y, b = _worst_by(ds, lambda p: p["n"])
         ax.plot(x, y, "o-", color=color, label=f"eps = {e:g}: largest exact loss")
         ax.plot(x, b, "--", color=color)
-        ex = [d["bound"] for d in sorted(_verdict(record, "privacy-exact-form")["details"], key=lambda d: d["n"])
-              if d["point"]["epsilon"] == e]
+        ex = [d.bound for d in sorted(record.claim("privacy-exact-form").details, key=lambda d: d.n)
+              if d.point["epsilon"] == e]
         ax.plot(x, ex, ":", color=color)
     _style_keys(ax, [("--", "(2/sqrt n)(e^eps - e^-eps) (stated)"), (":", "Lemma 34's exact form at floor(sqrt n)/n")])
     ax.set_xscale("log")
@@ -105,7 +101,7 @@ def lem4(theorem, record, out):
     ax = axes[1]
     for measure, learner, text in (("excess_risk_subsampled", "alg1_sub", "Alg 1 on floor(sqrt n) of n rows"),
                                    ("excess_risk_base", "alg1", "Alg 1 on floor(sqrt n) fresh rows")):
-        rows = sorted((r for r in record.get("rows", []) if r.get("measure") == measure), key=lambda r: r["n"])
+        rows = sorted((r for r in record.rows if r.get("measure") == measure), key=lambda r: r["n"])
         if not rows:
             continue
         st = learner_style("wlf", learner)
@@ -113,9 +109,9 @@ def lem4(theorem, record, out):
         ax.fill_between(x, [r["ci_low"] for r in rows], [r["ci_high"] for r in rows], color=st["color"], alpha=0.2,
                         linewidth=0)
         ax.plot(x, [r["mean"] for r in rows], "-", color=st["color"], marker=st["marker"], label=text)
-    rate = sorted(_verdict(record, "rate-at-sqrt-n")["details"], key=lambda d: d["n"])
+    rate = sorted(record.claim("rate-at-sqrt-n").details, key=lambda d: d.n)
     if rate:
-        ax.plot([d["n"] for d in rate], [d["bound"] for d in rate], "--", color="black",
+        ax.plot([d.n for d in rate], [d.bound for d in rate], "--", color="black",
                 label=bound_label(theorem, "rate-at-sqrt-n", "xi(floor(sqrt n)) (ours)"))
     ax.set_xscale("log")
     ax.set_yscale("log")
@@ -124,7 +120,7 @@ def lem4(theorem, record, out):
     ax.set_title("rate at sqrt(n): ER_sub(n) and ER_base(floor(sqrt n))", fontsize=10)
     legend(ax)
     ax = axes[2]
-    rows = sorted((r for r in record.get("rows", []) if r.get("measure") == "excess_risk_difference"),
+    rows = sorted((r for r in record.rows if r.get("measure") == "excess_risk_difference"),
                   key=lambda r: r["n"])
     if rows:  # a check of the simulator: the two are equal in distribution
         x = np.array([r["n"] for r in rows], float)
@@ -147,7 +143,7 @@ def lem29(theorem, record, out):
     ax = axes[0]
     st = learner_style("wlf", "subsample")
     for claim, style, text in (("exact", ":", "floor(sqrt n)/n (the proof)"), ("stated", "--", "1/sqrt n (stated)")):
-        ds = _verdict(record, claim)["details"]
+        ds = record.claim(claim).details
         x, y, b = _worst_by(ds, lambda p: p["n"])
         if claim == "exact":
             ax.plot(x, y, "o", color=st["color"], markersize=7, label="exact count on floor(sqrt n) rows: largest TV")
@@ -164,8 +160,8 @@ def lem31(theorem, record, out):
     fig, axes = new_figure(2, width=6.4, height=5.6)
     for ax, claim, bound_text in ((axes[0], "stated", "gamma e^eps delta (stated)"),
                                   (axes[1], "tight-reference", "gamma delta (tight; not the paper's)")):
-        v = _verdict(record, claim)
-        for i, ((s, e), ds) in enumerate(sorted(_groups(v["details"], lambda p: (p["sigma"], p["epsilon"])).items())):
+        v = record.claim(claim)
+        for i, ((s, e), ds) in enumerate(sorted(_groups(v.details, lambda p: (p["sigma"], p["epsilon"])).items())):
             color = PALETTE[i % len(PALETTE)]
             x, y, b = _worst_by(ds, lambda p: p["gamma"])
             ax.plot(x, np.maximum(y, 1e-12), "o-", color=color, markersize=4, linewidth=0.8,
@@ -174,7 +170,7 @@ def lem31(theorem, record, out):
         _style_keys(ax, [("--", bound_text)])
         ax.set_xscale("log")
         ax.set_yscale("log")
-        gammas = sorted({d["point"]["gamma"] for d in v["details"]})
+        gammas = sorted({d.point["gamma"] for d in v.details})
         ax.set_xticks(gammas, [f"{g:g}" for g in gammas])
         ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel("subsampling rate gamma")
@@ -188,9 +184,9 @@ def lem31(theorem, record, out):
 def lem8(theorem, record, out):
     fig, axes = new_figure(2, width=6.4, height=5.6)
     ax = axes[0]
-    v = _verdict(record, "expm1")
+    v = record.claim("expm1")
     eps_all = []
-    for learner, ds in sorted(_groups(v["details"], lambda p: p["learner"]).items()):
+    for learner, ds in sorted(_groups(v.details, lambda p: p["learner"]).items()):
         st = _style(learner)
         x, y, _ = _worst_by(ds, lambda p: p["epsilon"])
         eps_all += list(x)
@@ -208,7 +204,7 @@ def lem8(theorem, record, out):
     ax.set_ylabel("RO-stability (exact; largest over n and pairs)")
     legend(ax)
     ax = axes[1]
-    ds = _verdict(record, "alg1-realised-privacy")["details"]
+    ds = record.claim("alg1-realised-privacy").details
     st = learner_style("wlf", "alg1")
     for i, (n, dn) in enumerate(sorted(_groups(ds, lambda p: p["n"]).items())):
         x, y, _ = _worst_by(dn, lambda p: p["epsilon"])
@@ -226,15 +222,15 @@ def lem8(theorem, record, out):
 def lem30(theorem, record, out):
     fig, axes = new_figure(1, width=7.5, height=5.6)
     ax = axes[0]
-    prof = _verdict(record, "profile")["details"]
-    typ = _verdict(record, "typical")["details"]
+    prof = record.claim("profile").details
+    typ = record.claim("typical").details
     for learner, ds in sorted(_groups(prof, lambda p: p["learner"]).items()):
         st = _style(learner)
         x, y, b = _worst_by(ds, lambda p: p["sigma"])
         ax.plot(x, y, linestyle="none", color=st["color"], marker=st["marker"], markersize=8,
                 label=f"{learner}: largest exact TV")
         ax.plot(x, b, "--", color=st["color"], label=f"{learner}: min over its profile of e^eps - 1 + delta")
-        dt = [d for d in typ if d["point"]["learner"] == learner]
+        dt = [d for d in typ if d.point["learner"] == learner]
         if dt:
             xt, _, bt = _worst_by(dt, lambda p: p["sigma"])
             ax.plot(xt, bt, ":", color=st["color"], label=f"{learner}: e^eps - 1 + delta at delta = 1e-5")
@@ -250,13 +246,13 @@ def prop33(theorem, record, out):
     fig, axes = new_figure(3, width=6.2, height=5.2)
     st = learner_style("wlf", "subsample")
     ax = axes[0]
-    ds = sorted(_verdict(record, "rate")["details"], key=lambda d: d["n"])
-    x = np.array([d["n"] for d in ds], float)
-    ax.fill_between(x, [max(d["low"], 1e-6) for d in ds], [d["high"] for d in ds], color=st["color"], alpha=0.25,
+    ds = sorted(record.claim("rate").details, key=lambda d: d.n)
+    x = np.array([d.n for d in ds], float)
+    ax.fill_between(x, [max(d.low, 1e-6) for d in ds], [d.high for d in ds], color=st["color"], alpha=0.25,
                     linewidth=0)
-    ax.plot(x, [max(d["value"], 1e-6) for d in ds], "-", color=st["color"], marker=st["marker"],
+    ax.plot(x, [max(d.value, 1e-6) for d in ds], "-", color=st["color"], marker=st["marker"],
             label="ERM on floor(sqrt n) rows: mean excess risk")
-    ax.plot(x, [d["bound"] for d in ds], "--", color=st["color"], label="sqrt(2 log(2|H|)/floor(sqrt n)) (ours)")
+    ax.plot(x, [d.bound for d in ds], "--", color=st["color"], label="sqrt(2 log(2|H|)/floor(sqrt n)) (ours)")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("n")
@@ -264,7 +260,7 @@ def prop33(theorem, record, out):
     ax.set_title("(i) accuracy at delta~(n) = n^-1/2", fontsize=10)
     legend(ax)
     ax = axes[1]
-    xs, y, b = _worst_by(_verdict(record, "privacy")["details"], lambda p: p["n"])
+    xs, y, b = _worst_by(record.claim("privacy").details, lambda p: p["n"])
     ax.plot(xs, y, "o", color=st["color"], markersize=7, label="largest exact TV over the pairs tried")
     ax.plot(xs, b, "--", color="black", label="delta~(n) = n^-1/2")
     ax.set_xscale("log")
@@ -290,18 +286,18 @@ def prop33(theorem, record, out):
 def thm25(theorem, record, out):
     fig, axes = new_figure(1, width=7.5, height=5.6)
     ax = axes[0]
-    v = _verdict(record, "failure")
-    for i, (n, ds) in enumerate(sorted(_groups(v["details"], lambda p: p["n"]).items())):
-        ds = sorted(ds, key=lambda d: d["point"]["beta"])
-        x = np.array([d["point"]["beta"] for d in ds])
+    v = record.claim("failure")
+    for i, (n, ds) in enumerate(sorted(_groups(v.details, lambda p: p["n"]).items())):
+        ds = sorted(ds, key=lambda d: d.point["beta"])
+        x = np.array([d.point["beta"] for d in ds])
         color = PALETTE[i % len(PALETTE)]
-        live = np.array([d["ceiling"] < 1 for d in ds])
-        ax.errorbar(x * (1 + 0.04 * i), [d["p_hat"] for d in ds],
-                    yerr=[[0] * len(ds), [d["p_high"] - d["p_hat"] for d in ds]], fmt="o" if live.all() else "s",
+        live = np.array([d.ceiling < 1 for d in ds])
+        ax.errorbar(x * (1 + 0.04 * i), [d.p_hat for d in ds],
+                    yerr=[[0] * len(ds), [d.p_high - d.p_hat for d in ds]], fmt="o" if live.all() else "s",
                     color=color, capsize=3,
                     label=f"n = 2^{int(np.log2(n))}: failure frequency (upper end)"
                           + ("" if live.all() else "; squares: bound >= 1 there"))
-    ceil = sorted({(d["point"]["beta"], d["ceiling"]) for d in v["details"]})
+    ceil = sorted({(d.point["beta"], d.ceiling) for d in v.details})
     ax.plot([c[0] for c in ceil], [c[1] for c in ceil], "--", color="black",
             label="ceiling: delta (Theorem 25's failure probability; 1 where the bound is >= 1)")
     ax.set_xscale("log")

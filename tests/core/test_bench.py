@@ -262,7 +262,7 @@ def test_run_jobs2_vs_jobs1(benchmark, tmp_path, fidelity, paper):
                                       obj=f"results/{tid}.csv")
         assert (outs[1] / "results" / f"{tid}.csv").read_bytes() == \
             (outs[2] / "results" / f"{tid}.csv").read_bytes()
-        assert records[1][tid]["points"] == records[2][tid]["points"]  # n_hat and intervals
+        assert records[1][tid].points == records[2][tid].points  # n_hat and intervals
     assert ratio > 0.5, f"jobs=2 took {1 / ratio:.1f}x as long as jobs=1"
 
 

@@ -250,10 +250,10 @@ def test_the_python_api_names_its_arguments_and_takes_numpy_overrides(tmp_path):
             privbounds.run("bns.obs3_2", progress=False, **kw)
     rec = privbounds.run("bns.obs3_2", fidelity="smoke", out=tmp_path, progress=False,
                          overrides={"k": np.array([1, 4])})["bns.obs3_2"]
-    assert rec["overrides"] == {"k": [1, 4]} and all(type(v) is int for v in rec["overrides"]["k"])
+    assert rec.overrides == {"k": [1, 4]} and all(type(v) is int for v in rec.overrides["k"])
     rec = privbounds.run("bns.obs3_2", fidelity="smoke", out=tmp_path, progress=False,
                          overrides={"k": [np.int64(4)]})["bns.obs3_2"]
-    assert rec["overrides"] == {"k": [4]}
+    assert rec.overrides == {"k": [4]}
     # and the same mistakes on the command line name the flags
     assert main(["run", "bns.obs3_2", "--set", "nope=1", "--fidelity", "smoke", "--out", str(tmp_path)]) == 2
 

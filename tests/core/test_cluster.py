@@ -322,7 +322,7 @@ def test_a_lost_scheduler_ends_the_run_in_one_line_and_the_same_command_resumes(
     assert kept >= 40
     # resumed here on loky (the blocks' keys hold no backend): the same table as a run from nothing
     resumed = privbounds.run(["siv.thm3_3"], fidelity="quick", jobs=2, out=tmp_path / "dask", progress=False)
-    assert resumed["siv.thm3_3"]["engine"]["blocks_cached"] >= kept
+    assert resumed["siv.thm3_3"].engine.blocks_cached >= kept
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "dask" / "results" / "siv.thm3_3.csv"),
                                   _loky_table(tmp_path / "loky"))
 
@@ -352,7 +352,7 @@ def test_a_run_whose_workers_all_died_says_so_and_goes_on_when_one_joins(tmp_pat
     finally:
         dask.close()
     assert not t.is_alive()
-    workers = result["siv.thm3_3"]["engine"]["workers"]
+    workers = result["siv.thm3_3"].engine.workers
     assert len(workers) == 2  # the dead worker's blocks, and the rest on the one that joined
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "dask" / "results" / "siv.thm3_3.csv"),
                                   _loky_table(tmp_path / "loky"))

@@ -40,7 +40,7 @@ def test_same_seed_same_tables_for_any_jobs_and_backend(tmp_path, jobs, backend)
                            backend=backend, progress=False)
     a, b = _table(tmp_path / "a", "bns.obs3_2"), _table(tmp_path / "b", "bns.obs3_2")
     pd.testing.assert_frame_equal(a, b)
-    assert ref["bns.obs3_2"]["points"] == other["bns.obs3_2"]["points"]
+    assert ref["bns.obs3_2"].points == other["bns.obs3_2"].points
     # a different seed gives different numbers
     privbounds.run(["bns.obs3_2"], fidelity="smoke", jobs=1, seed=8, out=tmp_path / "c", progress=False)
     assert not _table(tmp_path / "c", "bns.obs3_2")["successes"].equals(a["successes"])
@@ -80,10 +80,10 @@ def test_a_killed_run_resumes_from_its_cache_and_gives_the_same_result(tmp_path)
     assert not list((out / "results").glob("*.json")) if (out / "results").exists() else True
 
     resumed = privbounds.run(["siv.thm3_3"], fidelity="quick", jobs=1, out=out, progress=False)
-    reused = sum(r["engine"]["blocks_cached"] for r in resumed.values())
+    reused = sum(r.engine.blocks_cached for r in resumed.values())
     assert reused >= done_before - 1  # the block being written at the kill may be lost
     fresh = privbounds.run(["siv.thm3_3"], fidelity="quick", jobs=2, out=tmp_path / "fresh", progress=False)
-    assert sum(r["engine"]["blocks_cached"] for r in fresh.values()) == 0
+    assert sum(r.engine.blocks_cached for r in fresh.values()) == 0
     for tid in resumed:
         pd.testing.assert_frame_equal(_table(out, tid), _table(tmp_path / "fresh", tid))
 
@@ -237,11 +237,11 @@ def test_jobs_above_the_cpu_count_are_capped_unless_forced(tmp_path, capsys, mon
     rec = privbounds.run(["siv.thm2_2"], fidelity="smoke", jobs=3, out=tmp_path / "a", progress=False)
     err = capsys.readouterr().err
     assert "jobs 3 is more than the 1 CPUs" in err and err.count("\n") == 1
-    assert rec["siv.thm2_2"]["provenance"]["jobs"] == 1
+    assert rec["siv.thm2_2"].provenance.jobs == 1
     forced = privbounds.run(["siv.thm2_2"], fidelity="smoke", jobs=2, out=tmp_path / "b", progress=False,
                             force_jobs=True)
-    assert "CPUs" not in capsys.readouterr().err and forced["siv.thm2_2"]["provenance"]["jobs"] == 2
-    assert forced["siv.thm2_2"]["points"] == rec["siv.thm2_2"]["points"]
+    assert "CPUs" not in capsys.readouterr().err and forced["siv.thm2_2"].provenance.jobs == 2
+    assert forced["siv.thm2_2"].points == rec["siv.thm2_2"].points
 
 
 

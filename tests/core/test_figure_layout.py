@@ -5,7 +5,7 @@ and the shared style pass."""
 import numpy as np
 import pytest
 
-from privbounds.figures.common import band, bound_line, legend, new_figure
+from privbounds.figures.common import Band, band, bound_line, legend, new_figure
 from privbounds.figures.layout import problems
 
 
@@ -13,7 +13,7 @@ def _clean(ncols=1):
     fig, axes = new_figure(ncols)
     x = np.array([1, 2, 4, 8, 16])
     for ax in axes:
-        pts = [{"n_hat": 10 * v, "n_low": 8 * v, "n_high": 12 * v} for v in x]
+        pts = [Band(10 * v, 8 * v, 12 * v) for v in x]
         band(ax, x, pts, "C0", "measured")
         bound_line(ax, x, 20 * x, "C0", "bound")
         ax.set_xscale("log", base=2)

@@ -127,4 +127,4 @@ def test_the_python_api_returns_results_or_raises_parameter_error(tmp_path_facto
         return
     except privbounds.api.TheoremsFailed as e:  # a valid input that crashed a theorem: a bug
         pytest.fail(f"{ids_!r} {overrides!r}: {e}")
-    assert recs and all(r["status"] == "finished" for r in recs.values())
+    assert recs and all(r.status == "finished" for r in recs.values())

@@ -261,22 +261,22 @@ def test_measure_a_literal_learner_against_theorem_3_5(tmp_path, instance):
 
     rec = privbounds.measure(LiteralExpMech, instance=instance, grid={"d": [16, 64], "k": [1]}, fidelity="smoke",
                              out=tmp_path, name="lit", max_n=1 << 11, progress=False)
-    assert rec["status"] == "finished"
+    assert rec.status == "finished"
     # Theorem 3.5 refuses its non-private learner on DISJ: it is not run there
     beside = {"conjunctions": {"setcover", "setcover-literal", "nonprivate"},
               "disjunctions": {"setcover", "setcover-literal"}}[instance]
-    assert {p["point"]["learner"] for p in rec["points"]} == {"lit"} | beside
+    assert {p.point["learner"] for p in rec.points} == {"lit"} | beside
     form = "conj" if instance == "conjunctions" else "disj"
-    assert all(p["point"]["family"] == "decoy" and p["point"]["form"] == form for p in rec["points"])
-    mine = [p for p in rec["points"] if p["point"]["learner"] == "lit"]
-    assert all(p["n_hat"] is not None for p in mine)
-    claims = {v["claim"]: v for v in rec["verdicts"]}
+    assert all(p.point["family"] == "decoy" and p.point["form"] == form for p in rec.points)
+    mine = [p for p in rec.points if p.point["learner"] == "lit"]
+    assert all(p.n_hat is not None for p in mine)
+    claims = {v.claim: v for v in rec.verdicts}
     held = f"lit-vs-upper-{form}"
     assert held in claims and f"upper-{form}" in claims
-    for d in claims[held]["details"]:
-        assert d["point"]["learner"] == "lit"
-        assert d["bound"] == pytest.approx(n_conj(0.2, 0.1, 0.99, 1e-8, 1, d["point"]["d"], "safe"))
-    assert {d["point"]["d"] for d in claims[held]["details"]} == {16, 64}
+    for d in claims[held].details:
+        assert d.point["learner"] == "lit"
+        assert d.bound == pytest.approx(n_conj(0.2, 0.1, 0.99, 1e-8, 1, d.point["d"], "safe"))
+    assert {d.point["d"] for d in claims[held].details} == {16, 64}
 
 
 def test_measure_a_histogram_against_theorem_5_1(tmp_path):
@@ -285,14 +285,14 @@ def test_measure_a_histogram_against_theorem_5_1(tmp_path):
 
     rec = privbounds.measure(NoisyHistogram, instance="polygons", grid={"d": [10], "r": [1, 2]}, fidelity="smoke",
                              out=tmp_path, name="hist", max_n=1 << 14, progress=False)
-    assert rec["status"] == "finished"
-    assert {p["point"]["learner"] for p in rec["points"]} == {"hist", "private", "greedy", "advanced"}
-    claims = {v["claim"]: v for v in rec["verdicts"]}
+    assert rec.status == "finished"
+    assert {p.point["learner"] for p in rec.points} == {"hist", "private", "greedy", "advanced"}
+    claims = {v.claim: v for v in rec.verdicts}
     assert {"hist-vs-upper", "hist-vs-upper-advanced", "upper", "upper-greedy"} <= set(claims)
-    for d in claims["hist-vs-upper"]["details"]:
-        assert d["point"]["learner"] == "hist"
-        assert d["bound"] == pytest.approx(n_union(0.2, 0.1, 0.99, 1e-7, d["point"]["r"], candidate_count(10, 6)))
-    assert {d["point"]["r"] for d in claims["hist-vs-upper"]["details"]} == {1, 2}
+    for d in claims["hist-vs-upper"].details:
+        assert d.point["learner"] == "hist"
+        assert d.bound == pytest.approx(n_union(0.2, 0.1, 0.99, 1e-7, d.point["r"], candidate_count(10, 6)))
+    assert {d.point["r"] for d in claims["hist-vs-upper"].details} == {1, 2}
 
 
 def test_a_measurement_must_give_every_parameter_of_the_instance(tmp_path):

@@ -229,22 +229,22 @@ def measured(tmp_path_factory):
 
 def test_measure_writes_a_result_beside_the_theorems_learners(measured):
     out, rec = measured
-    assert rec["id"] == "learner.noisy" and rec["status"] == "finished"
-    learners = {p["point"]["learner"] for p in rec["points"]}
+    assert rec.id == "learner.noisy" and rec.status == "finished"
+    learners = {p.point["learner"] for p in rec.points}
     assert learners == {"noisy", "expmech", "erm"}
-    mine = [p for p in rec["points"] if p["point"]["learner"] == "noisy"]
-    assert all(p["n_hat"] is not None and p["n_low"] <= p["n_hat"] <= p["n_high"] for p in mine)
-    claims = {v["claim"]: v for v in rec["verdicts"]}
+    mine = [p for p in rec.points if p.point["learner"] == "noisy"]
+    assert all(p.n_hat is not None and p.n_low <= p.n_hat <= p.n_high for p in mine)
+    claims = {v.claim: v for v in rec.verdicts}
     vs = claims["noisy-vs-upper-expmech-thresh"]
     # the bound held to our learner is Theorem 3.3's at the same point
     from privbounds.bounds.sivakumar import n_expmech_learner
-    for d in vs["details"]:
-        assert d["bound"] == pytest.approx(n_expmech_learner(h_size=2 ** d["point"]["d"] + 1,
+    for d in vs.details:
+        assert d.bound == pytest.approx(n_expmech_learner(h_size=2 ** d.point["d"] + 1,
                                                              epsilon=1.0, alpha=0.25, beta=0.25))
     assert "upper-expmech-thresh" in claims  # the theorem's own claims at these points
     assert (out / "figures" / "learner.noisy.png").is_file()
     assert json.loads((out / "learners" / "learner.noisy.json").read_text())["compare_to"] == "siv.thm3_3"
-    assert rec["points"][0]["privacy"]["accounting"].startswith("declared by")
+    assert rec.points[0].privacy.accounting.startswith("declared by")
 
 
 class ParityExpMech:
@@ -271,14 +271,14 @@ def test_a_theorem_with_one_learner_is_measured_beside_it(tmp_path):
     stay on its own points, and Theorem 5.4's packing bound is held to the measured one."""
     rec = privbounds.measure(ParityExpMech, instance="parities", grid={"d": [4], "k": [1, 2]}, fidelity="smoke",
                              out=tmp_path, name="par", progress=False)
-    assert {p["point"]["learner"] for p in rec["points"]} == {"par", "ex3_5"}
-    claims = {v["claim"]: v for v in rec["verdicts"]}
+    assert {p.point["learner"] for p in rec.points} == {"par", "ex3_5"}
+    claims = {v.claim: v for v in rec.verdicts}
     assert {"par-vs-upper", "par-vs-lower-thm5_4", "upper", "lower-thm5_4"} <= set(claims)
     for cid, who in (("par-vs-lower-thm5_4", "par"), ("lower-thm5_4", "ex3_5")):
-        assert {d["point"]["learner"] for d in claims[cid]["details"]} == {who}
+        assert {d.point["learner"] for d in claims[cid].details} == {who}
     from privbounds.bounds.bns import parity_packing_lower_bound
-    for d in claims["par-vs-lower-thm5_4"]["details"]:
-        assert d["bound"] == pytest.approx(parity_packing_lower_bound(k=d["point"]["k"], d=4, epsilon=1.0, beta=0.1))
+    for d in claims["par-vs-lower-thm5_4"].details:
+        assert d.bound == pytest.approx(parity_packing_lower_bound(k=d.point["k"], d=4, epsilon=1.0, beta=0.1))
     # Theorem 3.12 runs the same instance, as an (eps, delta) statement: its delta is the point's
     from privbounds.learners import build_theorem, make_spec
     spec = make_spec(ParityExpMech, name="par", instance="parities", compare_to="bns.thm3_12",
@@ -322,17 +322,17 @@ def test_a_theorem_whose_learners_are_accountings_is_measured_beside_them(tmp_pa
     Theorem 5.1's packing bound, and refuses the advanced rule, which is then not run."""
     rec = privbounds.measure(PointDirectSum, instance="noisy_points", grid={"d": [10], "k": [1, 4]},
                              fidelity="smoke", out=tmp_path, name="pds", progress=False)
-    assert {(p["point"]["learner"], p["point"]["rule"]) for p in rec["points"]} == {
+    assert {(p.point["learner"], p.point["rule"]) for p in rec.points} == {
         ("pds", "pds"), ("basic", "basic"), ("advanced", "advanced")}
-    claims = {v["claim"]: v for v in rec["verdicts"]}
-    assert {d["point"]["learner"] for d in claims["pds-vs-upper"]["details"]} == {"pds"}
-    assert {d["point"]["learner"] for d in claims["upper"]["details"]} <= {"basic", "advanced"}
+    claims = {v.claim: v for v in rec.verdicts}
+    assert {d.point["learner"] for d in claims["pds-vs-upper"].details} == {"pds"}
+    assert {d.point["learner"] for d in claims["upper"].details} <= {"basic", "advanced"}
     rec = privbounds.measure(PointDirectSum, instance="noisy_points", grid={"d": [10], "k": [1, 4]},
                              fidelity="smoke", out=tmp_path, name="pds3", compare_to="bns.cor3_3", progress=False)
-    assert {p["point"]["learner"] for p in rec["points"]} == {"pds3", "basic"}
+    assert {p.point["learner"] for p in rec.points} == {"pds3", "basic"}
     from privbounds.bounds.bns import packing_lower_bound
-    for d in {v["claim"]: v for v in rec["verdicts"]}["pds3-vs-lower-thm5_1"]["details"]:
-        assert d["bound"] == pytest.approx(packing_lower_bound(k=d["point"]["k"], epsilon=1.0, beta=0.1))
+    for d in {v.claim: v for v in rec.verdicts}["pds3-vs-lower-thm5_1"].details:
+        assert d.bound == pytest.approx(packing_lower_bound(k=d.point["k"], epsilon=1.0, beta=0.1))
 
 
 def _cli(*args, cwd=None, env_extra=None):
@@ -366,18 +366,18 @@ def test_the_cache_key_holds_the_learners_settings(tmp_path):
     a = privbounds.measure(NoisyThreshold(1.0, temper=1.0), **kw)
     b = privbounds.measure(NoisyThreshold(1.0, temper=1.0), **kw)
     c = privbounds.measure(NoisyThreshold(1.0, temper=0.25), **kw)
-    assert b["engine"]["blocks_run"] == 0 and b["engine"]["blocks_cached"] > 0
+    assert b.engine.blocks_run == 0 and b.engine.blocks_cached > 0
     # a new setting is measured anew; the theorem's learners beside it are not (their blocks
     # are keyed by the theorem's simulator, Simulator.delegate), and give the same numbers
-    assert c["engine"]["blocks_run"] > 0 and c["engine"]["blocks_cached"] > 0
-    mine = [[p.get("n_hat"), p.get("n_low"), p.get("n_high")] for r in (a, c) for p in r["points"]
-            if p["point"]["learner"] == "t"]
+    assert c.engine.blocks_run > 0 and c.engine.blocks_cached > 0
+    mine = [[p.n_hat, p.n_low, p.n_high] for r in (a, c) for p in r.points
+            if p.point["learner"] == "t"]
     assert mine[0] != mine[1]  # a tempered learner (a quarter of its epsilon) needs more examples
-    theirs = [[(p["point"]["learner"], p.get("n_hat")) for p in r["points"] if p["point"]["learner"] != "t"]
+    theirs = [[(p.point["learner"], p.n_hat) for p in r.points if p.point["learner"] != "t"]
               for r in (a, c)]
     assert theirs[0] == theirs[1] and theirs[0]
     fresh = privbounds.measure(NoisyThreshold(1.0, temper=0.25), **{**kw, "out": tmp_path / "fresh"})
-    assert fresh["engine"]["blocks_run"] == c["engine"]["blocks_run"] + c["engine"]["blocks_cached"]
+    assert fresh.engine.blocks_run == c.engine.blocks_run + c.engine.blocks_cached
 
 
 def test_a_learner_defined_in_a_script_runs_with_two_jobs(tmp_path):
@@ -401,7 +401,7 @@ def test_a_learner_defined_in_a_script_runs_with_two_jobs(tmp_path):
         if __name__ == "__main__":
             rec = privbounds.measure(Majority, grid={"d": [4, 6]}, fidelity="smoke", jobs=2, out="o",
                                      progress=False)
-            print(sorted(p["n_hat"] for p in rec["points"] if p["point"]["learner"] == "majority"))
+            print(sorted(p.n_hat for p in rec.points if p.point["learner"] == "majority"))
     """))
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path,
                        env={**os.environ, "MPLBACKEND": "Agg"}, timeout=300)

@@ -120,10 +120,10 @@ TINY = {
             from privbounds.figures.common import new_figure, save
 
             fig, (ax,) = new_figure()
-            pts = [p for p in record["points"] if p.get("n_hat") is not None]
-            xs = [p["point"]["scale"] for p in pts]
-            ax.plot(xs, [p["n_hat"] for p in pts], "o-", label="n_hat")
-            ax.plot(xs, [theorem.claims[0].bound(p["point"]) for p in pts], "--", label="bound")
+            pts = [p for p in record.points if p.n_hat is not None]
+            xs = [p.point["scale"] for p in pts]
+            ax.plot(xs, [p.n_hat for p in pts], "o-", label="n_hat")
+            ax.plot(xs, [theorem.claims[0].bound(p.point) for p in pts], "--", label="bound")
             ax.set_xlabel("scale")
             ax.set_ylabel("n")
             ax.legend()
@@ -135,8 +135,8 @@ TINY = {
 
             fig, (ax,) = new_figure()
             for rec in records.values():
-                pts = [p for p in rec["points"] if p.get("n_hat") is not None]
-                ax.plot([p["point"]["scale"] for p in pts], [p["n_hat"] for p in pts], "o-", label=rec["id"])
+                pts = [p for p in rec.points if p.n_hat is not None]
+                ax.plot([p.point["scale"] for p in pts], [p.n_hat for p in pts], "o-", label=rec.id)
             ax.set_xlabel("scale")
             ax.legend()
             return save_named(fig, "tiny.headline", "tiny: n_hat against the scale", out)

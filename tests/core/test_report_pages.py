@@ -119,14 +119,17 @@ def test_reconstructed_constants_are_marked_and_each_paper_says_where_its_formul
 
 
 def test_reasons_and_origins_say_what_the_numbers_say():
+    from privbounds.record import ClaimResult, parse
     from privbounds.reports.site import origin, verdict_reason
 
-    never = {"verdict": "refuted", "kind": "success ceiling",
+    never = {"claim": "c", "description": "", "bound_kind": None, "bound_source": None, "verdict": "refuted",
+             "kind": "success ceiling",
              "details": [{"verdict": "refuted", "label": "d=8", "ceiling": 0.05, "p_hat": 0.005, "p_low": 0.0001,
                           "p_high": 0.03, "trials": 200}]}
-    assert verdict_reason(never) == "at d=8, the claim says the event never happens, and it happened in 1 of 200 trials"
+    reason = verdict_reason(parse(ClaimResult, never))
+    assert reason == "at d=8, the claim says the event never happens, and it happened in 1 of 200 trials"
     above = {**never, "details": [{**never["details"][0], "p_hat": 0.5, "p_low": 0.4, "p_high": 0.6}]}
-    assert "lies above the ceiling 0.05" in verdict_reason(above)
+    assert "lies above the ceiling 0.05" in verdict_reason(parse(ClaimResult, above))
     assert origin("Sivakumar Thm 2.1; constant derived from the proof's union bound") == "reconstructed"
     assert origin("BNS Cor 2.12 via Thm 2.7 (Blumer et al.), constants as used across BNS papers") == "reconstructed"
     assert origin("KMMS Thm 3.5, explicit (RECONSTRUCTED)") == "reconstructed"

@@ -191,11 +191,10 @@ def test_a_figure_marks_a_search_that_succeeded_at_its_floor():
     import matplotlib
 
     matplotlib.use("Agg")
-    from privbounds.figures.common import band, new_figure
+    from privbounds.figures.common import Band, band, new_figure
 
     fig, (ax,) = new_figure(1)
-    pts = [{"n_hat": 1, "n_low": 1, "n_high": 1, "floor_reached": True},
-           {"n_hat": 40, "n_low": 33, "n_high": 48, "floor_reached": False}]
+    pts = [Band(1, 1, 1, floor_reached=True), Band(40, 33, 48, floor_reached=False)]
     band(ax, [1, 2], pts, "C0", "measured")
     labels = ax.get_legend_handles_labels()[1]
     assert "measured: succeeds already at its smallest n, n = 1" in labels

@@ -3,6 +3,7 @@ learner recomputes exactly the blocks that use it), ``--no-cache``, canonical po
 keys, the output folder's lock and the clean-up of what killed runs leave behind."""
 
 import json
+from dataclasses import asdict
 
 import pytest
 
@@ -102,17 +103,17 @@ def test_imports_are_found_in_every_nested_statement(monkeypatch):
 
 def test_an_edit_to_a_shared_learner_recomputes_its_blocks(tmp_path, monkeypatch):
     first = _run(tmp_path)
-    assert first["engine"]["blocks_run"] > 0 and first["engine"]["blocks_cached"] == 0
+    assert first.engine.blocks_run > 0 and first.engine.blocks_cached == 0
     again = _run(tmp_path)
-    assert again["engine"]["blocks_run"] == 0  # unchanged code: every block from the cache
-    assert again["points"] == first["points"]
+    assert again.engine.blocks_run == 0  # unchanged code: every block from the cache
+    assert again.points == first.points
     _edited(monkeypatch, "privbounds.simulators.shared.learners")
     try:
         edited = _run(tmp_path)
     finally:
         monkeypatch.undo()
-    assert edited["engine"]["blocks_cached"] == 0
-    assert edited["engine"]["blocks_run"] == first["engine"]["blocks_run"]
+    assert edited.engine.blocks_cached == 0
+    assert edited.engine.blocks_run == first.engine.blocks_run
 
 
 def test_no_cache_neither_reads_nor_writes(tmp_path):
@@ -120,7 +121,7 @@ def test_no_cache_neither_reads_nor_writes(tmp_path):
     with BlockStore(tmp_path) as s:
         before = s.info().blocks
     rec = _run(tmp_path, use_cache=False)
-    assert rec["engine"]["blocks_cached"] == 0 and rec["engine"]["blocks_run"] > 0
+    assert rec.engine.blocks_cached == 0 and rec.engine.blocks_run > 0
     with BlockStore(tmp_path) as s:
         assert s.info().blocks == before
 
@@ -128,8 +129,8 @@ def test_no_cache_neither_reads_nor_writes(tmp_path):
 def test_one_and_one_point_zero_are_one_point(tmp_path):
     a = _run(tmp_path / "a", overrides={"epsilon": [1.0]})
     b = _run(tmp_path / "b", overrides={"epsilon": [1]})
-    assert json.dumps(a["points"], sort_keys=True) == json.dumps(b["points"], sort_keys=True)
-    assert all(isinstance(p["point"]["epsilon"], float) for p in b["points"])
+    assert json.dumps([asdict(p) for p in a.points], sort_keys=True) == json.dumps([asdict(p) for p in b.points], sort_keys=True)
+    assert all(isinstance(p.point["epsilon"], float) for p in b.points)
 
 
 def test_a_second_run_on_the_same_folder_is_refused(tmp_path):
