@@ -46,7 +46,7 @@ def plot(theorem, record, out, xlabel: str = "n"):
     for ax, c in zip(axes, claims):
         v = verdicts[c.id]
         if v.kind == "scaling":
-            _scaling_panel(ax, v)
+            scaling_panel(ax, v)
         elif v.kind == "success ceiling":
             ceiling_panel(ax, v, xlabel, bound_label(theorem, c.id, "ceiling"))
         elif v.kind == "mean bound":
@@ -104,7 +104,7 @@ def _bound_panel(ax, v: ClaimResult, label_keys, bound_text, paper=""):
     legend(ax)
 
 
-def _scaling_panel(ax, v: ClaimResult):
+def scaling_panel(ax, v: ClaimResult):
     details = v.details
     if not details or v.fit is None:
         ax.text(0.5, 0.5, f"no fit: {v.reason or ''}", ha="center", transform=ax.transAxes, wrap=True)

@@ -6,14 +6,16 @@ more, so nearly every label was parsed again, about 17 ms each, a fifth of the t
 to lay out the report's figures. ``plain_log_ticks(fig)`` gives every log axis of a figure
 the same labels written with Unicode superscripts ("2⁴", "3×10²", "10⁻¹"), which the
 default font draws as ordinary text; a label it cannot write that way (a fractional
-exponent, a TeX setting) stays as matplotlib wrote it.
+exponent, a TeX setting) stays as matplotlib wrote it. ``measured_ticks`` labels the
+measured values themselves on an axis too short for the default ticks.
 """
 
 from __future__ import annotations
 
 import re
 
-from matplotlib.ticker import LogFormatterSciNotation
+import numpy as np
+from matplotlib.ticker import FixedLocator, FuncFormatter, LogFormatterSciNotation, NullFormatter
 
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 _MATHTEXT = re.compile(r"\$\\mathdefault\{(-?)(?:([0-9.]+)\\times)?([0-9.]+)(?:\^\{(-?[0-9]+)\})?\}\$")
@@ -56,3 +58,27 @@ def plain_log_ticks(fig) -> None:
             axis.set_major_formatter(major)
         if minor is not None:
             axis.set_minor_formatter(minor)
+
+
+def measured_ticks(ax, values, axis: str = "x") -> None:
+    """Label the measured values themselves when the axis spans less than a decade or its
+    default locator would leave a single labelled tick (e.g. 1/alpha from 2.5 to 5)."""
+    vals = np.unique(np.asarray([v for v in values if v is not None], float))
+    vals = vals[np.isfinite(vals)]
+    if vals.size < 2:
+        return
+    a = ax.xaxis if axis == "x" else ax.yaxis
+    lo, hi = vals.min(), vals.max()
+    log = a.get_scale() in ("log", "symlog")
+    if log and lo > 0:
+        shown = [t for t in a.get_major_locator().tick_values(lo, hi) if lo * 0.999 <= t <= hi * 1.001]
+        short = hi / lo < 10 or len(shown) < 2
+    else:
+        short = False
+    if not short:
+        return
+    if vals.size > 8:  # keep the labels apart: every other value, ends kept
+        vals = np.unique(np.r_[vals[::2], vals[-1]])
+    a.set_major_locator(FixedLocator(vals))
+    a.set_major_formatter(FuncFormatter(lambda v, _: f"{v:.3g}"))
+    a.set_minor_formatter(NullFormatter())

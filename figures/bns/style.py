@@ -7,7 +7,6 @@ axes too short for the default ones."""
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter
 
 from privbounds.figures.common import (
     band,
@@ -19,6 +18,7 @@ from privbounds.figures.common import (
     shades,
     sweep,
 )
+from privbounds.figures.ticks import measured_ticks  # noqa: F401  (the paper's plotters import it from here)
 from privbounds.record import ClaimResult, Record, verdict_text
 
 # the learner names of the results tables (column "learner") -> names in LEARNERS
@@ -78,30 +78,6 @@ def fit_text(record: Record, claim: str) -> str:
     """The fitted exponent of a scaling claim, for a series' label ("" if no such claim)."""
     v = verdict_of(record, claim)
     return f" ({exponent_text(v)})" if v else ""
-
-
-def measured_ticks(ax, values, axis: str = "x") -> None:
-    """Label the measured values themselves when the axis spans less than a decade or its
-    default locator would leave a single labelled tick (e.g. 1/alpha from 2.5 to 5)."""
-    vals = np.unique(np.asarray([v for v in values if v is not None], float))
-    vals = vals[np.isfinite(vals)]
-    if vals.size < 2:
-        return
-    a = ax.xaxis if axis == "x" else ax.yaxis
-    lo, hi = vals.min(), vals.max()
-    log = a.get_scale() in ("log", "symlog")
-    if log and lo > 0:
-        shown = [t for t in a.get_major_locator().tick_values(lo, hi) if lo * 0.999 <= t <= hi * 1.001]
-        short = hi / lo < 10 or len(shown) < 2
-    else:
-        short = False
-    if not short:
-        return
-    if vals.size > 8:  # keep the labels apart: every other value, ends kept
-        vals = np.unique(np.r_[vals[::2], vals[-1]])
-    a.set_major_locator(FixedLocator(vals))
-    a.set_major_formatter(FuncFormatter(lambda v, _: f"{v:.3g}"))
-    a.set_minor_formatter(NullFormatter())
 
 
 def rules_against_k(ax, theorem, record, sanitizer: str | None, claim: str, bound_name: str, **where) -> dict | None:

@@ -75,7 +75,7 @@ def _bns_thm3_12() -> Theorem:
             "solution vector with the stability-based choice A_dist."),
         math=("n = s T, s = d + 3, T = ceil(max((8/eps) ln(2/(beta delta)), 32 ln(2/beta))); "
               "A_dist: release the top vector iff (q1 - q2) + Lap(4/eps) >= (4/eps) ln(1/delta)."),
-        simulator=BnsThm312(), plotter="bns.thm3_12:plot", claims=claims,
+        simulator=BnsThm312(), plotter="bns.specs:thm3_12", claims=claims,
         notes=("x uniform on {0,1}^d, k uniform target parities, noiseless labels. Gaussian "
                "elimination is bit-packed (64 label columns per word) and vectorised over "
                "trials and blocks. A block whose matrix is rank deficient returns the first "

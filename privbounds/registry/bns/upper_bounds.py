@@ -281,7 +281,7 @@ def _bns_lem3_7() -> Theorem:
             "(eps1 + k eps0, delta1)-DP (basic) and (eps1 + sqrt(2k ln(1/delta')) eps0 + ..., delta1 + "
             "delta')-DP (advanced)."),
         math="run at alpha/4 and beta/3 for (alpha, beta); |H| <= dichotomies of C on the sanitized support.",
-        simulator=BnsLem37(), plotter="bns.lem3_7:plot",
+        simulator=BnsLem37(), plotter="bns.specs:lem3_7",
         claims=[alg2_upper("upper", lambda p: True, ("rule", "alpha"))],
         notes=("Instantiated with the point sanitizer (Algorithm 1) on the agnostic POINT instance of "
                "bns.cor3_9, k = 16; the THRESH instantiation is bns.cor3_10. The paper's extracted text lost the class "
