@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from privbounds.bounds import bns
 from privbounds.figures.common import NONPRIVATE
-from privbounds.figures.spec import Axis, Figure, Line, Panel, Series, domain, inverse
+from privbounds.figures.spec import Axis, Figure, Line, Panel, Series, inverse
 
 NHAT_PAR = "rows needed, n_hat (all k parities exact w.p. >= 1 - beta)"
 NHAT_AGNOSTIC = "n_hat (all k within alpha of optimal w.p. >= 1 - beta)"
