@@ -1,36 +1,27 @@
-"""Figures for the fingerprinting lower bounds of Bun, Nissim, Stemmer, Section 4: the
-attack of Theorem 4.3 / 4.7 (and Prop 4.11) as curves over the database size N of n
-users (the statement's notation; the tables' column "n" is N): the tracing rates under
-the DP ceiling of the claim "ceiling-dp-trace" (the main figure, a panel per n), and the
-accuracy and the epsilon the attack certifies (parts "accuracy" and "epsilon"); and the
-rows N* a private learner needs against the lower bound of the claim "lower-rows"
-(Remarks 4.4 / 4.8, Corollaries 4.6 / 4.10; the corollaries also draw the bound's
-asymptotic shape, for reference only)."""
+"""Figures of Bun, Nissim and Stemmer, "Simultaneous Private Learning of Multiple
+Concepts", Section 4: the fingerprinting attack of Theorem 4.3 / 4.7 and Proposition 4.11
+as curves over the database size N of n users (the statement's notation; the tables'
+column "n" is N): the tracing rates under the DP ceiling of the claim "ceiling-dp-trace"
+(the main figure, a panel per n), and the accuracy and the epsilon the attack certifies
+(parts "accuracy" and "epsilon"). The rows N* a private learner needs against the lower
+bound of the claim "lower-rows" (Remarks 4.4 / 4.8, Corollaries 4.6 / 4.10) are declared
+for the one plotter (specs_lower.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from privbounds.bounds import bns
 from privbounds.figures.bns.style import (
     TABLE_NAMES,
     claim_label,
-    draw_claim,
-    measured_ticks,
     style,
-    variants,
 )
 from privbounds.figures.common import (
-    band,
-    bound_line,
     claim_bound,
-    exponent_text,
     legend,
     new_figure,
     save,
-    select,
     shades,
-    sweep,
 )
 from privbounds.results import load_rows
 from privbounds.simulators.engine.stats import clopper_pearson
@@ -104,25 +95,44 @@ def _series(rows, by_users):
 ROWS_TEXT = "rows N of the attack database (column n of the tables)"
 
 
-def attack(theorem, record, out, pairs, limit, limit_label, trace_event=None,
-           xlabel=ROWS_TEXT, by_users=True):
-    """The fingerprinting attack over the database size N, as three figures (n is the
-    number of users, as in the statement; N the rows):
+# the attack of each entry: the (accused, framed) event pairs, where accuracy starts forcing a
+# feasible word (``limit(users, alpha)``, None: everywhere), the traced event (default the
+# first pair's "accused"), the x label and whether the panels go by number of users
+ATTACKS = {
+    "bns.thm4_3": dict(pairs=[("accused-middle", "framed-middle"), ("accused-first", "framed-first")],
+                       limit=lambda users, alpha: (users - 1) / (2 * alpha), limit_label="alpha N = (n - 1)/2"),
+    "bns.thm4_7": dict(pairs=[("accused", "framed")], limit=lambda users, alpha: users / alpha,
+                       limit_label="alpha N = n", trace_event="traced"),
+    "bns.prop4_11": dict(pairs=[("accused", "framed")], limit=None, limit_label="", trace_event="traced",
+                         xlabel="n = N: users = rows of the attack database (2^d)", by_users=False),
+}
+
+
+def attack(theorem, record, out):
+    """Bespoke: the attack's rates, accuracy and certified epsilon are built from the results
+    rows of events no claim judges (only the tracing ceiling is a claim). Three figures over
+    the database size N (n the number of users, as in the statement; N the rows):
 
     - the main figure: the tracer's rates, one panel per number of users, with the DP
-      ceiling of the theorem's claim "ceiling-dp-trace" on ``trace_event`` (default the
-      first pair's "accused" event) and the framing rate of the same pair;
+      ceiling of the theorem's claim "ceiling-dp-trace" on the traced event and the
+      framing rate of the first pair;
     - part "accuracy": how often every hypothesis is alpha-accurate, with where accuracy
-      starts forcing a feasible word (``limit(users, alpha)``; None: everywhere);
+      starts forcing a feasible word;
     - part "epsilon": the epsilon the attack certifies against the declared one."""
-    ceiling = claim_bound(theorem, "ceiling-dp-trace")
-    trace_event = trace_event or pairs[0][0]
-    framed = pairs[0][1]
+    how = {"trace_event": None, "xlabel": ROWS_TEXT, "by_users": True, **ATTACKS[theorem.id]}
     rows = load_rows(out, record.id)
-    series = _series(rows, by_users)
-    users_all = sorted(rows["users"].unique()) if by_users else [None]
-    paths = []
+    series = _series(rows, how["by_users"])
+    users_all = sorted(rows["users"].unique()) if how["by_users"] else [None]
+    paths = _tracing_part(theorem, record, out, rows, series, users_all, how)
+    paths += _accuracy_part(record, out, rows, series, users_all, how["limit"], how["limit_label"], how["xlabel"])
+    return paths + _epsilon_part(record, out, rows, series, how["pairs"], how["by_users"], how["xlabel"])
 
+
+def _tracing_part(theorem, record, out, rows, series, users_all, how):
+    """``attack``'s main figure: the tracing rates under the DP ceiling, a panel per number of users."""
+    ceiling = claim_bound(theorem, "ceiling-dp-trace")
+    trace_event = how["trace_event"] or how["pairs"][0][0]
+    framed, xlabel = how["pairs"][0][1], how["xlabel"]
     # main: the tracing rates under the DP ceiling, a panel per number of users
     # tall enough from the start for the legend (two entries per learner, two notes)
     per_panel = max(sum(1 for s in series if users is None or s[0] == users) for users in users_all)
@@ -151,10 +161,8 @@ def attack(theorem, record, out, pairs, limit, limit_label, trace_event=None,
         ax.set_title(f"tracing, n = {users} users{code}" if users is not None else
                      f"tracing, n = N users{code}", fontsize=10)
         legend(ax)
-    paths += save(fig, record, out, intervals="rates",
-                  what=f"tracing: P[{trace_event}] and P[{framed}] against the DP ceiling")
-    paths += _accuracy_part(record, out, rows, series, users_all, limit, limit_label, xlabel)
-    return paths + _epsilon_part(record, out, rows, series, pairs, by_users, xlabel)
+    return save(fig, record, out, intervals="rates",
+                what=f"tracing: P[{trace_event}] and P[{framed}] against the DP ceiling")
 
 
 def _accuracy_part(record, out, rows, series, users_all, limit, limit_label, xlabel):
@@ -200,112 +208,3 @@ def _epsilon_part(record, out, rows, series, pairs, by_users, xlabel):
                  f"({len(pairs)} event pair{'s' if len(pairs) > 1 else ''})", fontsize=10)
     legend(ax)
     return save(fig, record, out, part="epsilon", intervals="rates", what="certified epsilon")
-
-
-def thm4_3(theorem, record, out):
-    return attack(theorem, record, out, [("accused-middle", "framed-middle"), ("accused-first", "framed-first")],
-                  lambda users, alpha: (users - 1) / (2 * alpha), "alpha N = (n - 1)/2")
-
-
-def search_curves(ax, theorem, record, out, key, bound):
-    """The success rates the n_hat search evaluated, one curve per value of ``key`` (the
-    learner's hue, darkest first), with each point's lower bound (``bound``, the claim
-    "lower-rows") as a vertical dashed line of the same colour."""
-    rows = load_rows(out, record.id)
-    rows = rows[rows["experiment"] == "search"]
-    groups = list(rows.groupby(key))
-    learner = rows["learner"].iloc[0] if "learner" in rows and len(rows) else "direct sum, advanced"
-    for (val, g), st in zip(groups, variants(learner, len(groups))):
-        g = g.sort_values("n")
-        lo, hi = clopper_pearson(g["successes"].to_numpy(), g["trials"].to_numpy(), 0.95)
-        ax.fill_between(g["n"], lo, hi, color=st["color"], alpha=0.18, linewidth=0)
-        ax.plot(g["n"], g["p_hat"], "-", marker=st["marker"], color=st["color"], markersize=4,
-                label=f"{key} = {val:g}")
-        ax.axvline(bound(g.iloc[0].to_dict()), color=st["color"], linestyle="--", linewidth=1)
-    ax.plot([], [], "--", color="0.4", label=claim_label(theorem, record, "lower-rows",
-                                                          "dashed: the lower bound at each, same colour"))
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel(ROWS_TEXT)
-    ax.set_ylabel("P[every hypothesis alpha-accurate]")
-    ax.set_title(f"success rates of the search of {TABLE_NAMES.get(learner, learner)}", fontsize=10)
-    legend(ax)
-
-
-def rem4_4(theorem, record, out, name="n / (2 alpha)"):
-    bound = claim_bound(theorem, "lower-rows")
-    fig, (ax, ax2) = new_figure(2, height=7.0)
-    search_curves(ax2, theorem, record, out, "alpha", bound)
-    users_all = sorted({p.point["users"] for p in record.points})
-    learner = record.points[0].point.get("learner", "directsum-advanced") if record.points else ""
-    inv_all = []
-    for users, st in zip(users_all, variants(learner, len(users_all)) if users_all else []):
-        pts = select(record, users=users)
-        claim = [v for v in record.verdicts if v.claim.endswith(f"-n{users}")]
-        txt = f" ({exponent_text(claim[0])})" if claim else ""
-        inv_all += [1 / p.point["alpha"] for p in pts]
-        band(ax, [1 / p.point["alpha"] for p in pts], pts, st["color"],
-             f"N* of {TABLE_NAMES.get(learner, learner)}, n = {users} users{txt}", st["marker"])
-        p0 = pts[0].point
-        inv = np.geomspace(min(1 / p.point["alpha"] for p in pts), max(1 / p.point["alpha"] for p in pts), 30)
-        draw_claim(ax, theorem, record, "lower-rows", inv, sweep(bound, p0, "alpha", 1 / inv), st["color"],
-                   f"lower bound N* >= {name}, n = {users} users")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    measured_ticks(ax, inv_all)
-    ax.set_xlabel("1 / alpha")
-    ax.set_ylabel("rows N* for accuracy 1 - beta")
-    ax.set_title("rows needed against accuracy (padded code)", fontsize=10)
-    legend(ax)
-    return save(fig, record, out)
-
-
-def versus_k(theorem, record, out, asymptotic, factor, name):
-    """N*(k) over the lower bound of the claim "lower-rows" (a step: n_LB(k) is an
-    integer), with ``asymptotic(k) * factor(point)``, the bound's shape, for reference."""
-    bound = claim_bound(theorem, "lower-rows")
-    fig, (ax, ax2) = new_figure(2, height=7.6)
-    search_curves(ax2, theorem, record, out, "k", bound)
-    pts = record.points
-    ks = [p.point["k"] for p in pts]
-    p0 = pts[0].point
-    st = style(p0["learner"])
-    scaling = next((v for v in record.verdicts if v.claim != "lower-rows"), None)
-    band(ax, ks, pts, st["color"], f"N*(k) of {TABLE_NAMES.get(p0['learner'], p0['learner'])}"
-         + (f" ({exponent_text(scaling)})" if scaling else ""), st["marker"])
-    grid = np.unique(np.round(np.geomspace(min(ks), max(ks), 60)))
-    lb = sweep(bound, p0, "k", grid)
-    ax.step(grid, np.maximum(lb, 0.5), where="post", color="k",
-            label=claim_label(theorem, record, "lower-rows", f"lower bound {name}"))
-    bound_line(ax, grid, asymptotic(grid) * factor(p0), "0.5", "asymptotic shape of the bound (reference only)", ":")
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ax.set_xlabel("number of concepts k")
-    ax.set_ylabel("rows N*")
-    ax.set_title("rows needed against k, over the lower bound", fontsize=10)
-    legend(ax)
-    return save(fig, record, out)
-
-
-def cor4_6(theorem, record, out):
-    return versus_k(theorem, record, out, bns.n_lb_thresh_asymptotic,
-                    lambda p: 1 / (2 * p["alpha"]), "n_LB(k) / (2 alpha)")
-
-
-def thm4_7(theorem, record, out):
-    return attack(theorem, record, out, [("accused", "framed")],
-                  lambda users, alpha: users / alpha, "alpha N = n", trace_event="traced")
-
-
-def prop4_11(theorem, record, out):
-    return attack(theorem, record, out, [("accused", "framed")],
-                  None, "", trace_event="traced", xlabel="n = N: users = rows of the attack database (2^d)",
-                  by_users=False)
-
-
-def rem4_8(theorem, record, out):
-    return rem4_4(theorem, record, out, name="n / alpha")
-
-
-def cor4_10(theorem, record, out):
-    return versus_k(theorem, record, out, bns.n_lb_agnostic_asymptotic,
-                    lambda p: 1 / p["alpha"], "n_LB(k) / alpha")

@@ -69,6 +69,8 @@ def _value(detail, field):
 
 
 def plot(theorem, record, out):
+    """Bespoke: the right panel draws each success estimate beside its exact p(n) (dotted,
+    from the claims' details) under one ceiling per k, which the ceiling panels cannot."""
     fig, (ax1, ax2) = new_figure(2, height=8.4)
     eps, beta, p0 = None, None, None
     ids = [v.claim for v in record.verdicts]

@@ -1,11 +1,7 @@
-"""Figures for Kaplan, Mansour, Matias and Stemmer, "Differentially Private Learning of
-Geometric Concepts" (ICML 2019), section 4: the convex k-gon learner against k and d
-(Theorem 4.7), the smallest region of the dual arrangement (Claim 4.5), the selection
-gap's survival function (Lemma 4.6) and the privacy checks of Select Halfplane.
-
-``draw_kgon(ax, record)`` draws n_hat against k for the private learner and both
-baselines, with interval bands, over the explicit bound n_47; the paper's headline
-figure calls it with the result record of kmms.thm4_7.
+"""Figures of Kaplan, Mansour, Matias and Stemmer, "Differentially Private Learning of
+Geometric Concepts" (ICML 2019), section 4, that the one plotter (``figures.spec``, see
+specs.py) cannot draw: the smallest region of the dual arrangement (Claim 4.5) and the
+selection gap's survival function (Lemma 4.6), both read from the results tables' rows.
 """
 
 from __future__ import annotations
@@ -13,114 +9,13 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.bounds import kmms as kmms_bounds
-from privbounds.figures.common import (
-    PALETTE,
-    band,
-    bound_label,
-    bound_line,
-    claim_bound,
-    exponent_text,
-    fn_label,
-    legend,
-    new_figure,
-    save,
-    select,
-    sweep,
-    verdict,
-)
-from privbounds.figures.kmms.style import style
-from privbounds.record import Record, verdict_text
+from privbounds.figures.common import PALETTE, bound_label, legend, new_figure, save
 
-NAMES = {"private": "Set Cover Learner + Select Halfplane (private)", "greedy": "non-private greedy cover",
-         "hull": "convex hull of the positives (non-private)"}
 MARKS = "os^vD"
-# the learner of each record value in the paper's LEARNERS table
-STYLE = {"private": "setcover", "greedy": "greedy", "hull": "hull"}
 
 
 def _rows(record, **kw):
     return sorted((r for r in record.rows if all(r.get(k) == v for k, v in kw.items())), key=lambda r: r["n"])
-
-
-def _searched(record, **kw):
-    return [p for p in select(record, **kw) if p.n_hat is not None or p.n_low is not None]
-
-
-def _against(ax, record, axis, fixed, theorem=None):
-    """n_hat of each learner against ``axis`` at the ``fixed`` parameters, with the claims'
-    bounds swept over the same axis."""
-    from privbounds.registry import get
-
-    theorem = theorem or get("kmms.thm4_7")
-    ref = None
-    for learner in ("private", "greedy", "hull"):
-        pts = _searched(record, learner=learner, **fixed)
-        if not pts:
-            continue
-        ref = ref or pts[0].point
-        color, marker = style(STYLE[learner])
-        band(ax, [p.point[axis] for p in pts], pts, color, NAMES[learner], marker)
-        xs = sorted(p.point[axis] for p in pts)
-        if learner == "private":
-            bound_line(ax, xs, sweep(claim_bound(theorem, "upper"), pts[0].point, axis, xs), color,
-                       bound_label(theorem, "upper", "n_47, our explicit bound (SAFE; upper claim)"))
-            lit = [kmms_bounds.n_kgon(**{**{k: pts[0].point[k] for k in ("alpha", "beta", "epsilon", "delta", "k",
-                                                                               "d")}, axis: x}, reading="literal")
-                   for x in xs]
-            bound_line(ax, xs, lit, "gray", fn_label(kmms_bounds.n_kgon,
-                                                    "n_32 at the paper-literal constants (reference, not a claim)"),
-                       ":")
-        if learner == "greedy":
-            bound_line(ax, xs, sweep(claim_bound(theorem, "upper-greedy"), pts[0].point, axis, xs), color,
-                       bound_label(theorem, "upper-greedy", "n_32 with lambda = Delta = 0 (upper-greedy claim)"))
-    ax.set_yscale("log")
-    return ref
-
-
-def draw_kgon(ax, record: Record) -> None:
-    """n_hat against k at d = 8 (every learner, interval bands) over n_47 (the kmms.thm4_7 record)."""
-    d = 8 if select(record, d=8) else min(p.point["d"] for p in record.points)
-    _against(ax, record, "k", {"d": d})
-    ax.set_xscale("log")
-    ks = sorted({p.point["k"] for p in select(record, d=d)})
-    ax.set_xticks(ks, [str(k) for k in ks])
-    ax.minorticks_off()
-    ax.set_xlabel("edges k of the convex polygon")
-    ax.set_ylabel("n_hat (examples)")
-    ax.set_title(f"Convex k-gons on X_{d}^2 (band distribution)\n" + _verdicts(ax, record, "scaling-k"),
-                 fontsize=10)
-    legend(ax)
-
-
-def _verdicts(ax, record, scaling: str) -> str:
-    """The title's verdicts of the claims the panel draws; the fit's numbers go to the
-    legend (too long for a title)."""
-    out = []
-    for c in ("upper", "upper-greedy", scaling):
-        try:
-            v = verdict(record, c)
-        except KeyError:
-            continue
-        out.append(verdict_text(v))
-        if c == scaling:
-            ax.plot([], [], " ", label=f"fit (private): {exponent_text(v)}")
-    return "; ".join(out)
-
-
-def thm4_7(theorem, record, out):
-    fig, axes = new_figure(2, width=6.6, height=7.2)
-    draw_kgon(axes[0], record)
-    ax = axes[1]
-    _against(ax, record, "d", {"k": 4}, theorem)
-    ds = sorted({p.point["d"] for p in select(record, k=4)})
-    ax.set_xscale("log")
-    ax.set_xticks(ds, [str(d) for d in ds])
-    ax.minorticks_off()
-    ax.set_xlabel("grid size d (X_d^2 = {0..d}^2)")
-    ax.set_ylabel("n_hat (examples)")
-    ax.set_title("k = 4 against d\n" + _verdicts(ax, record, "scaling-d"), fontsize=10)
-    legend(ax)
-    return save(fig, record, out)
 
 
 def _rate(ax, xs, rows, color, label, marker="o"):
@@ -131,6 +26,8 @@ def _rate(ax, xs, rows, color, label, marker="o"):
 
 
 def claim4_5(theorem, record, out):
+    """Bespoke: the right panel brackets each smallest region's area from threshold rows of the
+    results table, which no claim's details hold."""
     fig, axes = new_figure(2, width=6.6, height=6.6)
     ax = axes[0]
     level = None
@@ -183,6 +80,8 @@ def claim4_5(theorem, record, out):
 
 
 def lem4_6(theorem, record, out):
+    """Bespoke: a survival function P[gap > t] over every threshold t of the results rows, of
+    which the claims judge only three."""
     fig, axes = new_figure(2, width=6.6, height=7.0)
     for ax, mode in zip(axes, ("grid", "sample")):
         combos = sorted({(r["d"], r["eta"], r.get("points")) for r in _rows(record, mode=mode)},
@@ -204,33 +103,4 @@ def lem4_6(theorem, record, out):
         ax.set_ylabel("P[max q - q(f') > t]")
         ax.set_title(f"{'Domain mode (band sample, full grid)' if mode == 'grid' else 'Sample mode'}", fontsize=9)
         legend(ax)
-    return save(fig, record, out)
-
-
-def selecthalfplane(theorem, record, out):
-    fig, axes = new_figure(2, width=6.2, height=6.0)
-    ax = axes[0]
-    combos = sorted({(r["d"], r["eta"]) for r in record.rows})
-    for i, (d, eta) in enumerate(combos):
-        rows = _rows(record, d=d, eta=eta)
-        _rate(ax, [r["n"] + 0.2 * i for r in rows], rows, PALETTE[i % 10], f"d = {d}, eta = {eta:g}", MARKS[i % 5])
-    if record.rows:
-        ax.axhline(kmms_bounds.never_ceiling(record.rows[0]["level"]), color="k", ls="--",
-                   label="ceiling (the claim: never)")
-    ax.set_xlabel("|S| (examples)")
-    ax.set_ylabel("P[sup |ln p_S - ln p_S'| > 2 eta]")
-    ax.set_title("Exact density ratio on random neighbours", fontsize=9)
-    legend(ax)
-    ax = axes[1]
-    for a in record.audits:
-        v = next((v for v in record.verdicts if v.claim == f"privacy-{a.name}"), None)
-        if v is None:
-            continue
-        vals = [v.eps_hat, v.eps_hat_doubled]
-        ax.bar([0, 1], [x if x is not None else 0 for x in vals], color=[PALETTE[0], PALETTE[3]])
-        ax.axhline(a.epsilon, color="k", ls="--", label=f"declared epsilon 2 eta = {a.epsilon:g}")
-        ax.set_xticks([0, 1], ["as declared", "budget doubled"])
-        ax.set_title(f"Audit {a.name}: eps_hat ({v.verdict})", fontsize=9)
-    ax.set_ylabel("empirical epsilon lower bound")
-    legend(ax)
     return save(fig, record, out)

@@ -24,17 +24,17 @@ def plot(records: dict, out) -> list:
     kgon = records.get("kmms.thm4_7")
     if conj is None and kgon is None:
         return []
+    from privbounds.figures.kmms import specs
+    from privbounds.figures.spec import draw_panel
+    from privbounds.registry import get
+
     fig, axes = new_figure(2, width=7.2, height=9.0)
-    if conj is not None:
-        from privbounds.figures.kmms.setcover import draw_conj_k
-        draw_conj_k(axes[0], conj, baselines=records.get("kmms.ex3_3"))
-    else:
-        axes[0].set_axis_off()
-    if kgon is not None:
-        from privbounds.figures.kmms.halfplanes import draw_kgon
-        draw_kgon(axes[1], kgon)
-    else:
-        axes[1].set_axis_off()
+    # the first panel of each theorem's own figure (the baselines of kmms.ex3_3 come from ``out``)
+    for ax, rec, figure in ((axes[0], conj, specs.thm3_5), (axes[1], kgon, specs.thm4_7)):
+        if rec is not None:
+            draw_panel(ax, get(rec.id), rec, figure.panels[0], out)
+        else:
+            ax.set_axis_off()
     fid = (conj or kgon).fidelity
     # the settings every point of a panel shares, so the figure can be read on its own
     fixed = [f"{side} ({rec.id}): {fixed_parameters(rec)}" for side, rec in (("left", conj), ("right", kgon))

@@ -1,5 +1,7 @@
 """Figures for Bassily et al., "Private Query Release Assisted by Public Data" (ICML 2020):
-the special figures of its theorems and the paper's headline figure (paper.py).
+most declared for the one plotter (specs.py), four bespoke (release.py: thm3_1,
+public_lower.py: lem5_4, stumps.py: thm4_2 and thm4_3, each saying why), and the paper's
+headline figure (paper.py).
 
 ``LEARNERS``: the colour (index into the seaborn colour-blind palette, or a colour) and
 marker of every learner or release mechanism drawn in any figure of this paper, so a

@@ -1,7 +1,6 @@
 """Figures for Bassily et al., "Private Query Release Assisted by Public Data" (ICML 2020),
-sections 1-3: the cover's public requirement (Lemma 3.3), the public-only baseline, PMW
-(Lemma 2.7), the private-only baseline, and Theorem 3.1's public/private frontier with
-its stumps and domain-size panels.
+section 3: Theorem 3.1's public/private frontier with its stumps and domain-size panels.
+Its baselines, Lemma 3.3 and Lemma 2.7 are declared for the one plotter (``specs.py``).
 
 ``frontier_panel`` draws the frontier (the smallest private n at each public m, with
 intervals, over the explicit bound's curve, with the public-only and private-only
@@ -33,8 +32,6 @@ from privbounds.figures.pap.style import SERIES_MARKS, learner_color, shades, st
 from privbounds.record import verdict_text
 from privbounds.simulators.pap.query_classes import DISTRIBUTIONS
 
-MARKS = "os^v"
-
 
 def _by_dist(ax, record, x_of, dists, learner="public+private", name="measured", learner_key=None, **where):
     """One series per distribution, in shades of the learner's colour (a colour names a
@@ -63,94 +60,6 @@ def _finish(ax, xlabel, ylabel, title, xbase=10):
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     legend(ax)
-
-
-def lem3_3(theorem, record, out):
-    fig, axes = new_figure(2, height=7.0)
-    for ax, (cls, name) in zip(axes, (("thr", "THR_4096 (d = 1)"), ("int", "INT_1024 (d = 2)"))):
-        pts = select(record, **{"class": cls})
-        if not pts:
-            continue
-        _by_dist(ax, record, lambda p: 1 / p["radius"], DISTRIBUTIONS, name="cover (Alg 3's public part)",
-                 **{"class": cls})
-        xs = sorted({1 / p.point["radius"] for p in pts})
-        ref = pts[0].point
-        claim = f"upper-cover-{cls}"
-        bound = claim_bound(theorem, claim)
-        bound_line(ax, xs, [bound({**ref, "radius": 1 / x}) for x in xs], learner_color("public+private"),
-                   bound_label(theorem, claim, f"our explicit m_cover ({claim})"))
-        pub = [pap_bounds.m_public_only(min(0.99, 2 / x), ref["beta"], ref["T"] + 1) for x in xs]
-        bound_line(ax, xs, pub, learner_color("public-only"),
-                   "public-only uniform convergence at alpha = 2r (slope 2; reference)", ":")
-        title = _fit(ax, record, f"scaling-radius-{cls}")
-        _finish(ax, "1 / radius", "public m_hat (radius <= r w.p. >= 1 - beta)",
-                f"{name}\n{verdict_text(verdict(record, claim))}; {title}")
-    return save(fig, record, out)
-
-
-def base_pub(theorem, record, out):
-    fig, (ax,) = new_figure(1, width=9.0, height=7.0)
-    _by_dist(ax, record, lambda p: 1 / p["alpha"], DISTRIBUTIONS, learner="public-only", name="public only")
-    pts = record.points
-    if pts:
-        xs = sorted({1 / p.point["alpha"] for p in pts})
-        bound = claim_bound(theorem, "upper")
-        bound_line(ax, xs, [bound({**pts[0].point, "alpha": 1 / x}) for x in xs], learner_color("public-only"),
-                   bound_label(theorem, "upper", "2 ln(2(T+1)/beta)/alpha^2 (upper claim)"))
-    title = _fit(ax, record, "scaling-alpha")
-    _finish(ax, "1 / alpha", "public m_hat (no private data)",
-            f"public empirical means on THR_{pts[0].point['T'] if pts else '?'}\n"
-            f"{verdict_text(verdict(record, 'upper'))}; {title}")
-    return save(fig, record, out)
-
-
-def lem2_7(theorem, record, out):
-    curves = [v.claim for v in record.verdicts if v.kind == "success ceiling"]
-    fig, axes = new_figure(2 + bool(curves), height=7.2)
-    for ax, cls, name in ((axes[0], "thr", "THR_256 over all of [256]"), (axes[1], "random", "random class 64 x 64")):
-        pts = select(record, **{"class": cls, "measure": "search"})
-        if not pts:
-            continue
-        _by_dist(ax, record, lambda p: 1 / p["alpha"], DISTRIBUTIONS, learner="pmw", name="PMW",
-                 **{"class": cls, "measure": "search"})
-        xs = sorted({1 / p.point["alpha"] for p in pts})
-        claim = f"upper-{cls}"
-        bound = claim_bound(theorem, claim)
-        bound_line(ax, xs, [bound({**pts[0].point, "alpha": 1 / x}) for x in xs], learner_color("pmw"),
-                   bound_label(theorem, claim, f"our explicit n_PMW ({claim})"))
-        title = _fit(ax, record, f"scaling-alpha-{cls}")
-        _finish(ax, "1 / alpha", "private n_hat",
-                f"PMW, {name}\n{verdict_text(verdict(record, claim))}; {title}")
-    if curves:  # the rates at n = n_PMW against their ceilings (once a small-print footnote)
-        from privbounds.figures.pap.public_lower import _ceiling_panel
-
-        _ceiling_panel(axes[2], theorem, record, curves, ("dist",),
-                       "PMW on THR_256 at n = n_PMW: " + "; ".join(
-                           verdict_text(verdict(record, c)) for c in curves), color=learner_color("pmw"))
-        axes[2].set_ylabel("event rate")
-    return save(fig, record, out)
-
-
-def base_priv(theorem, record, out):
-    fig, (ax,) = new_figure(1, width=10.0, height=7.0)
-    for learner, name in (("pmw", "PMW over [T]"), ("tree", "binary tree")):
-        _by_dist(ax, record, lambda p: p["T"], DISTRIBUTIONS, learner=learner, name=name, learner_key=learner)
-        pts = select(record, learner=learner)
-        if pts:
-            ts = sorted({p.point["T"] for p in pts})
-            claim = f"upper-{learner}"
-            bound = claim_bound(theorem, claim)
-            bound_line(ax, ts, [bound({**pts[0].point, "T": t}) for t in ts], learner_color(learner),
-                       bound_label(theorem, claim, f"bound, {name} ({claim})"))
-    title = _fit(ax, record, "scaling-domain-pmw")
-    alphas = {p.point.get("alpha") for p in record.points}
-    _finish(ax, "domain size T", "private n_hat (no public data)",
-            "THR_T" + (f", alpha = {alphas.pop():g}" if len(alphas) == 1 else "") + "\n" + "; ".join(
-                verdict_text(verdict(record, c)) for c in ("upper-pmw", "upper-tree")) + f"; {title}", xbase=2)
-    # two learners x three distributions (and their open ends): two columns, so the legend
-    # below the panel stays short
-    legend(ax, ncol=2)
-    return save(fig, record, out)
 
 
 def frontier_panel(ax, theorem, record, out, alpha: float = 0.2) -> None:
@@ -211,6 +120,9 @@ def frontier_panel(ax, theorem, record, out, alpha: float = 0.2) -> None:
 
 
 def thm3_1(theorem, record, out):
+    """Bespoke: another theorem's measured n_hat (pap.base_priv, pap.base_pub) is drawn as a
+    line across the public-size axis it was not measured on, and the worst distribution as
+    the thick line the claim judges, which the one plotter's series and references cannot."""
     alphas = sorted({p.point["alpha"] for p in select(record, panel="frontier")}, reverse=True) or [0.2]
     fig, axes = new_figure(len(alphas) + 2, width=6.4, height=9.0)
     for ax, a in zip(axes, alphas):

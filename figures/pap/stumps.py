@@ -1,6 +1,6 @@
 """Figures for Bassily et al., "Private Query Release Assisted by Public Data" (ICML 2020),
-section 4 (decision stumps): the private-only and public-only baselines, the
-public/private frontier of Theorem 4.2 and the robust tracing attack of Theorem 4.3.
+section 4 (decision stumps): the public/private frontier of Theorem 4.2 and the robust
+tracing attack of Theorem 4.3 (the section's baselines are declared in ``specs.py``).
 
 ``draw_stumps_frontier(ax, result)`` draws the frontier panel (n_hat alpha / sqrt(p)
 against m alpha^2, one curve per p, collapsing while m << 1/alpha^2) on a given Axes from
@@ -92,35 +92,6 @@ def draw_stumps_frontier(ax, result: Record) -> None:
     legend(ax)
 
 
-def base_stumps(theorem, record, out):
-    fig, axes = new_figure(2, height=6.8)
-    for ax, mech, learner, claim, name in (
-            (axes[0], "gauss", "gauss", "upper-gauss", "private n_hat (Gaussian release, no public data)"),
-            (axes[1], "public", "public-only", "upper-public", "public m_hat (public means, no private data)")):
-        bound = claim_bound(theorem, claim)
-        dists = ("zero", "random")
-        for i, (dist, color) in enumerate(zip(dists, shades(learner, len(dists)))):
-            pts = [p for p in select(record, mechanism=mech, dist=dist) if p.searched]
-            if pts:
-                band(ax, [p.point["p"] for p in pts], pts, color, f"measured, mu {dist}", SERIES_MARKS[i])
-        pts = select(record, mechanism=mech, dist="zero")
-        if pts:
-            xs = sorted(p.point["p"] for p in pts)
-            bound_line(ax, xs, [bound({**pts[0].point, "p": x}) for x in xs], learner_color(learner),
-                       bound_label(theorem, claim, f"our explicit bound ({claim})"))
-        scaling = verdict(record, f"scaling-p-{mech}")
-        ax.plot([], [], " ", label=f"fit: {exponent_text(scaling)}")
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
-        ax.set_xlabel("number of stumps p (dual VC dimension)")
-        ax.set_ylabel(name)
-        ax.set_title(f"{'Gaussian release' if mech == 'gauss' else 'public means'}: "
-                     f"{claim} {verdict(record, claim).verdict}, scaling-p-{mech} {scaling.verdict}",
-                     fontsize=10)
-        legend(ax)
-    return save(fig, record, out)
-
-
 def _m_series(ax, points, alpha_of, x_of, ks, marks_from=0):
     """The release's n_hat at each public size m alpha^2 = k in ``ks``, in shades of its colour."""
     for i, (k, color) in enumerate(zip(ks, shades("public+private", len(ks)))):
@@ -131,6 +102,9 @@ def _m_series(ax, points, alpha_of, x_of, ks, marks_from=0):
 
 
 def thm4_2(theorem, record, out):
+    """Bespoke: the frontier panel rescales n_hat by alpha / sqrt(p) against m alpha^2 on a
+    symlog axis (m = 0 included) with each p's public-only requirement as a vertical line,
+    which the one plotter's log axes and swept bounds cannot draw."""
     fig, axes = new_figure(3, width=6.0, height=7.4)
     draw_stumps_frontier(axes[0], record)
     bound = claim_bound(theorem, "upper-private-only")
@@ -272,6 +246,9 @@ def _attack_ceilings(theorem, record, a_member, a_fp, a_eps) -> None:
 
 
 def thm4_3(theorem, record, out):
+    """Bespoke: the tracing attack's rates per release, the epsilon they certify and the
+    survival function P[at least t rows accused], none of which is an n_hat or a claim's
+    ceiling against n that the one plotter draws."""
     # two figures of at most two panels a row (the six panels side by side would be 19 in
     # wide): the attack on each release, then the tracing threshold of the rounded marginals
     fig, (a_member, a_fp, a_eps, a_acc) = new_figure(4, width=6.5, height=6.4)

@@ -1,6 +1,6 @@
-"""Figures for Sivakumar's overview of private PAC learning: Theorem 3.3's figure
-(thm3_3.py), Lemma 3.2's tail curves (lem3_2.py), Theorem 3.4's finite shadow (thm3_4.py);
-Theorems 2.1, 2.2 and 3.5 use the generic plotter.
+"""Figures for Sivakumar's overview of private PAC learning: Theorems 3.3 and 3.4 declared
+for the one plotter (specs.py), Lemma 3.2's tail curves (lem3_2.py, bespoke); Theorems
+2.1, 2.2 and 3.5 use the generic plotter.
 
 ``LEARNERS``: colour (index into the seaborn colour-blind palette, or a colour) and
 marker of each learner, the same in every figure (``common.learner_style("siv", name)``).

@@ -12,6 +12,9 @@ FLOOR = 1e-4  # a measured 0 is drawn at the floor (log axis); its band's top is
 
 
 def plot(theorem, record, out):
+    """Bespoke: a survival function of the utility gap (P[gap >= threshold] against a,
+    one curve per epsilon down to a floor on a log axis, under the one e^(-a) they share),
+    where the one plotter's ceiling panel draws against n with a ceiling per curve."""
     from privbounds.simulators.siv.lem3_2 import A_STEP
 
     verdicts = [v for v in record.verdicts if v.kind == "success ceiling"]

@@ -1,7 +1,6 @@
-"""Figures for Wang, Lei and Fienberg's thresholds and examples: Proposition 12 (Alg 1's
-AERM gap on cluster datasets against ln(1/w), its worst case over w, and a smooth D) and
-Example 22 (excess risk and the chance of the true support). Other results of this theme
-use the generic plotter."""
+"""Wang, Lei and Fienberg, "Learning with Differential Privacy": Proposition 12's figure
+(Alg 1's AERM gap on cluster datasets against ln(1/w), its worst case over w, and a smooth
+D). Example 22 is declared in ``specs``; other results of this theme use the generic plotter."""
 
 from __future__ import annotations
 
@@ -9,10 +8,13 @@ import numpy as np
 
 from privbounds.figures.common import PALETTE, bound_label, legend, new_figure, save
 from privbounds.figures.curves import mean_panel
-from privbounds.record import verdict_text
 
 
 def plot_prop12(theorem, record, out):
+    """Proposition 12: per eps, the AERM gap on clusters of width w against ln(1/w) under any
+    eps-DP floor, then the worst case over w and a smooth D (``curves.mean_panel``). Bespoke
+    because each n's curve marks where its gap switches (eps n/8 - ln n), a vertical line the
+    one plotter does not draw."""
     floor = record.claim("lower-dp-floor")
     eps_values = sorted({d.point["epsilon"] for d in floor.details})
     fig, axes = new_figure(len(eps_values) + 2, width=6.0, height=6.0)
@@ -39,27 +41,3 @@ def plot_prop12(theorem, record, out):
                ylabel="AERM gap, x uniform on [0, 1]")
     axes[-1].set_title(f"smooth D: {smooth.verdict}", fontsize=10)
     return save(fig, record, out, intervals="means")
-
-
-def plot_ex22(theorem, record, out):
-    fig, axes = new_figure(2, width=6.0, height=6.0)
-    v = record.claim("upper-rate")
-    mean_panel(axes[0], v, "n", bound_label(theorem, "upper-rate", "bound"))
-    axes[0].set_title(verdict_text(v), fontsize=10)
-    rows = [r for r in record.rows if r.get("quantity") == "true_support" and r.get("experiment") == "mean"]
-    for i, d in enumerate(sorted({r["d"] for r in rows})):
-        rs = sorted((r for r in rows if r["d"] == d), key=lambda r: r["n"])
-        x = [r["n"] for r in rs]
-        color = PALETTE[i % len(PALETTE)]
-        axes[1].fill_between(x, [r["ci_low"] for r in rs], [r["ci_high"] for r in rs], color=color, alpha=0.22,
-                             linewidth=0)
-        axes[1].plot(x, [r["mean"] for r in rs], "o-", color=color, markersize=4, label=f"measured mean, d={d}")
-    axes[1].set_xscale("log")
-    axes[1].set_xlabel("n")
-    axes[1].set_ylabel("P(stage (i) picks the true support)")
-    axes[1].set_title("true support (no bound claimed)", fontsize=10)
-    legend(axes[1])
-    return save(fig, record, out, intervals="means")
-
-
-EX17_QUANTITIES = ("risk", "empirical_risk", "aerm_gap", "generalisation_gap")

@@ -72,7 +72,7 @@ def _siv_thm3_3() -> Theorem:
         math=("N(|H|, eps) = max(8/alpha, 4/(alpha eps)) (ln|H| + ln(2/beta)); "
               "at alpha = beta = 1/4: max(32, 16/eps)(ln|H| + ln 8). "
               "ERM: (ln|H| + ln(1/beta))/alpha; thresholds: ln(2/beta)/alpha."),
-        simulator=SivThm33(), plotter="siv.thm3_3:plot", claims=claims,
+        simulator=SivThm33(), plotter="siv.specs:thm3_3", claims=claims,
         errata=(Erratum(
             "Theorem 3.3, proof (the Chernoff step: no bad hypothesis looks good on the sample)",
             "Pr[err_S(h) <= err_D(h)/2] <= e^(-n/8), so a bad sample has probability at most |H| e^(-n/8)",
@@ -215,7 +215,7 @@ def _siv_thm3_4() -> Theorem:
         math="via Theorem 3.5 and the Ramsey bound of Theorem 3.6: n >= log*|X| (up to constants) on a "
              "domain X; measured here: its finite shadow on grids of 2^4 to 2^56 points (2^60 at full "
              "fidelity).",
-        simulator=SivThm34(), plotter="siv.thm3_4:plot", claims=claims,
+        simulator=SivThm34(), plotter="siv.specs:thm3_4", claims=claims,
         notes=("The theorem is an impossibility over an infinite domain, and no experiment can show it; what "
                "runs here is its finite shadow: the samples our private threshold learners need on grids of "
                "2^4 to 2^56 points under the 4-point cluster, where only three thresholds are 1/4-accurate. "

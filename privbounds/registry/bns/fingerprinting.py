@@ -83,7 +83,7 @@ def _bns_thm4_3() -> Theorem:
         math=("Boneh-Shaw code, xi = 1/(6 e^eps n), i* = ceil(n/2): P[accuse i* | D] <= e^eps xi + delta "
               "for DP learners; P[accurate on D_-J] <= 1 - (1 - xi - n(e^eps xi + delta))/(2 e^eps) when "
               "alpha N < (n - 1)/2 (our exact condition; see notes)."),
-        simulator=BnsThm43(), plotter="bns.fp:thm4_3", claims=claims,
+        simulator=BnsThm43(), plotter="bns.fp:attack", claims=claims,
         notes=("The attack of the proof against the non-private ERM, the advanced-composition direct sum "
                "of exponential mechanisms (Obs 3.2) and Algorithm 2 over the tree sanitizer with advanced "
                "accounting (Cor 3.10's learner; on the 4-user code only at quick fidelity, it draws every "
@@ -114,7 +114,7 @@ def _bns_rem4_4() -> Theorem:
             "junk row: an accurate learner still yields a feasible pirate word while its allowed mistakes "
             "alpha N are fewer than half the n coded rows, so the lower bound grows by a factor 1/alpha."),
         math="N* >= (n - 1) / (2 alpha) under the condition of bns.thm4_3 (a cruder reading gives n / (3 alpha)).",
-        simulator=BnsRem44(), plotter="bns.fp:rem4_4", claims=claims,
+        simulator=BnsRem44(), plotter="bns.specs_lower:rem4_4", claims=claims,
         notes=("N*: rows at which the direct sum is accurate on D_-J, J uniform in {1, n} (at most what every "
                "attack database needs). N* is flat in alpha: once alpha N >= n only the all-ones threshold errs "
                "by more, and avoiding it costs ~2 ln(k(n + 2)/beta)/eps0 rows."))
@@ -151,7 +151,7 @@ def _bns_lem4_5() -> Theorem:
         math=("d = ceil(2 n^2 ln(2n/xi)), k = (n - 1) d; completeness P[c' in F(C_S) and "
               "Trace(c') = bottom] <= xi and soundness P[Trace(c') not in S] <= xi (our "
               "reconstruction of Gamma_0(n, d))."),
-        simulator=BnsLem45(), plotter="bns.codes:lem4_5", claims=claims,
+        simulator=BnsLem45(), plotter="bns.codes:plot", claims=claims,
         notes=(f"Code lengths at xi = 0.1: {lengths}. Curve variable: the coalition size |S| in "
                "{1, 2, n/2, n}, a uniformly random coalition of that size per trial (part = code), or the "
                "code length k = (n - 1) d' for truncated blocks d' = d/256 .. d with |S| = n/2 (part = "
@@ -188,7 +188,7 @@ def _bns_cor4_6() -> Theorem:
             "about k^(1/3)/alpha rows (when |X| is larger than that); non-privately O(1) rows suffice."),
         math=("N >= (n_LB(k) - 1) / (2 alpha), n_LB(k) = max{n : (n - 1) ceil(2 n^2 ln(12 e^eps n^2)) <= k and "
               "1 - xi - n(e^eps xi + delta) > 2 e^eps beta}; n_LB(k) ~ (3k / (4 ln k))^(1/3)."),
-        simulator=BnsCor46(), plotter="bns.fp:cor4_6", claims=claims,
+        simulator=BnsCor46(), plotter="bns.specs_lower:cor4_6", claims=claims,
         notes=("Each k gets the Boneh-Shaw code of n_LB(k) users (xi = 1/(6 e^eps n)); columns beyond the "
                "code's length are constant 0. The bound function's own log-log slope tends to 1/3 (tested "
                "in tests/bns/test_fp_attacks.py)."))
@@ -207,7 +207,7 @@ def _bns_thm4_7() -> Theorem:
             "distinct concepts."),
         math=("Impossible when (1 - beta - xi)/n > e^eps xi + delta; xi = 1/(6 e^eps n). As probability bounds: "
               "P[traced on D] <= n(e^eps xi + delta); P[accurate on D] <= xi + n(e^eps xi + delta) while alpha N < n."),
-        simulator=BnsThm47(), plotter="bns.fp:thm4_7",
+        simulator=BnsThm47(), plotter="bns.fp:attack",
         claims=_agnostic_attack_claims(use(bns_bounds.agnostic_accuracy_ceiling_at, xi=_fp_xi), "alpha N < n"),
         notes=("POINT_X with |X| = 2^10: coded rows at x0, junk rows (x1, 0...0) for users outside the coalition "
                "and for the padding of Rem 4.8; curves over the rows N. Learners: non-private ERM and the "
@@ -231,7 +231,7 @@ def _bns_rem4_8() -> Theorem:
             "If the two concepts also agree on some x1, pad the attack database with junk rows (x1, 0...0): "
             "the agnostic lower bound becomes Omega(n / alpha)."),
         math="N* >= n / alpha: while alpha N < n an accurate hypothesis must copy a marked column's bit.",
-        simulator=BnsRem48(), plotter="bns.fp:rem4_8", claims=claims,
+        simulator=BnsRem48(), plotter="bns.specs_lower:rem4_8", claims=claims,
         notes=("N* is flat in alpha: once alpha N >= n only point(x1) errs by more, and avoiding it costs "
                "~2 ln(k |X| / beta)/eps0 rows. Only the bound grows like 1/alpha."))
 
@@ -271,7 +271,7 @@ def _bns_prop4_9() -> Theorem:
         math=("k = 100 n^2 ceil(ln(n/xi)); p_j = sin^2 r_j, r_j ~ U[t', pi/2 - t'], sin^2 t' = 1/(300 n); "
               "score_i = sum_{j: c'_j = 1} U_ij; accuse argmax if > Z = 20 n ceil(ln(n/xi)) "
               "(our reconstruction of Tardos 2008)."),
-        simulator=BnsProp49(), plotter="bns.codes:prop4_9", claims=claims,
+        simulator=BnsProp49(), plotter="bns.codes:plot", claims=claims,
         notes=(f"Code lengths at xi = 0.1: {lengths}. Curve variable: the coalition size |S| in "
                "{1, 2, n/2, n} (part = code), or the code length k, a fraction 1/8 .. 1 of the "
                "proposition's length with full collusion (part = length; 'traced' = someone guilty "
@@ -308,7 +308,7 @@ def _bns_cor4_10() -> Theorem:
             "logarithms and separates private PAC learning (k-free, Thm 3.13) from private agnostic learning."),
         math=("N >= n_LB(k) / alpha, n_LB(k) = max{n : 100 n^2 ceil(ln(6 e^eps n^2)) <= k and "
               "(1 - beta - xi)/n > e^eps xi + delta}; n_LB(k) ~ sqrt(k / (100 ln k))."),
-        simulator=BnsCor410(), plotter="bns.fp:cor4_10", claims=claims,
+        simulator=BnsCor410(), plotter="bns.specs_lower:cor4_10", claims=claims,
         notes=("Each k: the Tardos code of n_LB(k) users, xi = 1/(6 e^eps n); columns beyond its length are "
                "constant 0."))
 
@@ -326,7 +326,7 @@ def _bns_prop4_11() -> Theorem:
             "rows (n/9 samples for a PAC learner, via Thm 2.24), i.e. about sqrt(k) with Tardos' code."),
         math=("Rows = the n = 2^d points of the cube; pirate bit [h_j is 1 on >= 1/4 of the cube]; alpha < 1/4. "
               "P[traced] <= n(e^eps xi + delta), P[accurate] <= xi + n(e^eps xi + delta) for DP learners."),
-        simulator=BnsProp411(), plotter="bns.fp:prop4_11",
+        simulator=BnsProp411(), plotter="bns.fp:attack",
         claims=_agnostic_attack_claims(use(bns_bounds.agnostic_accuracy_ceiling, xi=_fp_xi),
                                       "alpha < 1/4 (no padding)"),
         notes=("This is our least certain reconstruction (the statement's parameters were lost); we "

@@ -153,7 +153,7 @@ def _bns_rem5_2() -> Theorem:
             "and the rest on x1, so that only about 2 alpha n rows carry the label vector."),
         math=("n >= (k ln 2 - ln(1/(1/2 - beta)))/(4 alpha eps) for alpha <= 1/2, beta < 1/2 "
               "(explicit constant RECONSTRUCTED: Markov puts <= 4 alpha n rows on x0 w.p. >= 1/2)."),
-        simulator=BnsRem52(), plotter="bns.packing:plot_rem5_2", claims=claims,
+        simulator=BnsRem52(), plotter="bns.specs_lower:rem5_2", claims=claims,
         notes=("Instance: POINT_4 with x0 = 0, x1 = 1, P(x0) = 2 alpha; column j is labelled by c_x0 "
                "(v_j = 1) or by a point concept outside {x0, x1} (v_j = 0), v uniform. Learner: the "
                "exponential mechanism over POINT_4 per column, eps/k each (grouped sampler). Errors "
@@ -243,7 +243,7 @@ def _bns_thm5_4() -> Theorem:
             "Example 3.5 is optimal; approximate privacy escapes it (Thm 3.12, no k)."),
         math=("n >= (k d ln 2 + ln(1 - beta))/eps: 2^(kd) target vectors with disjoint exact-recovery "
               "events, databases at distance <= n, 1 >= 2^(kd) e^(-eps n)(1 - beta)."),
-        simulator=BnsThm54(), plotter="bns.packing:plot_thm5_4", claims=claims,
+        simulator=BnsThm54(), plotter="bns.specs_lower:thm5_4", claims=claims,
         notes=("Learner and trials are bns.ex3_5's (exponential mechanism over all 2^d parities per "
                "column, eps/k each, errors from one Walsh-Hadamard transform), here on d in {4, 6, 8} "
                "times k in {1, ..., 64}, plus d = 2..10 at k = 4 for the growth in d."))

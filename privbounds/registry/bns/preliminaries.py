@@ -37,7 +37,7 @@ def _bns_thm2_7() -> Theorem:
         statement=("For a class of VC dimension VC, with O((VC ln(1/alpha) + ln(1/beta))/alpha) samples every "
                    "hypothesis consistent with the sample has error at most alpha, w.p. >= 1 - beta."),
         math="n >= (8/alpha)(VC ln(16/alpha) + ln(2/beta)) (constants as used across the authors' papers).",
-        simulator=BnsThm27(), plotter="bns.simple:thm2_7", claims=claims,
+        simulator=BnsThm27(), plotter="bns.specs:thm2_7", claims=claims,
         notes=("THRESH_10: uniform D, target uniform, ERM = middle of the consistent interval (the "
                "error of other consistent hypotheses can be larger; the theorem bounds all). "
                "PAR_d: uniform D; any error < 1/2 means exact recovery, so n_hat does not depend on "
@@ -126,7 +126,7 @@ def _bns_cor2_12() -> Theorem:
             "sample size that depends on k only logarithmically (through beta/k): "
             "n = O((VC ln(1/alpha) + ln(k/beta)) / alpha) in the realizable model."),
         math="n >= (8/alpha)(VC ln(16/alpha) + ln(2k/beta)) (Thm 2.7 per concept, union bound over k).",
-        simulator=BnsCor212(), plotter="bns.cor2_12:plot", claims=claims,
+        simulator=BnsCor212(), plotter="bns.specs:cor2_12", claims=claims,
         notes=("THRESH_10 and PAR_10: uniform distribution, k independent uniform targets; ERM is "
                "the middle of each column's consistent interval, respectively the first consistent "
                "parity by Gaussian elimination over GF(2) vectorised over trials and columns. "
@@ -152,7 +152,7 @@ def _bns_thm2_16() -> Theorem:
             "delta')-DP (advanced; Dwork, Rothblum, Vadhan 2010). The theorem was dropped by the "
             "text extraction; the paper cites these standard statements."),
         math="P[sum_i L_i > eps'] <= delta' for the privacy losses L_i in [-eps0, eps0] of k eps0-DP mechanisms.",
-        simulator=BnsThm216(), plotter="bns.tools:thm2_16", claims=claims,
+        simulator=BnsThm216(), plotter="bns.specs_lower:thm2_16", claims=claims,
         notes=("Privacy loss of the Laplace mechanism on neighbouring counts 0 and 1, "
                "L = eps0 (|o - 1| - |o|) for o ~ Lap(1/eps0), summed over k independent runs. "
                "delta' = 0.05 so that the probability is measurable; basic composition holds "
@@ -182,7 +182,7 @@ def _bns_thm2_18() -> Theorem:
                    "O(VC log|X| log(1/alpha)/(alpha^3 eps) + log(1/beta)/(alpha eps)) rows."),
         math=("toy: exponential mechanism over all histograms of s = 8 rows on 8 points, score "
               "-n max_q |q(S) - q(D)|; n >= 2 ln(N_s/beta)/(eps (alpha - 1/(2s)))."),
-        simulator=BnsThm218(), plotter="bns.simple:thm2_18", claims=claims,
+        simulator=BnsThm218(), plotter="bns.specs:thm2_18", claims=claims,
         notes=("BLR is exponential-time, so it runs only at toy size (the issue allows toy sizes or "
                "bound-only); the paper's bound (hidden constants) is drawn as a shape only. The "
                "synthetic size is fixed at 8 rather than growing like VC log|X|/alpha^2, so the toy "
@@ -226,7 +226,7 @@ def _bns_thm2_19() -> Theorem:
                    "sanitizer with about log|C| sqrt(log|X|) sqrt(log(1/delta)) / (alpha^2 eps) rows."),
         math=("Dwork-Roth online MW via NumericSparse: a = alpha/3, eta = a/2, c = ceil(4 ln|X|/a^2), "
               "threshold 2a; explicit sample size in bounds/tools.py (n_pmw)."),
-        simulator=BnsThm219(), plotter="bns.simple:thm2_19", claims=claims,
+        simulator=BnsThm219(), plotter="bns.specs:thm2_19", claims=claims,
         notes=("Implementation reconstructed from Dwork and Roth (2014) Sec. 4.2 and 3.6, the (eps, delta) "
                "branch; the threshold is 2a rather than the book's n-dependent value (equal at the "
                "theorem's n, and it keeps the guarantee for larger n). Rows: 0.6 on a random point, 0.4 "
@@ -279,7 +279,7 @@ def _bns_prop2_20() -> Theorem:
         math=("a_x = 0 if c_x = 0; else c~ = c_x + Lap(2/eps), a_x = c~ if c~ >= 1 + (2/eps) ln(2/delta), "
               "else 0. Accurate when alpha n >= 1 + (2/eps) ln(2/delta) + (2/eps) ln(n/beta). "
               "Contrast: Laplace on all |X| counts needs (2/(alpha eps)) ln(|X|/beta)."),
-        simulator=BnsProp220(), plotter="bns.prop2_20:plot", claims=claims,
+        simulator=BnsProp220(), plotter="bns.specs:prop2_20", claims=claims,
         notes=("Rows from a Zipf(1.1) law over X. Error: max over every x in X of |a_x - c_x| / n "
                "(for Algorithm 1 only the sample's support can err). The noise scale 2/eps and the "
                "threshold are our reconstruction (the paper's extracted text lost them); with them the "
@@ -323,7 +323,7 @@ def _bns_prop2_21() -> Theorem:
         math=("Substitute: Lap(2L/eps) on every dyadic node, prefix = sum of <= L nodes; "
               "n <= (2L^2/(alpha eps)) ln(2|X|/beta). Paper (shape, constant hidden): "
               "(1/(alpha eps)) 8^(log*|X|) log*|X| ln(1/(alpha beta delta))."),
-        simulator=BnsProp221(), plotter="bns.prop2_21:plot", claims=claims,
+        simulator=BnsProp221(), plotter="bns.specs:prop2_21", claims=claims,
         notes=("The paper's recursive construction is not implemented (impractical, and "
                "its log* behaviour is invisible for |X| <= 2^64); the figure labels the substitute. "
                "Rows are uniform on X, but the error is the tree's noise alone and does not depend "
@@ -356,7 +356,7 @@ def _bns_thm2_22() -> Theorem:
                    "O((ln|C| + ln(1/beta))(1/(alpha eps) + 1/alpha^2)) samples: the exponential "
                    "mechanism with score minus the number of errors."),
         math="explicit: max((4/(alpha eps)) ln(2|C|/beta), (800 VC/alpha^2) ln(8/(alpha beta))).",
-        simulator=BnsThm222(), plotter="bns.simple:thm2_22", claims=claims,
+        simulator=BnsThm222(), plotter="bns.specs:thm2_22", claims=claims,
         notes=("The agnostic POINT instance of bns.cor3_9 with k = 1 (also the inner learner of "
                "bns.obs3_2, bns.cor3_4 and bns.thm5_1)."))
 
@@ -382,7 +382,7 @@ def _bns_thm2_23() -> Theorem:
             "proper (alpha, beta)-PAC (eps, delta)-DP learner for C with "
             "n = O(m + (VC/(alpha eps)) ln m + (VC/alpha^2) ln(1/(alpha beta))) samples."),
         math="Algorithm 2 with k = 1 over the point sanitizer; bound: Lemma 3.7's three events at k = 1.",
-        simulator=BnsThm223(), plotter="bns.thm2_23:plot", claims=claims,
+        simulator=BnsThm223(), plotter="bns.specs:thm2_23", claims=claims,
         notes=("Same agnostic POINT instance and learner as bns.cor3_9, with one concept and eps "
                "varied; basic accounting (eps/2 for the sanitizer, eps/2 for the mechanism)."))
 
@@ -431,7 +431,7 @@ def _bns_lem2_25() -> Theorem:
         statement=("If A is (eps, delta)-DP on n rows (eps <= 1), then running A on n rows drawn with "
                    "replacement from m >= 2n rows is (6 eps n/m, exp(6 eps n/m)(4n/m) delta)-DP."),
         math="eps~ = 6 eps n / m, delta~ = exp(eps~)(4n/m) delta (our constants, RECONSTRUCTED).",
-        simulator=BnsLem225(), plotter="bns.tools:lem2_25", claims=claims,
+        simulator=BnsLem225(), plotter="bns.specs_lower:lem2_25", claims=claims,
         notes=("A: Laplace count of the rows equal to 0 among the n subsampled rows; D has m/2 such rows "
                "and D' one fewer; tau = n/2 + 4. One event and one direction: a Monte Carlo check can "
                "refute the lemma's inequality for this event, not prove it for all."))

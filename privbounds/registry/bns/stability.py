@@ -33,7 +33,7 @@ def _bns_prop3_11() -> Theorem:
             "between neighbours it releases anything only with probability <= delta."),
         math=("release iff (q1 - q2) + Lap(4/eps) >= (4/eps) ln(1/delta) (our constants, RECONSTRUCTED); "
               "P[bottom | gap g] = (1/2) e^(-(g - thr) eps/4) <= e^(-g eps/4)/delta."),
-        simulator=BnsProp311(), plotter="bns.tools:prop3_11", claims=claims,
+        simulator=BnsProp311(), plotter="bns.specs_lower:prop3_11", claims=claims,
         notes=("The paper's extracted text lost the noise scale and threshold of Algorithm 3; these are "
                "ours, which make the gap's sensitivity 2 cost eps/2. The privacy curve uses "
                "delta = 0.1 so that the probability is measurable."))
@@ -115,7 +115,7 @@ def _bns_thm3_13() -> Theorem:
         math=("Alg 1 and A_dist at (eps/2, delta/2) each; heavy: a_x / n >= 3 alpha / 8; "
               "Q1 = min_x c1(x), Q2 = max_x' min(c2(x'), min_{x != x'} c1(x)); release iff "
               "Q1 - Q2 + Lap(8/eps) >= (8/eps) ln(2/delta)."),
-        simulator=BnsThm313(), plotter="bns.thm3_13:plot", claims=claims,
+        simulator=BnsThm313(), plotter="bns.specs:thm3_13", claims=claims,
         notes=("P: 4 points of mass 0.15, 8 of mass 0.025 and a uniform tail of mass 0.2; half the "
                "targets on the 12 support points, half uniform over X. A point of mass 0.025 that "
                "the noisy sanitizer lets into the heavy set holds only about 0.025 n rows, which "

@@ -60,7 +60,7 @@ def _bns_thm3_1() -> Theorem:
                    "n = O~(sqrt(k) VC + log|C| sqrt(log|X|)): one sanitization of C^xor, then one "
                    "exponential mechanism per concept."),
         math="pure: Algorithm 2 over BLR (Thm 2.18); approximate: over PMW (Thm 2.19, see bns.lem3_6).",
-        simulator=BnsThm31(), plotter="bns.simple:generic_alg2", claims=_generic_alg2_claims("BLR (toy)"),
+        simulator=BnsThm31(), plotter="bns.specs:thm3_1", claims=_generic_alg2_claims("BLR (toy)"),
         notes=("Toy size: THRESH over 8 points, BLR of bns.thm2_18 as the sanitizer (its 8-row synthetic "
                "database gives U), label noise 0.1, alpha = 0.15. With basic accounting the whole learner is "
                "pure eps-DP. The constants are hidden in the paper, so only the growth in k is claimed; "
@@ -103,7 +103,7 @@ def _bns_obs3_2() -> Theorem:
             "sqrt(k ln(1/delta)), up to logarithmic factors."),
         math=("eps0 = eps/k (basic); eps0 solves sqrt(2k ln(1/delta)) eps0 + k eps0 (e^eps0 - 1) = eps "
               "(advanced, Dwork-Roth Thm 3.20); N = max(8/alpha, 4/(alpha eps0)) (ln|H| + ln(2k/beta))."),
-        simulator=BnsObs32(), plotter="bns.obs3_2:plot", claims=claims,
+        simulator=BnsObs32(), plotter="bns.specs:obs3_2", claims=claims,
         notes=("Inner learner: exponential mechanism over THRESH_8 (|H| = 257) under the 4-point "
                "cluster; all k targets are the hard target p3, so the k columns are independent "
                "copies of the hardest single-concept instance. Advanced composition "
@@ -146,7 +146,7 @@ def _bns_cor3_3() -> Theorem:
             "pure-DP point learner of cost O_{alpha,beta}(1/eps)."),
         math=("n = O((k/(alpha eps)) ln(k/(alpha beta))) (constant hidden: scaling claims only); "
               "lower bound for every pure learner (Thm 5.1): (k ln 2 + ln(1 - beta))/eps."),
-        simulator=BnsCor33(), plotter="bns.cor3_4:plot_cor3_3", claims=claims,
+        simulator=BnsCor33(), plotter="bns.specs:cor3_3", claims=claims,
         notes=("SUBSTITUTE inner learner (ours): per column a fresh public hash "
                "g: X -> [M], M = ceil(2k/(alpha beta)), and the exponential mechanism (eps/k) over "
                "the bucket hypotheses and the constant 0. The paper's learner (Beimel et al., "
@@ -192,7 +192,7 @@ def _bns_cor3_4() -> Theorem:
             "from the same with sqrt(k ln(1/delta)) in place of k."),
         math=("per column eps0 = eps/k (basic) or the advanced-composition share; explicit: "
               "max((4/(alpha eps0)) ln(2k|C|/beta), (800 VC/alpha^2) ln(8k/(alpha beta)))."),
-        simulator=BnsCor34(), plotter="bns.cor3_4:plot", claims=claims,
+        simulator=BnsCor34(), plotter="bns.specs:cor3_4", claims=claims,
         notes=("On the agnostic POINT instance of bns.cor3_9 (THRESH and PAR have their own direct sums: "
                "THRESH's direct sum is bns.obs3_2, PAR's is bns.ex3_5). The |X| - 32 point concepts "
                "that never fire on the sample share one score and are sampled as one group."))
@@ -242,7 +242,7 @@ def _bns_ex3_5() -> Theorem:
             "eps-DP k-learner for PAR_d needs (k d ln 2 + ln(1 - beta))/eps."),
         math=("upper: (4k/(alpha eps))(d ln 2 + ln(2k/beta)) + (50 d/alpha^2) ln(2k/(alpha beta)); "
               "lower (Thm 5.4): (k d ln 2 + ln(1 - beta))/eps."),
-        simulator=BnsEx35(), plotter="bns.ex3_5:plot", claims=claims,
+        simulator=BnsEx35(), plotter="bns.specs:ex3_5", claims=claims,
         notes=("Uniform x, noiseless labels, alpha = 0.1 (exact recovery). All 2^d errors per column "
                "from one fast Walsh-Hadamard transform. The upper bound's (50 d/alpha^2) term is "
                "the agnostic uniform-convergence constant and makes it loose by orders of "
@@ -260,7 +260,7 @@ def _bns_lem3_6() -> Theorem:
                    "proper k-learners whose per-concept cost is about VC/(alpha eps) times k (pure) or "
                    "sqrt(k ln(1/delta)) (approximate), on top of one sanitization."),
         math="sanitizer cost ~ log|C| sqrt(log|X|) sqrt(log(1/delta))/(alpha^2 eps) (PMW) + per-concept terms.",
-        simulator=BnsLem36(), plotter="bns.simple:generic_alg2", claims=_generic_alg2_claims("PMW (toy)"),
+        simulator=BnsLem36(), plotter="bns.specs:lem3_6", claims=_generic_alg2_claims("PMW (toy)"),
         notes=("Toy size: THRESH over 8 points, PMW of bns.thm2_19 run at accuracy 2 alpha (its synthetic "
                "distribution rounded to ceil(4/alpha) rows gives U), label noise 0.1, alpha = 0.15. The "
                "search starts at n = 256 (PMW is slow to simulate below its sample size). Constants hidden: "
@@ -306,7 +306,7 @@ def _bns_prop3_8() -> Theorem:
             "and outputs a solution with q <= OPT - D with probability at most "
             "|F| exp(-eps D / (2 Delta_q))."),
         math="P[q(output) <= OPT - D] <= |F| e^(-eps D / 2) for sensitivity 1.",
-        simulator=BnsProp38(), plotter="bns.tools:prop3_8", claims=claims,
+        simulator=BnsProp38(), plotter="bns.specs_lower:prop3_8", claims=claims,
         notes=("Planted scores: one candidate at 0, half the others at -D and half at -2D, "
                "|F| = 1000. Privacy is audited in the test suite (tests/core/test_privacy.py)."))
 
@@ -348,7 +348,7 @@ def _bns_cor3_9() -> Theorem:
         math=("n = O(ln(1/(alpha beta delta))/(alpha eps) + ln(k/(alpha beta))/alpha^2 + "
               "ln(nk/beta)/(alpha eps0)), eps0 = eps/(2k) (basic) or about "
               "eps/(4 sqrt(k ln(2/delta))) (advanced)."),
-        simulator=BnsCor39(), plotter="bns.cor3_9:plot", claims=claims,
+        simulator=BnsCor39(), plotter="bns.specs:cor3_9", claims=claims,
         notes=("Agnostic instance: 32 support points (4 of mass 0.15, 8 of 0.025, 20 of 0.01), label "
                "noise 0.1; a target is a heavy point w.p. 1/2, another support point w.p. 1/4, a uniform "
                "point of X otherwise. delta = 1e-8 (not "
@@ -389,7 +389,7 @@ def _bns_cor3_10() -> Theorem:
             "k^(1/3); the paper leaves the gap open."),
         math=("n = O(m_thresh + ln(k/(alpha beta))/alpha^2 + ln(nk/beta)/(alpha eps0)), eps0 = eps/(2k) "
               "(basic) or about eps/(4 sqrt(k ln(2/delta))) (advanced)."),
-        simulator=BnsCor310(), plotter="bns.cor3_10:plot", claims=claims,
+        simulator=BnsCor310(), plotter="bns.specs:cor3_10", claims=claims,
         notes=("Runs over the SUBSTITUTE tree sanitizer (see bns.prop2_21), rounded to multiples of "
                "alpha n / 8; with basic accounting the whole learner is pure eps-DP. Uniform rows on "
                "2^10 points, label noise 0.1, uniform targets. delta = 1e-8 so that delta < 1/n over "

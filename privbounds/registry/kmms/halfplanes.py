@@ -63,7 +63,7 @@ def _alg_selecthalfplane() -> Theorem:
                    "p_S(a, b) <= e^(2 eps) p_S'(a, b), so it is 2 eps-DP."),
         math="p(a^, b) = exp(eta q(f_(a^, b))) / N, N = sum over regions of w_i exp(eta q_i); sup |ln p_S - ln p_S'| "
              "<= 2 eta.",
-        simulator=KmmsSelectHalfplane(), plotter="kmms.halfplanes:selecthalfplane",
+        simulator=KmmsSelectHalfplane(), plotter="kmms.specs:selecthalfplane",
         claims=[Ceiling("never-ratio",
                         "Exact densities on the common refinement (the full grid's cells), random neighbouring S, S' "
                         "(one labelled example replaced) with |S| = n and a random threshold: P[sup |ln p_S - ln "
@@ -208,7 +208,7 @@ def _thm4_7() -> Theorem:
               "ln|H| = ln(N^2 - N + 2)), T' = ceil(2k ln(4/alpha)), b_L = 2T'/eps, eta = eps/(4 ln(e/delta)), N = "
               "(d + 1)^2. Our extracted text of the statement is garbled ('O k alpha eps log 1 ...'); the earlier version's "
               "abstract has O((k/(alpha eps)) log(|X|/(beta delta)))."),
-        simulator=KmmsThm47(), plotter="kmms.halfplanes:thm4_7", claims=claims,
+        simulator=KmmsThm47(), plotter="kmms.specs:thm4_7", claims=claims,
         notes=("Exact domain-mode sampler over every cell of the full grid's arrangement (2,050 cells per copy at "
                "d = 8, 25,474 at 16, 361,362 at 32), targets with every edge needed on the grid (a grid too small "
                "for the k-gon is refused). Baselines: the non-private greedy cover and the convex hull of the "

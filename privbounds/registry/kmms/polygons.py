@@ -115,7 +115,7 @@ def _thm5_1() -> Theorem:
               "n_32(lambda = ln(2T'|cands|/beta)/eta, Delta = b_L ln(4T'/beta), ln|H| = ln|cands|), T' = ceil(2r "
               "ln(4/alpha)), b_L = 2T'/eps, eta = eps/(4 ln(e/delta)), r = the target's triangles (k - 2 for one "
               "polygon with k edges, k/3 for disjoint triangles)."),
-        simulator=KmmsThm51(), plotter="kmms.polygons:thm5_1", claims=claims,
+        simulator=KmmsThm51(), plotter="kmms.specs:thm5_1", claims=claims,
         notes=("This entry measures the set-cover part of Theorem 5.1 with the finite-candidate surrogate selection "
                "(kmms.alg_selecttriangle says why the paper's selection is not run). Candidates: the 6,768 "
                "non-degenerate triangles with vertices on G_6 (d a multiple of 5, so G_6 is a uniform lattice and "

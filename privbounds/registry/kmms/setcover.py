@@ -266,7 +266,7 @@ def _thm3_5() -> Theorem:
                   "sample complexity n = Theta(k log d / (alpha eps)) (logarithmic factors hidden).",
         math=("n = Theta~(k log d / (alpha eps)). Ours: n_32 over LIT_d with lambda = ln(4dT'/beta)/eta "
               "(bounds.kmms.n_conj)."),
-        simulator=KmmsThm35(), plotter="kmms.setcover:thm3_5",
+        simulator=KmmsThm35(), plotter="kmms.specs:thm3_5",
         claims=[
             UpperBound("upper-conj", f"CONJ, every family, d and k: n_hat <= {SAFE_NOTE}",
                        where(**conj), ("family", "d", "k"), bound=use(kb.n_conj, reading="safe")),

@@ -49,7 +49,7 @@ def _thm5_1() -> Theorem:
                    "public samples, whatever the size of its private sample. With Theorem 3.1's O~(d/alpha) the "
                    "dependence on alpha is therefore tight."),
         math="m = Omega(1/alpha) for every n (constant and the admissible beta, eps, delta hidden).",
-        simulator=PapThm51(), plotter="pap.public_lower:thm5_1", claims=claims, notes=_THM5_1_NOTES)
+        simulator=PapThm51(), plotter="pap.specs:thm5_1", claims=claims, notes=_THM5_1_NOTES)
 
 
 _THM5_1_NOTES = (
@@ -126,7 +126,7 @@ def _lem5_3() -> Theorem:
               "points, representatives X~ x {+-1}) and output the argmin of the released errors: excess <= 2a + r "
               "(learner_excess), a the 0/1 accuracy of the released errors, r the cover radius; at Algorithm 3's "
               "split a = r = alpha/4: excess <= 3 alpha/4 with probability >= 1 - beta."),
-        simulator=PapLem53(), plotter="pap.public_lower:lem5_3", claims=claims, notes=_LEM5_3_NOTES)
+        simulator=PapLem53(), plotter="pap.specs:lem5_3", claims=claims, notes=_LEM5_3_NOTES)
 
 
 _LEM5_3_NOTES = (
@@ -245,7 +245,7 @@ def _rem2_9() -> Theorem:
         math=("Ours: w* = argmin over the simplex of t = max_h |G(h) - sum_x w_x h(x)| (a linear program; t* <= "
               "err(G; D)); S = k i.i.d. rows from w*, k = ceil(2 ln(2|H|/beta)/alpha^2) (synthetic_rows); err(S; D) "
               "<= err(S; w*) + t* + err(G; D) <= 3 alpha (synthetic_error)."),
-        simulator=PapRem29(), plotter="pap.public_lower:rem2_9", claims=claims,
+        simulator=PapRem29(), plotter="pap.specs:rem2_9", claims=claims,
         notes=("THR_64, one scipy.optimize.linprog call per trial (the LP depends on the trial's G), hence the small "
                "domain and 100 trials per point at quick fidelity (400 at full; alpha = 0.2 at quick, 0.2 and 0.1 "
                "at full). Inputs: Algorithm 3's output at "

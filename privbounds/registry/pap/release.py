@@ -219,7 +219,7 @@ def _lem3_3() -> Theorem:
         statement="With O((d log(1/alpha) + log(1/beta))/alpha) public points, the cover of Algorithm 3 is an "
                   "alpha-cover of H with respect to D with probability >= 1 - beta, for every D.",
         math="m_cover(r, beta, d) = smallest m with m >= 8/r and m >= (2/r)(2 d log2(2em/d) + log2(2/beta)).",
-        simulator=PapLem33(), plotter="pap.release:lem3_3", claims=claims,
+        simulator=PapLem33(), plotter="pap.specs:lem3_3", claims=claims,
         notes=("The searched size is the PUBLIC sample m (there is no private data here). Radii are exact: for "
                "THR the largest D-mass strictly between consecutive distinct public points, for INT the sum of "
                "the two largest such gaps. The explicit bound is ours (the paper's constants are lost); the "
@@ -235,7 +235,7 @@ def _base_pub() -> Theorem:
         statement="Without private data, releasing a class of VC dimension d to error alpha needs about "
                   "d/alpha^2 public samples (uniform convergence) - a quadratic gap to Algorithm 3's ~d/alpha.",
         math="finite H: m >= 2 ln(2|H|/beta)/alpha^2 (Hoeffding, union bound); THR_T: |H| = T + 1.",
-        simulator=PapBasePub(), plotter="pap.release:base_pub",
+        simulator=PapBasePub(), plotter="pap.specs:base_pub",
         claims=[
             UpperBound("upper", "Public empirical means on THR_4096: m_hat <= 2 ln(2(T+1)/beta)/alpha^2",
                        lambda p: True, ("dist", "alpha"),
@@ -285,7 +285,7 @@ def _lem2_7() -> Theorem:
                   "beta.",
         math=("Ours, for our PMW at 0/1 accuracy a = alpha/4: n_PMW = max(ceil(384 L sqrt(c ln(1/delta))/(eps "
               "alpha)), ceil(8 ln(4K/beta)/alpha^2)), c = floor(256 ln N/alpha^2) + 1, L = ln(2(K + 2c + 1)/beta)."),
-        simulator=PapLem27(), plotter="pap.release:lem2_7", claims=claims,
+        simulator=PapLem27(), plotter="pap.specs:lem2_7", claims=claims,
         notes=("PMW's internals are ours (the paper gives only its interface): AboveThreshold between updates, one "
                "pass over the queries in a random order, advanced composition. The family of distributions is there "
                "because the theorem is for every D; the claims use the worst. What we find: n_hat stays 20-100 times "
@@ -306,7 +306,7 @@ def _base_priv() -> Theorem:
                   "with sqrt(log|X|); for thresholds over an infinite domain no finite private sample suffices.",
         math="PMW over [T]: n_PMW(alpha, beta, eps, delta, T, T + 1); binary tree: n >= max(8 L^2 ln(4T/beta)/(eps "
              "alpha), 8 ln(4/beta)/alpha^2), L = log2 T + 1.",
-        simulator=PapBasePriv(), plotter="pap.release:base_priv",
+        simulator=PapBasePriv(), plotter="pap.specs:base_priv",
         claims=[
             UpperBound("upper-pmw", "PMW over all of [T]: n_hat <= n_PMW(alpha, beta, eps, delta, T, T + 1)",
                        where(learner="pmw"), ("dist", "T"),

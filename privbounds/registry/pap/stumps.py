@@ -75,7 +75,7 @@ def _base_stumps() -> Theorem:
                    "and none private (the empirical means)."),
         math=("Gaussian: G = mean + N(0, s^2 I), s = 2 sqrt(p) sqrt(2 ln(1.25/delta))/(n eps); n >= max(8 sqrt(p "
               "ln(1.25/delta) ln(4p/beta))/(eps alpha), 8 ln(4p/beta)/alpha^2). Public: m >= 2 ln(2p/beta)/alpha^2."),
-        simulator=PapBaseStumps(), plotter="pap.stumps:base_stumps", claims=claims,
+        simulator=PapBaseStumps(), plotter="pap.specs:base_stumps", claims=claims,
         notes=("alpha = 0.1, eps = 1, delta = 1e-6, beta = 0.1; product distributions with mu = 0 (every coordinate "
                "at the largest variance) and mu_j uniform on (-1, 1), redrawn per trial. Errors are exact "
                "(E_D h_j = mu_j). The searched size of the public-only series is the public m: no private row is "

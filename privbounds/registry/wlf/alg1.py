@@ -62,7 +62,7 @@ def _wlf_alg1() -> Theorem:
                    "Delta q = 2/n: an eps(n)-DP learner (McSherry-Talwar)."),
         math="P(h) ~ exp(-eps n F(Z, h) / 4), F = R_hat + g_n; privacy eps (Delta q = 2/n is twice the "
              "sensitivity 1/n of a [0, 1] loss, so the realised privacy is eps/2).",
-        simulator=Alg1Privacy(), plotter="wlf.alg1:privacy", claims=claims,
+        simulator=Alg1Privacy(), plotter="wlf.specs:alg1", claims=claims,
         notes=("Measured: the exact privacy loss of Algorithm 1 on P-fin (M = 4), per dataset the largest "
                "|log p_Z(h) - log p_Z'(h)| over every h and every replacement of one of its points (32 "
                "neighbours), at eps = 0.25, 1, 4 and n = 50 to 12800; the claims compare the largest value over "
@@ -88,7 +88,7 @@ def _wlf_ex20() -> Theorem:
         statement=("If H is encoded by M bits, A2 holds with K = 2^M and rho = 0; with g_n = 0 and "
                    "eps(n) = sqrt((M + log n)/n), Algorithm 1 is consistent with rate O((M + log n)/sqrt n)."),
         math="xi(n) = 9(log K + 2 log n)/(n eps(n)) + 2 eps(n), eps(n) = sqrt((M + log n)/n) (eq. 11).",
-        simulator=Ex20(), plotter="wlf.alg1:rates", claims=claims,
+        simulator=Ex20(), plotter="wlf.specs:ex20", claims=claims,
         notes=(EXACT_NOTE + "The rate is distribution-free (Definition 1): the claim holds when the mean excess "
                "risk is under it for the spread and the concentrated distribution alike (wlf.alg1's figure module "
                "has the family check, learnability_check). The bound is loose by one to two orders of magnitude "
@@ -118,7 +118,7 @@ def _wlf_thm19() -> Theorem:
                    "and consistent with rate xi(n) = 9[log K + (rho + 2) log n]/(n eps(n)) + 2 eps(n) + "
                    "sup_h |g_n(h)|."),
         math="xi(n) = 9[log K + (rho + 2) log n]/(n eps) + 2 eps + sup|g_n|  (eq. 11; eps <= 1, eps < log n)",
-        simulator=Thm19(), plotter="wlf.alg1:rates", claims=claims,
+        simulator=Thm19(), plotter="wlf.specs:thm19", claims=claims,
         notes=(EXACT_NOTE + "Here M = 8 (K = |H| = 257, rho = 0), eps(n) = sqrt((M + log n)/n) or fixed eps = "
                "0.1, 0.5, 1, and g_n = 0 or g_n(h_t) = (t/G)/sqrt(n) (a penalty in [0, 1] favouring small "
                "thresholds, zeta = 1/sqrt n). At a fixed eps the rate keeps 2 eps and says nothing at eps >= 1/2 "
@@ -146,7 +146,7 @@ def _wlf_lem36() -> Theorem:
                    "9[(rho + 2) log n + log K]/(n eps)."),
         math="E_Z E_h F(Z, h) - E_Z F* <= 9[(rho + 2) log n + log K]/(n eps)  (eq. 17; eq. 19: E_Z P[F > F* + 2t] "
              "<= K t^-rho e^(-eps n t/4) = n^-2 at the proof's t)",
-        simulator=Lem36(), plotter="wlf.alg1:rates", claims=claims,
+        simulator=Lem36(), plotter="wlf.specs:lem36", claims=claims,
         notes=(EXACT_NOTE + "Fixed eps = 0.1, 0.5, 1; M = 4, 8, 16 (K = 2^M + 1); with the regulariser of wlf.thm19 "
                "at M = 8 the utility gap includes g_n. The measured gap is below the bound by a large factor: the "
                "proof charges the worst case mu(S_t) = one hypothesis and the tail at t where it is n^-2 (the tail "
@@ -177,7 +177,7 @@ def _wlf_lem37() -> Theorem:
                    "9[(rho + 2) log n + log(1/K)]/(n eps) + zeta(n) (as printed); the proof gives "
                    "9[(rho + 2) log n + log K]/(n eps) + 2 zeta(n)."),
         math="AG(n) <= 9[(rho + 2) log n + log K]/(n eps) + 2 zeta(n)   (printed: log(1/K), zeta(n))",
-        simulator=Lem37(), plotter="wlf.alg1:rates", claims=claims,
+        simulator=Lem37(), plotter="wlf.specs:lem37", claims=claims,
         notes=(EXACT_NOTE + "eps(n) = sqrt((M + log n)/n) and eps = 0.5; M = 4, 8, 16; at M = 8 also the "
                "regulariser g_n(h_t) = (t/G)/sqrt(n) (zeta = 1/sqrt n). At quick fidelity the corrected bound holds with a wide "
                "margin. The printed form is refuted exactly where it is negative: at M = 16 for n < 256 "
@@ -196,7 +196,7 @@ def _wlf_cor9() -> Theorem:
         statement=("If A is eps(n)-DP and universally AERM with rate xi(n), it is universally consistent with "
                    "rate xi(n) + e^eps(n) - 1 = O(xi(n) + eps(n))."),
         math="E_Z E_h R(h) - R* <= xi(n) + e^eps(n) - 1 (Lemma 8: e^eps - 1 stable; Theorem 35)",
-        simulator=Cor9(), plotter="wlf.alg1:stability", claims=[
+        simulator=Cor9(), plotter="wlf.specs:cor9", claims=[
             MeanBound("upper-nominal", "Excess risk of Algorithm 1 <= xi(n) + e^eps - 1 with xi = Lemma 37's rate "
                       "and eps the nominal eps (as the paper applies it)", where(quantity="excess_risk"),
                       RATE_KEYS, bound=use(wb.cor9_rate, epsilon=_eps, h_size=_h, privacy_epsilon=_eps), quantity=ER),
@@ -251,7 +251,7 @@ def _wlf_thm35() -> Theorem:
         statement=("If an algorithm is xi1(n)-stable (Definition 6) and xi2(n)-AERM, it is consistent with rate "
                    "xi1(n) + xi2(n)."),
         math="|GG(n)| <= xi1(n) (replace-one symmetrisation); ER(n) <= GG(n) + AG(n) <= xi1(n) + xi2(n)",
-        simulator=Thm35(), plotter="wlf.alg1:thm35", claims=claims,
+        simulator=Thm35(), plotter="wlf.specs:thm35", claims=claims,
         notes=(EXACT_NOTE + "M = 4, eps(n) and eps = 0.5. Per dataset: the worst replace-one stability over the 32 "
                "replacements of one of its points, the generalisation gap directly and in the proof's replace-one "
                "form (the gap at a fresh point z' of Z versus Z with z' swapped in; its mean is the same number "
@@ -283,7 +283,7 @@ def _wlf_thm7() -> Theorem:
                    "learnable; (2) there is a differentially private universally AERM algorithm; (3) there is a "
                    "differentially private always AERM algorithm."),
         math="(2) => (1): Lemma 4 + Corollary 9; (1) => (3): Lemma 10; (3) => (2): by definition",
-        simulator=Thm7(), plotter="wlf.alg1:rates", claims=claims,
+        simulator=Thm7(), plotter="wlf.specs:thm7", claims=claims,
         notes=(EXACT_NOTE + "A characterisation cannot be simulated; what is measurable is its two faces on "
                "example problems. Sufficiency (here): Algorithm 1 with eps(n) = sqrt((M + log n)/n) -> 0 on P-fin "
                "(M = 8) is AERM, generalises and is consistent, and all three measured gaps fall with n under "
@@ -309,7 +309,7 @@ def _wlf_lem38() -> Theorem:
         statement=("If B is eps-DP and outputs phi: Z -> [0, 1], then for n >= 12 log(4/beta)/tau^2 and "
                    "eps < tau/2, P[|E_D phi - (1/n) sum_Z phi| >= tau] <= beta."),
         math="n = ceil(12 log(4/beta)/tau^2) (5259, 1315, 585 at tau = 0.1, 0.2, 0.3, beta = 0.05); eps < tau/2",
-        simulator=Lem38(), plotter="wlf.alg1:transfer", claims=claims,
+        simulator=Lem38(), plotter="wlf.specs:lem38", claims=claims,
         notes=("The mechanism picks phi = 1_S adaptively from all subsets of a domain of N = 2^14 points (D "
                "uniform), by the exponential mechanism with a utility rewarding sets the sample hits more often "
                "than their size predicts; its non-private maximiser (drawn beside it, no claim) is the sample's "

@@ -330,7 +330,7 @@ def _wlf_ex22() -> Theorem:
                   "exponential mechanism on -min_{H_S} F and then h in H_S by Alg 1 (basic composition) is "
                   "private and consistent with rate O((s(log d + log n + log L) + log(mu(H_S)/beta_p))/sqrt(n)).",
         math="stage (i): O((s log d + log n)/(n eps)); stage (ii): O((s log L + s log n + log(mu(H_S)/beta))/(n eps))",
-        simulator=WlfEx22(), plotter="wlf.examples:plot_ex22", claims=claims,
+        simulator=WlfEx22(), plotter="wlf.specs:ex22", claims=claims,
         errata=(
             Erratum("Example 22, the overall rate",
                     "O((s(log d + log n + L) + log(mu(H_S)/beta_p))/sqrt n)",

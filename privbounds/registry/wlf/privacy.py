@@ -41,7 +41,7 @@ def _lem34() -> Theorem:
         statement=("If A is eps-DP, then A run on a uniformly random subset of gamma n of the n rows (without "
                    "replacement) is 2 gamma (e^eps - e^-eps)-DP."),
         math="eps' <= log(1 + gamma (e^eps - 1)) - log(1 + gamma (e^-eps - 1)) <= 2 gamma (e^eps - e^-eps)",
-        simulator=WlfLem34(), plotter="wlf.privacy:lem34", claims=claims,
+        simulator=WlfLem34(), plotter="wlf.specs:lem34", claims=claims,
         notes=("The mechanism is the count of ones released with two-sided geometric noise (exactly eps-DP), run on "
                "floor(gamma n) of n = 100 and 400 rows; its output distribution on every neighbouring pair (k "
                "versus k + 1 ones) is an exact hypergeometric mixture, so each trial's privacy loss is exact over "
@@ -76,7 +76,7 @@ def _lem4() -> Theorem:
                    "random subset of sqrt(n) rows gives a (2/sqrt n)(e^eps - e^-eps)-DP algorithm consistent with "
                    "rate xi(sqrt n)."),
         math="eps(n) = (2/sqrt n)(e^eps - e^-eps); ER_sub(n) = ER(floor(sqrt n)) <= xi(floor(sqrt n))",
-        simulator=WlfLem4(), plotter="wlf.privacy:lem4", claims=claims,
+        simulator=WlfLem4(), plotter="wlf.specs:lem4", claims=claims,
         notes=("Privacy: the two-sided geometric count on floor(sqrt n) of n rows, exact privacy loss over every "
                "output on each neighbouring pair tried (extremes included), against the stated "
                "(2/sqrt n)(e^eps - e^-eps) and against Lemma 34's exact form at gamma = floor(sqrt n)/n; the loss "
@@ -106,7 +106,7 @@ def _lem29() -> Theorem:
         statement="For any algorithm A, running A on a uniformly random subset of sqrt(n) of the n rows is "
                   "(0, 1/sqrt n)-DP.",
         math="delta(0) = TV <= floor(sqrt n)/n <= 1/sqrt n",
-        simulator=WlfLem29(), plotter="wlf.privacy:lem29", claims=claims,
+        simulator=WlfLem29(), plotter="wlf.specs:lem29", claims=claims,
         notes=("A is the exact count of ones (no noise, no privacy of its own), run on m = floor(sqrt n) of n rows; "
                "the TV between its outputs on neighbouring datasets (k versus k + 1 ones) is exact (hypergeometric), "
                "and at k = 0 it equals m/n: the lemma's bound (with m = floor(sqrt n), which the paper writes as "
@@ -137,7 +137,7 @@ def _lem31() -> Theorem:
         statement=("If A is (eps, delta)-DP, then A run on a random subset of gamma n rows (without replacement) is "
                    "(eps', delta')-DP with eps' = log(1 + gamma e^eps (e^eps - 1)) and delta' = gamma e^eps delta."),
         math="eps' = log(1 + gamma e^eps (e^eps - 1)), delta' = gamma e^eps delta",
-        simulator=WlfLem31(), plotter="wlf.privacy:lem31", claims=claims,
+        simulator=WlfLem31(), plotter="wlf.specs:lem31", claims=claims,
         notes=("The base mechanism is the count of ones plus discrete Gaussian noise (sigma 1 or 2), whose exact "
                "privacy profile delta(eps) (hockey-stick divergence) gives its delta at each base eps. Run on "
                "floor(gamma n) of n = 20 and 100 rows, the subsampled mechanism's exact delta at the lemma's eps' "
@@ -173,7 +173,7 @@ def _lem8() -> Theorem:
         statement=("If 0 <= loss <= 1, any eps-DP algorithm is (e^eps - 1)-strongly-uniformly RO-stable; if eps <= 1 "
                    "it is also 2 eps-stable."),
         math="sup_z |E_{A(Z)} loss(h, z) - E_{A(Z')} loss(h, z)| <= e^eps - 1 (<= 2 eps for eps <= 1)",
-        simulator=WlfLem8(), plotter="wlf.privacy:lem8", claims=claims,
+        simulator=WlfLem8(), plotter="wlf.specs:lem8", claims=claims,
         notes=("Three eps-DP learners, stability computed exactly per neighbouring pair: Algorithm 1 on P-fin "
                "(random dataset, one random row, every replacement of it, sup over every test point of the "
                "threshold class), the two-sided geometric count and the geometric count on half of the rows (base "
@@ -209,7 +209,7 @@ def _lem30() -> Theorem:
         number="Lemma 30", title="Stability of (eps, delta)-differentially private algorithms",
         statement="If A is (eps, delta)-DP and 0 <= loss <= 1, then A is (e^eps - 1 + delta)-stable.",
         math="sup_z |E_{A(Z)} loss - E_{A(Z')} loss| <= e^eps - 1 + delta",
-        simulator=WlfLem30(), plotter="wlf.privacy:lem30", claims=claims,
+        simulator=WlfLem30(), plotter="wlf.specs:lem30", claims=claims,
         notes=("The count plus discrete Gaussian noise (sigma 0.5 to 4) is (eps, delta(eps))-DP for every eps, "
                "delta(eps) its exact hockey-stick profile; on half of the rows its guarantee is Lemma 31's. The "
                "stability against every [0, 1]-valued loss is the TV distance, exact per neighbouring pair. "
@@ -296,7 +296,7 @@ def _thm25() -> Theorem:
                    "C sqrt(log(3/delta)/n)."),
         math=("P[R(h) - R* > e xi(m) + 2 sqrt((a+1) log(6a/delta)/(2n)) + 8(log(3/delta) + log a)(a+1)/(eps_v n)] "
               "<= delta, a = ceil(log(3/delta)), m = floor(n/(a+1)), eps_v = (log(3/delta) + 1)/sqrt n"),
-        simulator=WlfThm25(), plotter="wlf.privacy:thm25", claims=claims, errata=_thm25_errata(),
+        simulator=WlfThm25(), plotter="wlf.specs:thm25", claims=claims, errata=_thm25_errata(),
         notes=("Base learner: Algorithm 1 on P-fin (64 grid thresholds, label noise 0.1) at Example 20's eps(m); "
                "its rate xi(m) = 4(log|H| + 1)/(eps m) + sqrt(log|H|/(2m)) is ours (valid for every D; Theorem 19's "
                "rate exceeds 1 at every affordable m). Each trial runs the whole boosting learner and fails when the "

@@ -1,0 +1,210 @@
+"""Drawing a declared panel of n_hat (``figures.spec``): each series's band in its
+learner's style, its claim's bound swept between the measured points, other theorems'
+learners, lines for scale, slope guides, and the axes. Not tied to one paper."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from privbounds.figures.common import (
+    MARKERS,
+    NONPRIVATE,
+    PALETTE,
+    band,
+    bound_label,
+    bound_line,
+    claim_bound,
+    fn_label,
+    learner_style,
+    legend,
+    shades,
+    sibling,
+    sweep,
+)
+from privbounds.figures.spec_parts import SMOOTH, Axis, Panel, Reference, Series, Slope, _order, fill
+from privbounds.record import Record, fit_text, verdict_text
+
+
+def nhat_panel(ax, theorem, record: Record, panel: Panel, out) -> None:
+    """A panel of kind "n_hat" (see ``Panel``)."""
+    paper = theorem.id.split(".")[0]
+    drawn = [(s, pts) for spec in panel.series for s in _series(spec, panel, record)
+             if len(pts := record.select(**panel.where, **s.where)) >= max(1, s.least)]
+    styles = _styles(paper, [fill(s.learner, pts[0].point) if s.learner else None for s, pts in drawn])
+    xs, first = [], drawn[0][1][0].point if drawn else None
+    for (series, pts), style in zip(drawn, styles):
+        xs += _draw_series(ax, theorem, record, panel.x, series, pts, style)
+    for ref in panel.references:
+        xs += _draw_reference(ax, paper, panel.x, ref, out)
+    if first is not None and xs:
+        grid, values = _along(panel.x, xs)
+        for line in panel.lines:
+            bound_line(ax, grid, sweep(line, first, panel.x.param, values), _color(paper, line.color),
+                       fn_label(line.fn, fill(line.label, first)), line.style)
+        for c in panel.claims:
+            text = bound_label(theorem, c.claim, f"{fill(c.text, first)} (claim {verdict_text(record.claim(c.claim))})")
+            bound_line(ax, grid, sweep(claim_bound(theorem, c.claim), first, panel.x.param, values),
+                       _color(paper, c.color), text, c.style)
+    for slope in panel.slopes:
+        _draw_slope(ax, record, panel, slope)
+    for f in panel.fits:  # after the curves, so the legend reads series, bounds, then the fit
+        ax.plot([], [], " ", label=f"fit: {fit_text(record.claim(fill(f, first or {})))}")
+    _finish(ax, panel, xs, first or {})
+
+
+def _draw_slope(ax, record: Record, panel: Panel, slope: Slope) -> None:
+    """The guide x^exponent through the last measured point of ``slope.where``, from x = 1."""
+    pts = [p for p in record.select(**panel.where, **slope.where) if p.n_hat]
+    if not pts:
+        return
+    top = max(pts, key=lambda p: panel.x.value(p.point))
+    x_top = panel.x.value(top.point)
+    xx = np.geomspace(1, x_top, 30)
+    ax.plot(xx, top.n_hat * (xx / x_top) ** slope.exponent, linestyle=slope.style, color="gray",
+            label=fill(slope.label, top.point))
+
+
+def _series(spec: Series, panel: Panel, record: Record) -> list[Series]:
+    """The series, once per value of its ``each`` parameter among the panel's points."""
+    if spec.each is None:
+        return [spec]
+    values = sorted({p.point.get(spec.each) for p in record.select(**panel.where, **spec.where)}, key=_order)
+    return [replace(spec, each=None, where={**spec.where, spec.each: v}) for v in values]
+
+
+def _style(paper: str, learner: str | None, i: int) -> dict:
+    """The learner's colour and marker in its paper, else the i-th palette colour."""
+    if learner is not None:
+        try:
+            return learner_style(paper, learner)
+        except (KeyError, ImportError, AttributeError):
+            pass
+    return {"color": PALETTE[i % len(PALETTE)], "marker": MARKERS[i % len(MARKERS)]}
+
+
+def _color(paper: str, color: str):
+    """A colour, or the colour of a learner the paper's ``LEARNERS`` names."""
+    try:
+        return learner_style(paper, color)["color"]
+    except (KeyError, ImportError, AttributeError):
+        return color
+
+
+def _styles(paper: str, learners: list) -> list[dict]:
+    """A style per series: its learner's; several series of one learner in a panel keep the
+    learner's hue in ``shades`` of it, each with its own marker (apart in greyscale too)."""
+    out = [_style(paper, name, i) for i, name in enumerate(learners)]
+    for name in {n for n in learners if n is not None and learners.count(n) > 1}:
+        where = [i for i, n in enumerate(learners) if n == name]
+        base = out[where[0]]
+        markers = [base["marker"]] + [m for m in MARKERS if m != base["marker"]]
+        for j, (i, color) in enumerate(zip(where, shades(base["color"], len(where)))):
+            out[i] = {"color": color, "marker": markers[j % len(markers)]}
+    return out
+
+
+def _draw_series(ax, theorem, record: Record, axis: Axis, series: Series, pts, style: dict) -> list[float]:
+    """A series' band (with its fitted exponent) and its claim's bound in the same colour."""
+    p0 = pts[0].point
+    xs = [axis.value(p.point) for p in pts]
+    label = fill(series.label, p0)
+    if series.fit:
+        v = record.claim(fill(series.fit, p0))
+        label += f" ({fit_text(v)})"
+    band(ax, xs, pts, style["color"], label, style["marker"])
+    if series.bound:
+        cid = fill(series.bound, p0)
+        text = bound_label(theorem, cid, f"{fill(series.bound_text, p0)} (claim {verdict_text(record.claim(cid))})")
+        bound = claim_bound(theorem, cid)
+        if series.smooth:
+            grid, values = _along(axis, xs)
+            ys = sweep(bound, p0, axis.param, values)
+        else:
+            grid, ys = xs, [float(bound(p.point)) for p in pts]
+        ys = np.where(np.asarray(ys, float) > 0, ys, np.nan)  # a bound n <= 0 says nothing (and log axes drop it)
+        # the learner's marker hollow along its bound keeps two learners' coinciding bounds apart
+        marker = {"marker": style["marker"], "markerfacecolor": "none", "markevery": max(1, len(grid) // 5)} \
+            if series.bound_marker else {}
+        order = np.argsort(grid)
+        ax.plot(np.asarray(grid)[order], np.asarray(ys)[order], "--", color=style["color"], label=text,
+                linewidth=1.6, **marker)
+    return xs
+
+
+def _along(axis: Axis, xs) -> tuple[np.ndarray, np.ndarray]:
+    """Axis values between the smallest and largest measured one, and the parameter at
+    each (integers where the parameter is an integer on the measured points)."""
+    lo, hi = min(xs), max(xs)
+    grid = np.geomspace(lo, hi, SMOOTH) if axis.scale != "linear" and lo > 0 else np.linspace(lo, hi, SMOOTH)
+    values = axis.inverse(grid) if axis.inverse is not None else grid
+    if axis.of is None and all(float(x).is_integer() for x in xs):
+        values = np.unique(np.round(values)).astype(int)  # a bound may refuse d = 10.0
+        grid = values
+    return grid, values
+
+
+def _worst(points, over: str) -> list:
+    """One point per setting of the parameters other than ``over``: the worst, with its
+    interval and censoring as the claims judge it (``privbounds.claims.worst_case``); a
+    censored worst keeps the largest lower end of its group, drawn as an arrow up."""
+    from privbounds.claims import worst_case
+
+    lent = [{"point": p.point, "n_hat": p.n_hat, "n_low": p.n_low, "n_high": p.n_high,
+             "floor_reached": p.floor_reached, "of": p} for p in points]
+    out = []
+    for w in worst_case(lent, (over,)):
+        low = w["n_low"]
+        if w["n_hat"] is None:  # censored: the worst is at least the largest lower end
+            key = {k: v for k, v in w["point"].items() if k != over}
+            lows = [p.n_low for p in points if p.n_low and all(p.point.get(k) == v for k, v in key.items())]
+            low = max(lows, default=None)
+        out.append(replace(w["of"], n_hat=w["n_hat"], n_low=low, n_high=w["n_high"],
+                           floor_reached=bool(w["floor_reached"])))
+    return out
+
+
+def _draw_reference(ax, paper: str, axis: Axis, ref: Reference, out) -> list[float]:
+    """Another theorem's learner from its record in ``out`` (nothing when it was not run)."""
+    other = sibling(out, ref.theorem)
+    pts = other.select(**ref.where) if other is not None else []
+    if ref.worst and pts:
+        pts = _worst(pts, ref.worst)
+    if not pts:
+        return []
+    try:
+        st = learner_style(paper, ref.learner)
+    except (KeyError, ImportError, AttributeError):
+        st = {"color": NONPRIVATE, "marker": "x"}
+    xs = [axis.value(p.point) for p in pts]
+    fit = f" ({fit_text(other.claim(ref.fit))})" if ref.fit else ""
+    band(ax, xs, pts, st["color"], fill(ref.label, pts[0].point) + fit, st["marker"])
+    if ref.bound:
+        from privbounds.registry import get
+
+        thm = get(ref.theorem)
+        text = f"{fill(ref.bound_text, pts[0].point)} ({ref.theorem} claim {verdict_text(other.claim(ref.bound))})"
+        grid, values = _along(axis, xs)
+        bound_line(ax, grid, sweep(claim_bound(thm, ref.bound), pts[0].point, axis.param, values), st["color"],
+                   bound_label(thm, ref.bound, text))
+    return xs
+
+
+def _finish(ax, panel: Panel, xs, point: dict) -> None:
+    from privbounds.figures.ticks import measured_ticks
+
+    axis = panel.x
+    if axis.scale == "log2":
+        ax.set_xscale("log", base=2)
+    elif axis.scale == "log":
+        ax.set_xscale("log")
+    if panel.yscale != "linear":
+        ax.set_yscale(panel.yscale)
+    if axis.ticks == "measured" and xs:  # only where the default ticks would leave the axis bare
+        measured_ticks(ax, xs)
+    ax.set_xlabel(axis.label or axis.param)
+    ax.set_ylabel(panel.ylabel)
+    if panel.title:
+        ax.set_title(fill(panel.title, point), fontsize=10)
+    legend(ax)
