@@ -149,11 +149,12 @@ def _first(sim, point) -> int:
 
 def check_run_trials(thm) -> None:
     """One value per trial for any block size (a boolean success, or one finite real for
-    a simulator that measures a mean, which then has fixed sample sizes), and the same
-    seed gives the same values."""
+    a simulator that measures a mean, which then has fixed sample sizes), the same seed
+    gives the same values, and no value comes from a global generator."""
     sim = _sim(thm)
     p = sim.points("smoke")[0]
     n = _first(sim, p)
+    before = _global_states()
     for trials in (1, 5):
         out = sim.run_trials(p, n, trials, np.random.default_rng(1))
         assert isinstance(out, np.ndarray) and out.shape == (trials,), \
@@ -166,6 +167,16 @@ def check_run_trials(thm) -> None:
         assert out.dtype == bool, f"run_trials returned {out.dtype}, not bool"
     again = sim.run_trials(p, n, 5, np.random.default_rng(1))
     assert np.array_equal(out, again), "the same seed gave different trials: randomness not from rng"
+    # booleans at one n can agree by chance; a draw from a global generator cannot hide
+    assert _global_states() == before, "run_trials draws from numpy's or Python's global generator, not from rng"
+
+
+def _global_states() -> tuple:
+    """The states of numpy's legacy global generator and of Python's ``random``."""
+    import random
+
+    kind, keys, pos, has_gauss, cached = np.random.get_state()
+    return kind, keys.tobytes(), pos, has_gauss, cached, random.getstate()
 
 
 def check_uses_rng(thm) -> None:
