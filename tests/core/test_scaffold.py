@@ -168,3 +168,20 @@ def test_parametrize_with_checks_gives_one_case_per_check_and_target():
     assert not any(i.startswith("siv-") for i in ids)  # theorems named: the paper's own checks are not run
     assert [p.id for p in testing.parametrize_with_checks("siv").args[1]][:3] == [
         "siv-check_paper_ids", "siv-check_paper_entries", "siv-check_paper_baselines"]
+
+
+def test_the_example_plugin_paper_passes_every_common_check(monkeypatch):
+    """examples/privbounds-laplace, loaded from its folder as the plugin loader would (CI
+    also installs it and runs its own tests): every check, its own quick baseline included."""
+    from pathlib import Path
+
+    registry.ids()
+    for name in ("_ENTRIES", "_BUILT", "_PAPERS"):
+        monkeypatch.setattr(registry, name, dict(getattr(registry, name)))
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2] / "examples" / "privbounds-laplace"))
+    pkg = importlib.import_module("privbounds_laplace")
+    for tid in ("laplace.thm1",):  # a module imported before this test registered its entries then
+        if tid not in registry._ENTRIES:
+            importlib.reload(importlib.import_module(f"privbounds_laplace.{tid.split('.')[1]}"))
+    registry.add_paper(pkg.PAPER)
+    testing.check_paper("laplace")
