@@ -99,6 +99,11 @@ def _theorem_id(tid: str) -> tuple[str, str]:
                              f"('privbounds new paper {prefix}' makes one)")
     if tid in registry.ids():
         raise ParameterError(f"ID {tid!r} is already registered (by {registry.module_of(tid)})")
+    if registry.papers()[prefix].kind != "paper":  # learners are measured ('privbounds measure'), not written
+        raise ParameterError(f"ID {tid!r}: {prefix!r} holds learners, not a paper's theorems; 'privbounds "
+                             f"measure' adds a learner")
+    if not registry.select(paper=prefix):
+        raise ParameterError(f"ID {tid!r}: paper {prefix!r} has no theorem to take its files' places from")
     return prefix, name
 
 
