@@ -1,4 +1,4 @@
-"""nox sessions: tests, slow, bench, reproduce, check, mutations, alarms, lint, lowest, gallery.
+"""nox sessions: tests, slow, bench, reproduce, check, mutations, alarms, lint, lowest, gallery, example.
 
 Each session installs the project (editable) with the extras it needs into its own
 virtual environment; ``nox -s tests`` is equivalent to the README's test command.
@@ -68,6 +68,20 @@ def gallery(session):
 
 
 @nox.session(python=PY)
+def example(session):
+    """The example plugin paper (examples/privbounds-laplace) as its own distribution: its
+    tests (the common checks of privbounds.testing, with plugins on), then its quick run,
+    the check against its own baseline and its report (seconds on 2 cores)."""
+    _install(session, "test")
+    session.install("-e", "examples/privbounds-laplace")
+    session.run("pytest", "examples/privbounds-laplace/tests", *session.posargs)
+    session.run("privbounds", "run", "--paper", "laplace", "--fidelity", "quick", "--jobs", "2", "--quiet",
+                "--out", "example-out")
+    session.run("privbounds", "check", "--out", "example-out")
+    session.run("privbounds", "report", "--out", "example-out")
+
+
+@nox.session(python=PY)
 def mutations(session):
     """Halve each declared noise source of each privacy audit on its own and print whether the
     audit catches it (pass theorem ids or patterns, e.g. -- kmms.claim3_4 'pap.*'), then the
@@ -103,7 +117,7 @@ def alarms(session):
 def lint(session):
     session.install("ruff")
     session.run("ruff", "check", "privbounds", "bounds", "simulators", "figures", "reports",
-                "tests", "noxfile.py")
+                "tests", "noxfile.py", "examples")
 
 
 # The smoke selection: a quick end-to-end pass through the engine (loky, threading and

@@ -17,7 +17,7 @@ import time
 import traceback
 from pathlib import Path
 
-from privbounds import cache_cli, messages
+from privbounds import cache_cli, messages, scaffold
 from privbounds.cli_parser import build_parser
 from privbounds.params import _FROM_CLI, ParameterError
 from privbounds.record import verdict_text
@@ -321,6 +321,8 @@ def _dispatch(args, argv) -> int:
         return _audit(args)
     if args.command == "cache":
         return cache_cli.main(args)
+    if args.command == "new":
+        return scaffold.main(args)
     if args.command == "plan":
         return _plan(args)
     if args.command == "measure":

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from privbounds import cache_cli
+from privbounds import cache_cli, scaffold
 from privbounds.cache_cli import size_bytes
 from privbounds.simulators.engine.blockstore import DEFAULT_MAX_BYTES
 
@@ -21,6 +21,7 @@ examples:
   privbounds run bns.obs3_2 --set k=1,4,16 override a grid axis
   privbounds reproduce --fidelity quick    run + figures + report + check
   privbounds check --update                accept the current verdicts as the baseline
+  privbounds new paper mypaper --dir ..    a plugin paper of your own (privbounds-mypaper)
 
 Results go to --out (default ./privbounds-out): results/ (CSV + JSON), figures/,
 report/index.html and blocks.sqlite (the finished blocks; an interrupted run resumes
@@ -170,6 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
     out_opt(sp)
 
     cache_cli.add_parser(sub, out_opt)
+    scaffold.add_parser(sub)
     _add_plan(sub)
 
     sp = sub.add_parser("reproduce", help="run + figures + report + check (the check is skipped at smoke "

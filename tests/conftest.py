@@ -7,7 +7,9 @@ it and read it (they never write into it).
 The suite sees the built-in papers only: plugins (the gallery of other libraries'
 learners, when its extra is installed here) are switched off for this process and the
 commands it starts; tests/core/test_plugins.py and tests/gallery/ turn them on for their
-own subprocesses."""
+own subprocesses. A plugin paper goes through the same common checks as the built-in ones
+(privbounds.testing) in its own tests, with plugins on: examples/privbounds-laplace/tests,
+which CI runs after installing it (.ci/run)."""
 
 import fcntl
 import hashlib

@@ -271,6 +271,15 @@ def ids() -> list[str]:
     return sorted(_ENTRIES, key=_sort_key)
 
 
+def module_of(theorem_id: str) -> str:
+    """The module that registered ``theorem_id`` (its ``@entry`` builder's): a built-in
+    paper's under privbounds.registry, a plugin's in its own package."""
+    _discover()
+    if theorem_id not in _ENTRIES:
+        raise ParameterError(f"unknown theorem id {theorem_id!r}; see 'privbounds list' for the known ids")
+    return _ENTRIES[theorem_id][0]
+
+
 def papers() -> dict[str, Paper]:
     _discover()
     return dict(_PAPERS)

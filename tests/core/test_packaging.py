@@ -65,3 +65,22 @@ def test_the_github_workflow_runs_the_tests_the_quick_check_and_keeps_the_report
     for step in ("apt-get install -y -qq chromium", "pip install -e '.[test,dask]'", "run: pytest\n",
                  "privbounds reproduce --fidelity quick --jobs 2", "actions/upload-artifact", "privbounds-out/report"):
         assert step in text, step
+
+
+def test_ci_installs_the_example_plugin_paper_on_its_own_and_checks_it():
+    """The example plugin paper is its own distribution: CI (.ci/run and the workflow)
+    installs it after the built-in run, runs its tests with plugins on and checks its quick
+    run against its own baseline; the built-in suite never collects its tests."""
+    ex = "examples/privbounds-laplace"
+    ci = (ROOT / ".ci" / "run").read_text()
+    for step in (f".venv/bin/pip install -q -e {ex}", f".venv/bin/pytest {ex}/tests",
+                 '.venv/bin/privbounds run --paper laplace --fidelity quick --jobs 2 --quiet --out "$ex"',
+                 '.venv/bin/privbounds check --out "$ex"', "paper-laplace.html"):
+        assert step in ci, step
+    assert ci.index(f"pip install -q -e {ex}") > ci.index('.venv/bin/privbounds check --out "$out"')
+    flow = (ROOT / ".github" / "workflows" / "ci.yml").read_text()
+    for step in (f"pip install -e {ex}", f"pytest {ex}/tests", "privbounds check --out example-out"):
+        assert step in flow, step
+    cfg = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert cfg["testpaths"] == ["tests"]
+    assert (ROOT / ex / "privbounds_laplace" / "baselines" / "quick.json").is_file()
