@@ -16,7 +16,7 @@ if os.environ.get(registry.NO_PLUGINS, "") not in ("", "0"):
 
 def test_the_paper_runs_draws_and_has_its_pages(tmp_path):
     recs = privbounds.run("laplace.*", fidelity="smoke", jobs=1, seed=0, out=tmp_path, progress=False)
-    verdicts = {v["claim"]: v["verdict"] for v in recs["laplace.thm1"]["verdicts"]}
+    verdicts = {v.claim: v.verdict for v in recs["laplace.thm1"].verdicts}
     assert set(verdicts) == {"upper", "lower", "privacy-count-laplace"}
     assert verdicts["upper"] == "confirmed" and verdicts["privacy-count-laplace"] == "confirmed"
     assert (tmp_path / "figures" / "laplace.thm1.png") in privbounds.plot(out=tmp_path, svg=False)
