@@ -36,8 +36,11 @@ run"; in a record that lacks the point or the claim (another fidelity's grid) it
 of a theorem's notes against its claims and its simulator's parameters (a test runs it on
 every registered theorem); rendering itself never raises.
 
-The record on disk keeps the notes as the registry wrote them, placeholders included: that
-is what the theorem says, and a page renders it with the numbers of the record it shows.
+The record on disk keeps the notes as the registry wrote them at the run, placeholders
+included (what the theorem said; a record is data, not a page). A page and ``privbounds
+show`` render the registry's current notes (``shown``; the record's own for an id no longer
+registered) with the numbers of the record they show, so a note fixed since the run shows
+at once, and its numbers are always that record's.
 ``bare_numbers`` finds measured numbers typed as prose (the forms notes used to take), for
 the test that keeps them out.
 """
@@ -306,6 +309,16 @@ def render(notes: str, record: Record | None = None, lookup: Lookup | None = Non
         return _fill(ph, record, lookup)
 
     return PLACEHOLDER.sub(one, notes or "")
+
+
+def shown(record: Record, lookup: Lookup | None = None) -> str:
+    """A record's notes as its page shows them: the registry's current text (as ``privbounds
+    show`` does; the record's own for an id the registry no longer has), so that prose fixed
+    since the run shows at once, with the numbers of this record."""
+    from privbounds.registry import get, ids
+
+    text = get(record.id).notes if record.id in ids() else record.notes
+    return render(text, record, lookup)
 
 
 def records_in(out) -> Lookup:
