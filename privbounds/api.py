@@ -420,6 +420,10 @@ def show(theorem_id: str, out=DEFAULT_OUT) -> dict:
                             f"{rec.provenance.seed}, {rec.provenance.finished or 'time not recorded'}"
                             + (f": {rec.error} (traceback in {rec.log or 'no log recorded'})"
                                if rec.error else ""))
+    from privbounds.notes import records_in, render
+
+    # the registry's notes, their measured numbers quoted from the last run ("measured when run" before one)
+    info["notes"] = render(thm.notes, rec, records_in(out) if out is not None else None)
     for c in info["claims"]:
         # the verdict with the numbers behind it: slack, exponent and direction, eps_hat
         c["last_verdict"], c["last_evidence"] = last.get(c["id"], (None, None))

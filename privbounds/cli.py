@@ -207,6 +207,8 @@ def _show(args) -> int:
         print(f"tested by: {', '.join(info['tested_by'])}")
     print(f"statement: {info['statement']}")
     print(f"math:      {info['math']}")
+    if info["notes"]:
+        print(f"notes:     {info['notes']}")
     if info["errata"]:
         from privbounds.registry import Erratum
         from privbounds.reports.findings import NO_CLAIM

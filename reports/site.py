@@ -20,6 +20,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from privbounds.bounds._meta import origin
 from privbounds.claims import ABOVE, BELOW, EXACT, LOWER_ORDER, MEANING, SLACK, VERDICTS
+from privbounds.notes import shown as notes_shown
 from privbounds.params import ParameterError
 from privbounds.record import ClaimResult, Record
 from privbounds.registry import ids as registered_ids
@@ -159,6 +160,12 @@ def vclass(verdict: str) -> str:
     return {LOWER_ORDER: "lower-order", SLACK: "slack", EXACT: "exact", ABOVE: "above", BELOW: "below"}.get(verdict, verdict)
 
 
+def notes_text(rec: Record, records: dict | None = None) -> str:
+    """A theorem's notes with their placeholders filled from its record (privbounds.notes);
+    ``records``, every record of the site, for a placeholder naming another theorem's claim."""
+    return notes_shown(rec, (records or {}).get)
+
+
 def environment() -> Environment:
     env = Environment(loader=PackageLoader("privbounds.reports", "templates"),
                       autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
@@ -170,6 +177,7 @@ def environment() -> Environment:
     env.filters["why"] = verdict_reason
     env.filters["origin"] = origin
     env.filters["summary"] = ceiling_summary
+    env.filters["notes"] = notes_text
     env.globals["FOLD"] = FOLD
     env.globals["DIRECTION"] = DIRECTION
     env.globals["NO_CLAIM"] = NO_CLAIM
@@ -207,6 +215,7 @@ def build(out: Path) -> Path:
     (site / "figures").mkdir(parents=True, exist_ok=True)
     (site / "data").mkdir(parents=True, exist_ok=True)
     env = environment()
+    env.globals["records"] = records  # the notes' placeholders may quote another theorem's claim
     common = {"generated": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
               "version": metadata.version("privbounds")}
     pages = []

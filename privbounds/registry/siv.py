@@ -115,7 +115,8 @@ def _siv_thm2_1() -> Theorem:
         notes=("A class on which the union bound is nearly tight: all 2^k Boolean functions on k points, "
                "D uniform on them, target 0 and the class ordered by decreasing number of ones, so the "
                "first consistent hypothesis is wrong on every point the sample missed: err_D = unseen "
-               "fraction, about e^(-n/k), and n_hat is near k ln 4 = 2 ln|H|, about half of the bound. "
+               "fraction, about e^(-n/k), and n_hat is near k ln 4 = 2 ln|H|, a fraction {tightness: upper} of "
+               "the bound. "
                "Structured classes need far less (thresholds: Theorem 2.2). The notes' own ERM "
                "baselines on POINT_d and THRESH_d stay in siv.thm3_3."))
 
@@ -221,7 +222,8 @@ def _siv_thm3_4() -> Theorem:
                "2^4 to 2^56 points under the 4-point cluster, where only three thresholds are 1/4-accurate. "
                "The pure eps-DP exponential mechanism (sampled over runs of thresholds in log space, so any "
                "grid size works) needs samples growing like log|X| / eps, and that growth is real for pure "
-               "DP (the packing lower bound says so); the non-private midpoint ERM stays at about 8 samples. "
+               "DP (the packing lower bound says so); the non-private midpoint ERM stays at "
+               "{n_hat: learner=erm, b=*} samples. "
                "Approximate DP needs far fewer samples as the domain grows, asymptotically: the best known "
                "learners need about log*|X| (recursive interior point; not implemented here), and our "
                "approximate learner, a private binary search over the domain's bits with Gaussian noise on "

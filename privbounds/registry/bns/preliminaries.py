@@ -230,7 +230,7 @@ def _bns_thm2_19() -> Theorem:
         notes=("Implementation reconstructed from Dwork and Roth (2014) Sec. 4.2 and 3.6, the (eps, delta) "
                "branch; the threshold is 2a rather than the book's n-dependent value (equal at the "
                "theorem's n, and it keeps the guarantee for larger n). Rows: 0.6 on a random point, 0.4 "
-               "uniform. The explicit bound is loose by two to three orders of magnitude."))
+               "uniform. The explicit bound is loose: n_hat is {slack: upper} times below it."))
 
 
 @entry("bns.prop2_20")

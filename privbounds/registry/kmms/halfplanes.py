@@ -75,9 +75,10 @@ def _alg_selecthalfplane() -> Theorem:
                "space, and (in sample mode) a uniform point in a trapezoid by the inverse CDF of its linear height. "
                "The unit tests compare its region probabilities with a brute-force integration of exp(eta q) over F x "
                "D on a fine grid. In domain mode the output is the full-grid cell of the paper's output point, a "
-               "post-processing, since those cells do not depend on the data. The largest sup log-ratio over the "
-               "random pairs is about 0.6 to 0.85 times 2 eta; the audit instance (one negative moved on X_1^2) "
-               "reaches an exact log-ratio of 1.39 at eta = 1 and 3.45 with eta doubled."))
+               "post-processing, since those cells do not depend on the data. The sup log-ratio over the random "
+               "pairs is held to 2 eta by the claim never-ratio; the audit instance (one negative moved on X_1^2) "
+               "reaches an exact log-ratio of 1.39 at eta = 1 and 3.45 with eta doubled (tests/kmms/test_halfplanes.py "
+               "computes both), of which the audit certifies eps_hat {eps_hat: privacy-select-halfplane}."))
 
 
 @entry("kmms.claim4_3")

@@ -288,12 +288,12 @@ def _lem2_7() -> Theorem:
         simulator=PapLem27(), plotter="pap.specs:lem2_7", claims=claims,
         notes=("PMW's internals are ours (the paper gives only its interface): AboveThreshold between updates, one "
                "pass over the queries in a random order, advanced composition. The family of distributions is there "
-               "because the theorem is for every D; the claims use the worst. What we find: n_hat stays 20-100 times "
-               "below the explicit bound, and grows more slowly than 1/alpha^2 on both classes at full fidelity: the "
+               "because the theorem is for every D; the claims use the worst. What we find: n_hat stays {slack: upper-thr} "
+               "(thresholds) and {slack: upper-random} (random class) times below the explicit bound, and grows more slowly than 1/alpha^2 on both classes at full fidelity: the "
                "1/alpha^2 of the analysis is an upper bound, reached by a worst case our instances do not hit (thresholds, for one, admit much cheaper "
                "private release: the binary tree of pap.base_priv). The random class's alpha sweep starts at 0.2: "
                "above that the uniform start already answers most of its queries within alpha and PMW barely learns "
-               "(at 0.4 .. 0.15 we measured exponent 3.3 in a first run, a start-up effect, not the law)."))
+               "(a first run's sweep from 0.4 to 0.15 fitted an exponent far above 2, a start-up effect, not the law)."))
 
 
 @entry("pap.base_priv")
@@ -383,23 +383,24 @@ def _thm3_1() -> Theorem:
         simulator=PapThm31(), plotter="pap.release:thm3_1", claims=claims,
         notes=("Below the public requirement no private n suffices (the cover's floor): such points are censored, "
                "not refutations. The private cost grows slowly with m (K and N grow with the cover), so more "
-               "public data are not free. Explicit constants are ours and loose (n_hat is 100-5000 times below "
-               "them). Domain sweep: at T <= m the public sample covers nearly every point, the representatives are "
+               "public data are not free. Explicit constants are ours and loose (n_hat is {slack: upper-thr} times below "
+               "them for thresholds, {slack: upper-stump} for stumps). Domain sweep: at T <= m the public sample covers nearly every point, the representatives are "
                "the points themselves and PMW must learn D itself, which is harder for the skewed distributions "
                "than learning the cells' masses at large T (each cell then holds about 1/m of the mass, close to "
                "PMW's uniform start); so n_hat falls from T = 256 to T = 4096 and is flat beyond: no growth with the "
-               "domain, which is the claim. Stumps, full fidelity: the worst distribution (random marginals) needs "
-               "n_hat = 211k, 370k, 650k, 1.14M, 1.99M, 3.47M at p = 4 .. 128. The algorithm's cost follows "
+               "domain, which is the claim. Stumps: the worst distribution (random marginals) needs "
+               "n_hat = {n_hat: panel=stumps, alpha=0.2, dist=random, p=*} (full fidelity runs p = 4 .. 128). The algorithm's cost follows "
                "sqrt(p) ln p: PMW's noise scale grows like sqrt(c), with the update cap c proportional to ln N = "
                "p ln 2, and its single pass compares each of the K = p stumps with fresh noise, so the largest of p "
                "noises, of order ln p, must stay below the threshold's margin. Over p = 4 .. 128 ln p grows by a "
-               "factor 3.5, so the raw exponent of n_hat reads about 0.8, not 0.5: scaling-dual-vc-law fits n_hat / "
+               "factor 3.5, so the raw exponent of n_hat reads {exponent: scaling-dual-vc-law, fit=raw}, not 0.5: scaling-dual-vc-law fits n_hat / "
                "ln p, scaling-dual-vc divides by the statement's ln(p/beta). An earlier version divided by our "
                "explicit bound's L = ln(2(K + 2c + 1)/beta), a union bound of the proof over the 2c + 1 noise draws "
                "the cap allows (about 35,000 p), which the algorithm never makes: L barely moves with p, the fit "
-               "kept the growth of ln p, and read 0.75 [0.68, 0.82] against 0.5. The upper bound is not threatened: "
-               "n_hat stays 1200 or more times below it at every point (tightness 0.0005 at p = 4, 0.0008 at p = "
-               "128). In alpha the exponent is below the bound's 2 (1.6 [1.43, 1.76] with L divided out, which "
-               "lowered it, since L grows with 1/alpha): the bound is loose in alpha here, as for PMW alone (Lemma "
+               "kept the growth of ln p, and read well above 0.5. The upper bound is not threatened: "
+               "n_hat stays {slack: upper-stump} times below it over its points (tightness "
+               "{tightness: upper-stump, p=4, dist=random} at p = 4, {tightness: upper-stump, p=128, dist=random} at "
+               "p = 128). In alpha the exponent is below the bound's 2 ({exponent: scaling-alpha}, with nothing divided "
+               "out): the bound is loose in alpha here, as for PMW alone (Lemma "
                "2.7). The bound's log factors (d^(3/2) = (log2 p)^1.5 for stumps) are "
                "not divided out, since at these m the cover is all of H and that factor does not arise."))

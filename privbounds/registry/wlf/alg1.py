@@ -91,8 +91,9 @@ def _wlf_ex20() -> Theorem:
         simulator=Ex20(), plotter="wlf.specs:ex20", claims=claims,
         notes=(EXACT_NOTE + "The rate is distribution-free (Definition 1): the claim holds when the mean excess "
                "risk is under it for the spread and the concentrated distribution alike (wlf.alg1's figure module "
-               "has the family check, learnability_check). The bound is loose by one to two orders of magnitude "
-               "(its 2 eps(n) stability term dominates); the measured excess risk of the spread distribution falls "
+               "has the family check, learnability_check). The bound is loose ({slack: upper-ex20, dist=uniform} "
+               "times the spread distribution's mean excess risk where it is below 1; its 2 eps(n) stability term "
+               "dominates); the measured excess risk of the spread distribution falls "
                "like (M + log n)/n rather than 1/sqrt n. What it cannot show: a rate for every distribution, only "
                "for the two tried; |H| = 2^M + 1 here, so K = |H| (one more than the paper's 2^M)."))
 
@@ -255,7 +256,7 @@ def _wlf_thm35() -> Theorem:
         notes=(EXACT_NOTE + "M = 4, eps(n) and eps = 0.5. Per dataset: the worst replace-one stability over the 32 "
                "replacements of one of its points, the generalisation gap directly and in the proof's replace-one "
                "form (the gap at a fresh point z' of Z versus Z with z' swapped in; its mean is the same number "
-               "with about six times less variance), the AERM gap, the excess risk and ER - GG - AG = R_hat*(Z) - "
+               "with much less variance), the AERM gap, the excess risk and ER - GG - AG = R_hat*(Z) - "
                "R*. The figure draws the mean generalisation gap with its interval against the largest stability "
                "measured (|GG| <= ST_max): it holds with room, since stability is a worst case and GG an average. "
                "What it cannot show: the supremum of Definition 6 over all pairs (only the pairs tried), and "

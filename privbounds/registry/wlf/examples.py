@@ -422,6 +422,6 @@ def _wlf_prop26() -> Theorem:
                "larger sample. MCMC makes the mechanism only approximately DP: a chain within total variation tv "
                "of Alg 1's law on every dataset is (eps, (1 + e^eps) tv)-DP, so pure eps-DP holds only in the "
                "limit; the exact target is what the audit checks. The level (TV <= 0.02 by 3000 steps) is ours, "
-               "and it was moved there after a first run judged it at 1000 steps, where n_data = 100 gave TV "
-               "0.061 (the flatter density of the smaller sample mixes more slowly). What this cannot show: polynomial time in "
+               "and it was moved there after a first run judged it at 1000 steps, where n_data = 100 gives TV "
+               "{value: upper-tv-level, n_data=100, n=1000} (the flatter density of the smaller sample mixes more slowly). What this cannot show: polynomial time in "
                "general (one problem, d = 2), or accuracy for the continuous density rather than its grid."))

@@ -216,9 +216,9 @@ def _lem30() -> Theorem:
                "Minimised over the profile, e^eps - 1 + delta(eps) is smallest at eps = 0, where it equals delta(0) "
                "= TV (its derivative e^eps (1 - P'[loss > eps]) is never negative): the lemma is exactly tight "
                "for the plain count (drawn, not claimed: the bound would be the measured TV itself); for the count on half of the "
-               "rows, Lemma 31's guarantee minimised the same way is within a fraction of a percent of the TV. At "
-               "a typical delta = 1e-5 the bound is above 1 (says nothing) for sigma <= 4 and about 9 to 11 times "
-               "the TV at sigma 8 and 16. The experiment checks these mechanisms, not every (eps, delta)-DP "
+               "rows, Lemma 31's guarantee minimised the same way is within a fraction of a percent of the TV (the TV is "
+               "{tightness: profile} times it). At a typical delta = 1e-5 the bound is above 1 (says nothing) for "
+               "sigma <= 4 and {slack: typical} times the TV at sigma 8 and 16. The experiment checks these mechanisms, not every (eps, delta)-DP "
                "algorithm."))
 
 
@@ -304,7 +304,7 @@ def _thm25() -> Theorem:
                "simplified form cannot be checked), with the Hoeffding term on the validation part's n/(a+1) rows "
                "and counted twice (the printed proof has n and once). a = ceil(log(3/delta)) since a must be an "
                "integer; the privacy statement's log(3/n) is read as log(3/delta). The bound is below 1 at every n of the "
-               "curve (2^14 to 2^20) and no run failed: the bound is many times the measured excess risk, so the "
+               "curve (2^14 to 2^20) and the measured failure rate is {p_hat: failure}: the bound is many times the measured excess risk, so the "
                "experiment confirms the guarantee on this problem but cannot show the log(1/delta) form, and with an "
                "exponential-mechanism base learner, whose excess risk has a light tail, boosting has little to "
                "improve on running the base learner on all n rows."))
