@@ -203,18 +203,11 @@ def privacy_loss(problem: finite.Problem, pos, neg, n: int, eps: float, sensitiv
                  rng: np.random.Generator) -> np.ndarray:
     """Per dataset: max over the 2G replacements of one of its points (chosen at random,
     in proportion to the counts) and over h of |log p_Z(h) - log p_Z'(h)|, exact."""
-    trials, size = pos.shape
-    counts = np.concatenate([pos, neg], axis=1)
-    u = rng.random(trials) * n
-    cell = np.argmax(np.cumsum(counts, axis=1) > u[:, None], axis=1)  # the replaced point
+    trials = pos.shape[0]
+    cell = finite.replaced_cell(np.concatenate([pos, neg], axis=1), rng.random(trials) * n)  # the replaced point
     base = finite.alg1_log_probs(finite.error_counts(pos, neg), n, eps, sensitivity)
     worst = np.zeros(trials)
-    rows = np.arange(trials)
-    for new in range(2 * size):  # every replacement value (x_j, y)
-        c = counts.copy()
-        c[rows, cell] -= 1
-        c[:, new] += 1
-        lp = finite.alg1_log_probs(finite.error_counts(c[:, :size], c[:, size:]), n, eps, sensitivity)
+    for _, lp in finite.replacements(pos, neg, cell, n, eps, sensitivity):  # every replacement value (x_j, y)
         worst = np.maximum(worst, np.max(np.abs(lp - base), axis=1))
     return worst
 

@@ -61,18 +61,15 @@ SUB_RATE = 0.5  # the subsampled learners draw half of the rows
 def alg1_replacements(pos, neg, n, epsilon, rng):
     """Exact stability and privacy loss of Algorithm 1 over every replacement of one
     random row of each dataset: (trials,) maxima of each."""
-    T, g = pos.shape
-    L = finite.point_losses(g)
-    cells = np.concatenate([pos, neg], axis=1)
-    u = rng.integers(0, n, size=T)
-    row = np.sum(np.cumsum(cells, axis=1) <= u[:, None], axis=1)  # the cell of the u-th row
-    errs = finite.error_counts(pos, neg)
-    base = errs - L[row]
-    cand = base[:, None, :] + L[None, :, :]  # (T, 2G, G + 1): every replacement
-    logp = finite.alg1_log_probs(errs, n, epsilon)
-    logq = finite.alg1_log_probs(cand, n, epsilon)
-    st = finite.ro_stability(np.broadcast_to(logp[:, None, :], logq.shape), logq).max(axis=1)
-    loss = pure_epsilon(logp[:, None, :], logq).max(axis=1)
+    T = pos.shape[0]
+    # an integer position, where stability.py draws a real one: the same law, but this draw is
+    # what the seeds of wlf.lem8's rows are made of
+    row = finite.replaced_cell(np.concatenate([pos, neg], axis=1), rng.integers(0, n, size=T))
+    logp = finite.alg1_log_probs(finite.error_counts(pos, neg), n, epsilon)
+    st, loss = np.zeros(T), np.zeros(T)
+    for _, logq in finite.replacements(pos, neg, row, n, epsilon):
+        st = np.maximum(st, finite.ro_stability(logp, logq))
+        loss = np.maximum(loss, pure_epsilon(logp, logq))
     return st, loss
 
 
