@@ -43,9 +43,9 @@ import numpy as np
 
 from privbounds.bounds.bns import alg2_budget
 from privbounds.bounds.tools import COMPOSITION_RULES
-from privbounds.params import ALPHA_BELOW_HALF, APPROX_DELTA, BETA, EPSILON_AT_MOST_4, Interval, Options
 from privbounds.simulators.bns.prop2_21 import tree_events
 from privbounds.simulators.bns.sanitize_learn import alg2_thresholds
+from privbounds.simulators.bns.specs import k_learner_params
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.shared.accuracy import within
@@ -123,15 +123,7 @@ def alg2_tree_events(budget, trials, rng, **spec):
 
 class BnsCor310(Simulator):
     theorem_id = "bns.cor3_10"
-    params = {
-        "d": Interval("d", 2, 12, "both", integer=True),
-        "k": Interval("k", 1, 1 << 12, "both", integer=True),
-        "rule": Options("rule", COMPOSITION_RULES),
-        "alpha": ALPHA_BELOW_HALF,
-        "epsilon": EPSILON_AT_MOST_4,
-        "delta": APPROX_DELTA,
-        "beta": BETA,
-    }
+    params = k_learner_params(2, 12, 1 << 12)
     _ks = {"smoke": [1, 16], "quick": [1, 4, 16, 32, 64, 128],
            "full": [1, 2, 4, 8, 16, 32, 64, 128, 256]}
 
