@@ -63,11 +63,11 @@ def code_params(max_users: int, strategies: tuple) -> dict:
     """A code check's parameters: users in [2, max_users], security xi in (0, 1), the
     pirate's strategy, the bounded event and the part (coalition curve or truncated length)."""
     return {
-        "users": Interval("users", 2, max_users, "both", integer=True),
-        "xi": Interval("xi", 0, 1, "neither"),
-        "strategy": Options("strategy", strategies),
-        "event": Options("event", EVENTS),
-        "part": Options("part", ("code", "length")),
+        "users": Interval(2, max_users, "both", integer=True),
+        "xi": Interval(0, 1, "neither"),
+        "strategy": Options(strategies),
+        "event": Options(EVENTS),
+        "part": Options(("code", "length")),
     }
 
 

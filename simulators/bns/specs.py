@@ -13,9 +13,9 @@ def k_learner_params(d_low: int, d_high: int, k_high: int) -> dict:
     """d in [d_low, d_high] (|X| = 2^d), k in [1, k_high], the composition rule, agnostic
     alpha < 1/2, eps <= 4 and approximate privacy (delta > 0: advanced composition needs it)."""
     return {
-        "d": Interval("d", d_low, d_high, "both", integer=True),
-        "k": Interval("k", 1, k_high, "both", integer=True),
-        "rule": Options("rule", COMPOSITION_RULES),
+        "d": Interval(d_low, d_high, "both", integer=True),
+        "k": Interval(1, k_high, "both", integer=True),
+        "rule": Options(COMPOSITION_RULES),
         "alpha": ALPHA_BELOW_HALF,
         "epsilon": EPSILON_AT_MOST_4,
         "delta": APPROX_DELTA,

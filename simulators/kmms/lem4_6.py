@@ -85,8 +85,8 @@ def selection_gaps(point, trials, rng) -> np.ndarray:
 class KmmsLem46(SelectHalfplaneCurve):
     theorem_id = "kmms.lem4_6"
     accounting = "one call of Select Halfplane, density exp(eta q): 2 eta-DP"
-    params = {**specs("mode", "d", "points", "eta", "k"), "rows": Options("rows", ("survival", "paper", "ours")),
-              "examples": Interval("examples", 1, 1 << 24, "both", integer=True)}
+    params = {**specs("mode", "d", "points", "eta", "k"), "rows": Options(("survival", "paper", "ours")),
+              "examples": Interval(1, 1 << 24, "both", integer=True)}
     fidelities = GEOMETRY_FIDELITY
     _grid_d = {"smoke": [8], "quick": [8, 16], "full": [8, 16]}
     _etas = {"smoke": [0.2], "quick": [0.05, 0.2, 1.0], "full": [0.05, 0.2, 1.0]}

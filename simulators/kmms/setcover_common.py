@@ -29,7 +29,7 @@ import math
 import numpy as np
 
 from privbounds.bounds.kmms import composition_parameters, n_conj, n_conj_argmax, n_conj_composition
-from privbounds.params import ALPHA, BETA, EPS_MIN, Interval, Options, ParameterError
+from privbounds.params import ALPHA, BETA, EPS_MIN, Interval, Options, ParameterError, named
 from privbounds.simulators.engine.simulator import Fidelity, Simulator
 from privbounds.simulators.kmms.conjunctions import classical_learner, make_family, run_family
 from privbounds.simulators.kmms.setcover import reading_parameters
@@ -47,16 +47,16 @@ WHOLE_AUDIT_ELSEWHERE = (
     "repeat them")
 LEARNERS = ("setcover", "setcover-literal", "advanced", "basic", "argmax", "nonprivate")
 
-SPECS = {
+SPECS = named({
     "alpha": ALPHA, "beta": BETA,
-    "epsilon": Interval("epsilon", EPS_MIN, 1, "left"),  # Claim 3.4: eps < 1
-    "delta": Interval("delta", 0, 1 / math.e, "neither"),  # Claim 3.4: delta < 1/e
-    "k": Interval("k", 1, 64, "both", integer=True),
-    "d": Interval("d", 1, 1 << 14, "both", integer=True),
-    "family": Options("family", ("decoy", "nearmiss")),
-    "form": Options("form", ("conj", "disj")),
-    "learner": Options("learner", LEARNERS),
-}
+    "epsilon": Interval(EPS_MIN, 1, "left"),  # Claim 3.4: eps < 1
+    "delta": Interval(0, 1 / math.e, "neither"),  # Claim 3.4: delta < 1/e
+    "k": Interval(1, 64, "both", integer=True),
+    "d": Interval(1, 1 << 14, "both", integer=True),
+    "family": Options(("decoy", "nearmiss")),
+    "form": Options(("conj", "disj")),
+    "learner": Options(LEARNERS),
+})
 
 # A round costs O((k + 1) d) per trial whatever n is; trials per n are what costs.
 FIDELITY = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.params import ALPHA, APPROX_DELTA, BETA, EPS_MIN, Interval, Options, ParameterError
+from privbounds.params import ALPHA, APPROX_DELTA, BETA, EPS_MIN, Interval, Options, ParameterError, named
 from privbounds.simulators.engine.simulator import DEFAULT_FIDELITY, Fidelity
 from privbounds.simulators.pap.query_classes import DISTRIBUTIONS, line_distribution
 
@@ -19,17 +19,17 @@ STUMP_DISTRIBUTIONS = ("zero", "random", "skewed")  # mu = 0; mu ~ U[-1, 1]; |mu
 N_MAX = 1 << 30
 M_MAX = 1 << 17  # public sample sizes: 10x the largest the grids use (12,566), arrays of trials x m
 DELTA = 1e-10
-EPS_PMW = Interval("epsilon", EPS_MIN, 1, "both")  # PMW's accounting assumes eps <= 1
+EPS_PMW = Interval(EPS_MIN, 1, "both")  # PMW's accounting assumes eps <= 1
 
-SPECS = {
+SPECS = named({
     "alpha": ALPHA, "beta": BETA, "epsilon": EPS_PMW, "delta": APPROX_DELTA,
     # T: the largest domain the grids use (2^16); at 2^16 four trials of PMW already take a minute
-    "T": Interval("T", 2, 1 << 16, "both", integer=True),
-    "p": Interval("p", 1, 1000, "both", integer=True),  # the bounds hold 2^p as a double
-    "m": Interval("m", 0, M_MAX, "both", integer=True),
-    "radius": Interval("radius", 0, 1, "neither"),
-    "dist": Options("dist", DISTRIBUTIONS + STUMP_DISTRIBUTIONS),
-}
+    "T": Interval(2, 1 << 16, "both", integer=True),
+    "p": Interval(1, 1000, "both", integer=True),  # the bounds hold 2^p as a double
+    "m": Interval(0, M_MAX, "both", integer=True),
+    "radius": Interval(0, 1, "neither"),
+    "dist": Options(DISTRIBUTIONS + STUMP_DISTRIBUTIONS),
+})
 
 # Release experiments spend most of their time in PMW rounds: fewer trials per n than the
 # default, fine steps only at full fidelity. Quick runs its 200 trials as two blocks, so

@@ -27,7 +27,7 @@ SIZES = {"thr": 4096, "int": 1024}
 
 class PapLem33(Simulator):
     theorem_id = "pap.lem3_3"
-    params = {"class": Options("class", ("thr", "int")), **specs("T", "radius", "beta", "dist")}
+    params = {"class": Options(("thr", "int")), **specs("T", "radius", "beta", "dist")}
     _radii = {"smoke": [0.2, 0.05], "quick": [0.2, 0.1, 0.05, 0.02],
               "full": [0.2, 0.1, 0.05, 0.02, 0.01]}
 

@@ -182,14 +182,14 @@ def sample_accusations(point: dict, total: int, trials: int, rng: np.random.Gene
 class PapThm43(Simulator):
     theorem_id = "pap.thm4_3"
     params = {
-        "mechanism": Options("mechanism", MECHANISMS),
-        "event": Options("event", EVENTS),
-        "p": Interval("p", 1, 1 << 16, "both", integer=True),
-        "pub": Interval("pub", 0, 1, "left"),
+        "mechanism": Options(MECHANISMS),
+        "event": Options(EVENTS),
+        "p": Interval(1, 1 << 16, "both", integer=True),
+        "pub": Interval(0, 1, "left"),
         "alpha": ALPHA,
-        "rho": Interval("rho", 0, 1, "neither"),
-        "kappa0": Interval("kappa0", 0, 64, "right"),
-        "fresh": Interval("fresh", 1, 10_000, "both", integer=True),
+        "rho": Interval(0, 1, "neither"),
+        "kappa0": Interval(0, 64, "right"),
+        "fresh": Interval(1, 10_000, "both", integer=True),
         "epsilon": EPSILON_AT_MOST_1, "delta": APPROX_DELTA, "beta": BETA,
     }
     fidelities = FIDELITIES

@@ -81,9 +81,9 @@ def sub_base_epsilon(epsilon, gamma=SUB_RATE) -> float:
 class WlfLem8(Simulator):
     theorem_id = "wlf.lem8"
     measure = "mean"
-    params = {"learner": Options("learner", LEM8_LEARNERS), "epsilon": Interval("epsilon", EPS_MIN, 4, "both"),
-              "measure": Options("measure", ("stability", "privacy_loss")),
-              "bits": Interval("bits", 2, 9, "both", integer=True)}
+    params = {"learner": Options(LEM8_LEARNERS), "epsilon": Interval(EPS_MIN, 4, "both"),
+              "measure": Options(("stability", "privacy_loss")),
+              "bits": Interval(2, 9, "both", integer=True)}
 
     def grid(self, fidelity, overrides):
         eps = [0.1, 1.0] if fidelity == "smoke" else [0.05, 0.1, 0.2, 0.5, 1.0, 2.0]
@@ -171,8 +171,8 @@ def lem30_guarantee(point: dict, which: str = "profile") -> tuple[float, float]:
 class WlfLem30(Simulator):
     theorem_id = "wlf.lem30"
     measure = "mean"
-    params = {"learner": Options("learner", ("gaussian", "gaussian_sub")),
-              "sigma": Interval("sigma", 0.25, 16, "both")}
+    params = {"learner": Options(("gaussian", "gaussian_sub")),
+              "sigma": Interval(0.25, 16, "both")}
 
     def grid(self, fidelity, overrides):
         sig = [1.0, 16.0] if fidelity == "smoke" else [0.5, 1.0, 2.0, 4.0, 8.0, 16.0]

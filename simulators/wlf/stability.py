@@ -83,7 +83,7 @@ def stability_measure(point: dict, n: int, trials: int, rng: np.random.Generator
 
 
 class _StabilityMean(Alg1Mean):
-    params = {**Alg1Mean.params, "quantity": Options("quantity", QUANTITIES)}
+    params = {**Alg1Mean.params, "quantity": Options(QUANTITIES)}
     # the quantities that compare the learner on every replacement of one row: a table over
     # pairs of the 2^bits points
     PAIRWISE = ("stability", "symmetrised_gap", "er_minus_gg_minus_ag")
