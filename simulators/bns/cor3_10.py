@@ -44,7 +44,7 @@ import numpy as np
 from privbounds.bounds.bns import alg2_budget
 from privbounds.bounds.tools import COMPOSITION_RULES
 from privbounds.simulators.bns.prop2_21 import tree_events
-from privbounds.simulators.bns.sanitize_learn import alg2_thresholds
+from privbounds.simulators.bns.sanitize_learn import alg2_thresholds, moved_row
 from privbounds.simulators.bns.specs import k_learner_params
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
@@ -88,12 +88,7 @@ def alg2_thresholds_neighbours(budget, trials, rng, epsilon, delta, rule, alpha,
     arrays hold ``per_trial`` elements per trial (for the chunks). Returns the two boolean
     arrays "output in E" on D and on D'."""
     e_san, d_san, eps0 = alg2_budget(epsilon, 1, rule, delta)
-    c, p = np.array(counts, dtype=np.int64), np.array(positives, dtype=np.int64)
-    c2, p2 = c.copy(), p.copy()
-    c2[move[0]] -= 1
-    p2[move[0]] -= move[1]
-    c2[move[2]] += 1
-    p2[move[2]] += move[3]
+    c, p, c2, p2 = moved_row(counts, positives, move)
     X, n = c.size, int(c.sum())
     wanted = np.zeros(X + 1, dtype=bool)
     wanted[list(event)] = True
