@@ -228,6 +228,21 @@ def n_alg2_points(k, rule, alpha, epsilon, delta, beta):
           |H| <= n + 1 representatives, failure beta'/k per column),
     with (eps_san, delta_san, eps0) from ``alg2_budget``. Not k-free: E3 grows like k
     (basic) or sqrt(k ln(1/delta)) (advanced)."""
+    def sanitizer_and_selection(kk, a, e_san, d_san, eps0, b3):
+        a4 = a / 4
+        t1 = n_point_sanitizer(a4 / 2, e_san, d_san, b3)
+        t3 = _smallest_n(lambda n: n - (2.0 / (a4 * eps0)) * (np.log(n + 1) + np.log(kk / b3)))
+        return t1, t3
+
+    return _alg2_rows(k, rule, alpha, epsilon, delta, beta, sanitizer_and_selection)
+
+
+def _alg2_rows(k, rule, alpha, epsilon, delta, beta, sanitizer_and_selection):
+    """Lemma 3.7's three-event bound for Algorithm 2, at each k: max(E2, E1, E3) with
+    alpha' = alpha/4 and beta' = beta/3, where E1 (Thm 2.8 per column) is common and
+    ``sanitizer_and_selection(k, alpha, eps_san, delta_san, eps0, beta')`` gives the
+    sanitizer's E2 and the exponential mechanism's E3 (``n_alg2_points``,
+    ``n_alg2_thresholds``). An array for an array k, a float for a number."""
     ks = np.atleast_1d(np.asarray(k))
     a, eps = unit_open("alpha", alpha), positive("epsilon", epsilon)
     dl, b = unit_open("delta", delta), unit_open("beta", beta)
@@ -235,9 +250,8 @@ def n_alg2_points(k, rule, alpha, epsilon, delta, beta):
     out = []
     for kk in ks:
         e_san, d_san, eps0 = alg2_budget(float(eps), int(kk), rule, float(dl))
-        t1 = n_point_sanitizer(a4 / 2, e_san, d_san, b3)
+        t1, t3 = sanitizer_and_selection(kk, a, e_san, d_san, eps0, b3)
         t2 = (50.0 / a4 ** 2) * np.log(kk / (a4 * b3))
-        t3 = _smallest_n(lambda n, e0=eps0, kk=kk: n - (2.0 / (a4 * e0)) * (np.log(n + 1) + np.log(kk / b3)))
         out.append(max(t1, t2, t3))
     out = np.array(out)
     return out if np.ndim(k) else float(out[0])
@@ -275,19 +289,12 @@ def n_alg2_thresholds(k, rule, alpha, epsilon, delta, beta, domain_size):
     of two thresholds) is the difference of two prefixes, so prefixes need alpha'/2, of
     which the rounding takes alpha'/4: the tree needs accuracy alpha'/4 = alpha/16. At most
     8/alpha + 1 representatives."""
-    ks = np.atleast_1d(np.asarray(k))
-    a, eps = unit_open("alpha", alpha), positive("epsilon", epsilon)
-    dl, b = unit_open("delta", delta), unit_open("beta", beta)
-    a4, b3 = a / 4, b / 3
-    out = []
-    for kk in ks:
-        e_san, _, eps0 = alg2_budget(float(eps), int(kk), rule, float(dl))
-        t1 = n_tree_sanitizer(a / 16, e_san, domain_size, b3)
-        t2 = (50.0 / a4 ** 2) * np.log(kk / (a4 * b3))
-        t3 = (2.0 / (a4 * eps0)) * (np.log(8.0 / a + 1) + np.log(kk / b3))
-        out.append(max(t1, t2, t3))
-    out = np.array(out)
-    return out if np.ndim(k) else float(out[0])
+    def sanitizer_and_selection(kk, a, e_san, d_san, eps0, b3):
+        t1 = n_tree_sanitizer(a / 16, e_san, domain_size, b3)  # pure: the tree ignores delta_san
+        t3 = (2.0 / (a / 4 * eps0)) * (np.log(8.0 / a + 1) + np.log(kk / b3))
+        return t1, t3
+
+    return _alg2_rows(k, rule, alpha, epsilon, delta, beta, sanitizer_and_selection)
 
 
 @bound(EXACT, "BNS Ex 3.5 (Cor 3.4 with |PAR_d| = 2^d); explicit constants we derived from the proof (RECONSTRUCTED)")

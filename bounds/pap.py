@@ -57,6 +57,12 @@ def assouad_dual_vc(vc):
     return np.exp2(d + 1) - 1
 
 
+def _accuracy_privacy(alpha, beta, epsilon, delta):
+    """(alpha, beta, epsilon, delta) checked, in that order, as every private bound of this
+    module takes them: alpha, beta, delta in (0, 1), epsilon > 0."""
+    return unit_open("alpha", alpha), unit_open("beta", beta), positive("epsilon", epsilon), unit_open("delta", delta)
+
+
 # --- public data: the cover (Lemma 3.3) and the public-only baseline ------------------
 
 
@@ -152,10 +158,7 @@ def n_pmw_offline(alpha, beta, epsilon, delta, domain_size, n_queries):
     (eps alpha). (ii) Sample to distribution: Hoeffding for [0, 1] queries at deviation
     alpha/4 (0/1 scale), union over K, failure beta/2: n >= 8 ln(4K/beta) / alpha^2.
     Errors add: 2 (alpha/4 + alpha/4) = alpha on the +-1 scale."""
-    a = unit_open("alpha", alpha)
-    b = unit_open("beta", beta)
-    eps = positive("epsilon", epsilon)
-    dl = unit_open("delta", delta)
+    a, b, eps, dl = _accuracy_privacy(alpha, beta, epsilon, delta)
     n = at_least("domain_size", domain_size, 1)
     k = at_least("n_queries", n_queries, 1)
     c = np.floor(256.0 * np.log(n) / a**2) + 1
@@ -168,10 +171,7 @@ def n_pmw_offline(alpha, beta, epsilon, delta, domain_size, n_queries):
 @bound(ASYMPTOTIC, "PAP Lemma 2.7 (corollary of Dwork-Roth Thm 4.15): shape, constant hidden (RECONSTRUCTED)")
 def n_pmw_shape(alpha, beta, epsilon, delta, domain_size, n_queries):
     """sqrt(ln N ln(1/delta)) ln(K/beta) / (eps alpha^2): the shape of Lemma 2.7, constant 1."""
-    a = unit_open("alpha", alpha)
-    b = unit_open("beta", beta)
-    eps = positive("epsilon", epsilon)
-    dl = unit_open("delta", delta)
+    a, b, eps, dl = _accuracy_privacy(alpha, beta, epsilon, delta)
     n = at_least("domain_size", domain_size, 2)
     k = at_least("n_queries", n_queries, 1)
     return np.sqrt(np.log(n) * np.log(1.0 / dl)) * np.log(k / b + 1.0) / (eps * a**2)
@@ -196,10 +196,7 @@ def n_pap_private(alpha, beta, epsilon, delta, vc, dual_vc, m):
 @bound(ASYMPTOTIC, "PAP Thm 3.1 (abstract: m ~ d/alpha, n ~ sqrt(p) d^(3/2)/alpha^2); log factors RECONSTRUCTED")
 def n_pap_shape(alpha, beta, epsilon, delta, vc, dual_vc):
     """sqrt(p d ln(1/alpha) ln(1/delta)) (d ln(1/alpha) + ln(1/beta)) / (eps alpha^2)."""
-    a = unit_open("alpha", alpha)
-    b = unit_open("beta", beta)
-    eps = positive("epsilon", epsilon)
-    dl = unit_open("delta", delta)
+    a, b, eps, dl = _accuracy_privacy(alpha, beta, epsilon, delta)
     d = at_least("vc", vc, 1)
     p = at_least("dual_vc", dual_vc, 1)
     la = np.log(1.0 / a)
@@ -274,10 +271,7 @@ def n_gauss_stumps(alpha, beta, epsilon, delta, p):
     8 ln(4p/beta) / alpha^2 ). Each coordinate's noise (Gaussian tail) and sampling error
     (Hoeffding) exceed sqrt(2 ln(4p/beta)) times s and 1/sqrt(n) with probability
     <= beta/(2p) each; a union over 2p events; each term <= alpha/2."""
-    a = unit_open("alpha", alpha)
-    b = unit_open("beta", beta)
-    eps = positive("epsilon", epsilon)
-    dl = unit_open("delta", delta)
+    a, b, eps, dl = _accuracy_privacy(alpha, beta, epsilon, delta)
     pp = at_least("p", p, 1)
     lg = np.log(4.0 * pp / b)
     return np.maximum(8.0 * np.sqrt(pp * np.log(1.25 / dl) * lg) / (eps * a), 8.0 * lg / a**2)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from privbounds.params import ALPHA, BETA, DELTA, EPSILON, Options, ParameterError
+from privbounds.params import ALPHA, BETA, DELTA, EPSILON, Options, ParameterError, named
 from privbounds.simulators.engine.simulator import Simulator, expand
 
 FORMS = ("rows", "counts")
@@ -142,15 +142,16 @@ class LearnerSimulator(Simulator):
         check_measurable(self.family)  # a description read back from a folder, say
         self.compare = get(spec["compare_to"]).simulator
         name, beside = spec["name"], tuple(spec["beside"])
-        fixed = {k: Options(k, (v,)) for k, v in spec["theorem_point"].items()}
+        fixed = {k: Options((v,)) for k, v in spec["theorem_point"].items()}
         # the compared theorem's parameter that names its learners ("learner", or "rule" for a
         # theorem whose variants are accountings): every point carries it as well, so that the
         # theorem's claims select their own points
         self.key = axis_key(spec)
         self.params = {**fixed, **self.family.params, "epsilon": EPSILON, "alpha": ALPHA, "beta": BETA,
-                       "delta": DELTA, "learner": Options("learner", (name, *beside))}
+                       "delta": DELTA, "learner": Options((name, *beside))}
         if self.key != "learner":
-            self.params[self.key] = Options(self.key, (name, *beside))
+            self.params[self.key] = Options((name, *beside))
+        self.params = named(self.params)  # an instance's own params: named here, not by the class
         self.unaudited = {name: spec.get("unaudited") or (
             "no audit ran with this measurement; audit it with 'privbounds audit' (see the README)")}
         # the compared theorem's trial counts, but at least enough to show success 1 - beta at

@@ -53,7 +53,7 @@ from privbounds.learner_sim import (  # noqa: F401  (_construct, _takes, declare
     declared,
     describe,
 )
-from privbounds.params import ALPHA, BETA, DELTA, EPSILON, ParameterError, flag
+from privbounds.params import ALPHA, BETA, DELTA, EPSILON, ParameterError, flag, named
 from privbounds.simulators.engine.simulator import expand
 
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
@@ -173,7 +173,7 @@ def make_spec(learner, *, name: str, instance: str, compare_to: str, grid: dict,
     from privbounds.arguments import normalise_overrides
 
     grid = normalise_overrides(grid)
-    allowed = {**fam.params, "epsilon": EPSILON, "alpha": ALPHA, "beta": BETA, "delta": DELTA}
+    allowed = named({**fam.params, "epsilon": EPSILON, "alpha": ALPHA, "beta": BETA, "delta": DELTA})
     where = "--set" if flag("grid").startswith("--") else "grid key"  # the command line's option is --set
     defaults = fam.defaults_for(compare_to)
     if "delta" not in defaults:  # a pure-DP theorem: it has no delta to sweep

@@ -7,6 +7,7 @@ to every entry and every message names the parameter and its allowed range.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -57,23 +58,59 @@ FLOORS = {"epsilon": 1e-3, "alpha": 1e-4, "beta": 1e-3, "delta": 1e-200}
 FLOOR = 1e-12  # any other real parameter that starts at 0
 
 
-@dataclass(frozen=True)
+def _init_spec(spec, args: tuple, kwargs: dict) -> None:
+    """Set a spec's fields from its arguments. The name may lead (``Interval("d", 1, 24)``,
+    as a check of one value writes it) or be left out (``Interval(1, 24)``): a params
+    dict's key then names the spec (``named``), so that a parameter's name is written once."""
+    fields = [f.name for f in dataclasses.fields(spec)]
+    if args and isinstance(args[0], str):  # the name first
+        if "name" in kwargs:
+            raise TypeError(f"{type(spec).__name__} got the name twice")
+        args, kwargs = args[1:], {**kwargs, "name": args[0]}
+    positional = [f for f in fields if f != "name"]
+    if len(args) > len(positional):
+        raise TypeError(f"{type(spec).__name__} takes at most {len(positional)} positional arguments")
+    values = dict(zip(positional, args))
+    for key, value in kwargs.items():
+        if key not in fields or key in values:
+            raise TypeError(f"{type(spec).__name__} got an unexpected or repeated argument {key!r}")
+        values[key] = value
+    for f in dataclasses.fields(spec):
+        if f.name not in values and f.default is dataclasses.MISSING:
+            raise TypeError(f"{type(spec).__name__} needs {f.name!r}")
+        object.__setattr__(spec, f.name, values.get(f.name, f.default))
+
+
+def _unnamed(spec) -> ParameterError:
+    return ParameterError(f"a parameter spec without a name ({spec!r}): declare it in a params dict, whose key "
+                          "names it (see privbounds.params.named), or give name=...")
+
+
+@dataclass(frozen=True, init=False)
 class Interval:
     """A real (or integer) parameter in an interval; ``None`` means unbounded. A real
     interval that starts at 0 also has a ``floor``: its positive values start there
     (``FLOORS``), and 0 itself stays allowed where the interval is closed at 0 (pure
     privacy's delta = 0). The floors are for what a user gives; a check of a value the code
-    computes (a per-round epsilon) passes ``floor=0.0``."""
+    computes (a per-round epsilon) passes ``floor=0.0``.
 
-    name: str
+    In a params dict the key names it: ``{"d": Interval(1, 24, "both", integer=True)}``
+    (``named``); a check of one value names it first: ``Interval("n", 1, None).validate(n)``."""
+
     low: float | None
     high: float | None
     closed: str = "neither"  # "both", "left", "right" or "neither"
     integer: bool = False
     floor: float | None = None
+    name: str | None = None
+
+    def __init__(self, *args, **kwargs):
+        _init_spec(self, args, kwargs)
+        self.__post_init__()
 
     def __post_init__(self):
-        if self.floor is None and not self.integer and self.low == 0:
+        # the floor follows the name (FLOORS), so an unnamed interval gets it when a key names it
+        if self.name is not None and self.floor is None and not self.integer and self.low == 0:
             object.__setattr__(self, "floor", FLOORS.get(self.name, FLOOR))
 
     def describe(self) -> str:
@@ -89,6 +126,8 @@ class Interval:
         return f"{zero}{kind} in {left}{lo}, {hi}{right}"
 
     def validate(self, value) -> None:
+        if self.name is None:
+            raise _unnamed(self)
         ok_type = isinstance(value, Integral) if self.integer else isinstance(value, Real)
         if isinstance(value, bool) or not ok_type or (not self.integer and not _finite(value)):
             raise ParameterError(f"{self.name} must be {self.describe()}, got {_shown(value)}")
@@ -123,12 +162,16 @@ class Interval:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Options:
-    """A parameter taking one of a few named values."""
+    """A parameter taking one of a few named values; in a params dict the key names it:
+    ``{"dist": Options(("uniform", "cluster"))}``."""
 
-    name: str
     allowed: tuple
+    name: str | None = None
+
+    def __init__(self, *args, **kwargs):
+        _init_spec(self, args, kwargs)
 
     def describe(self) -> str:
         return "one of " + ", ".join(map(str, self.allowed))
@@ -137,6 +180,8 @@ class Options:
         return value
 
     def validate(self, value) -> None:
+        if self.name is None:
+            raise _unnamed(self)
         if value not in self.allowed:
             raise ParameterError(f"{self.name} must be {self.describe()}, got {value!r}")
 
@@ -153,15 +198,15 @@ EPS_MIN, EPS_MAX = 1e-3, 64.0
 
 # The constraints that recur across the papers (declared once; a simulator narrows one
 # by declaring its own Interval only where its theorem needs a narrower range).
-EPSILON = Interval("epsilon", EPS_MIN, EPS_MAX, "both")
-EPSILON_AT_MOST_1 = Interval("epsilon", EPS_MIN, 1, "both")  # e.g. subsampling, A_dist's proof
-EPSILON_AT_MOST_4 = Interval("epsilon", EPS_MIN, 4, "both")
-DELTA = Interval("delta", 0, 1, "left")
-APPROX_DELTA = Interval("delta", 0, 1, "neither")  # (eps, delta)-DP with delta > 0
-ALPHA = Interval("alpha", 0, 1, "neither")
-ALPHA_BELOW_HALF = Interval("alpha", 0, 0.5, "neither")  # agnostic accuracy below 1/2
-BETA = Interval("beta", 0, 1, "neither")
-K = Interval("k", 1, 1 << 22, "both", integer=True)
+EPSILON = Interval(EPS_MIN, EPS_MAX, "both")
+EPSILON_AT_MOST_1 = Interval(EPS_MIN, 1, "both")  # e.g. subsampling, A_dist's proof
+EPSILON_AT_MOST_4 = Interval(EPS_MIN, 4, "both")
+DELTA = Interval(0, 1, "left")
+APPROX_DELTA = Interval(0, 1, "neither")  # (eps, delta)-DP with delta > 0
+ALPHA = Interval(0, 1, "neither")
+ALPHA_BELOW_HALF = Interval(0, 0.5, "neither")  # agnostic accuracy below 1/2
+BETA = Interval(0, 1, "neither")
+K = Interval(1, 1 << 22, "both", integer=True)
 
 
 def check_positive(name: str, value) -> None:
@@ -170,10 +215,18 @@ def check_positive(name: str, value) -> None:
     Interval(name, 0, None, "neither", floor=0.0).validate(value)
 
 
+def named(specs: dict) -> dict:
+    """``specs`` with each spec named by its key (a spec already so named is kept as it is).
+    A simulator's ``params`` are named when its class is made (``Simulator.__init_subclass__``);
+    ``dataclasses.replace`` runs ``__post_init__`` again, so an interval gets its name's floor."""
+    return {key: spec if not dataclasses.is_dataclass(spec) or getattr(spec, "name", key) == key
+            else dataclasses.replace(spec, name=key) for key, spec in specs.items()}
+
+
 def validate(specs: dict, values: dict) -> None:
     """Validate every value whose name has a spec; unknown names are an error too."""
     for name, value in values.items():
         if name not in specs:
             raise ParameterError(
                 f"unknown parameter {name!r}; allowed: {', '.join(sorted(specs)) or 'none'}")
-        specs[name].validate(value)
+        named({name: specs[name]})[name].validate(value)

@@ -153,12 +153,12 @@ def _heavy_points(d: int, k: int) -> Instance:
     return Instance("heavy_points", {"d": d, "k": k}, 2 ** d, draw, k=k)
 
 
-K = Interval("k", 1, 4096, "both", integer=True)
+K = Interval(1, 4096, "both", integer=True)
 # Corollary 2.12 and Theorem 2.7 (non-private ERM, the reference for the private k-learners)
 BASELINE_DEFAULTS = {"alpha": 0.1, "beta": 0.25}
 FAMILIES = [
     Family("parities", "PAR_d: k uniform target parities under the uniform distribution on {0,1}^d",
-           {"d": Interval("d", 2, 12, "both", integer=True), "k": Interval("k", 1, 1024, "both", integer=True)},
+           {"d": Interval(2, 12, "both", integer=True), "k": Interval(1, 1024, "both", integer=True)},
            "bns.ex3_5", {}, _parities, {"alpha": 0.1, "beta": 0.1, "epsilon": 1.0}, axis=None,
            grid={"d": [4, 6, 8], "k": [1, 4]},
            # Theorem 3.12's Algorithm 4 is (eps, delta)-DP and exact (any alpha < 1/2 is the same event)
@@ -167,12 +167,12 @@ FAMILIES = [
                           "bns.thm2_7": BASELINE_DEFAULTS},
            also_points={"bns.cor2_12": {"class": "par"}, "bns.thm2_7": {"class": "par"}}),
     Family("noisy_points", "POINT_d, agnostic: 32 weighted support points, k targets, labels flipped with "
-           "probability 0.1", {"d": Interval("d", 6, 30, "both", integer=True),
-                               "k": Interval("k", 1, 1024, "both", integer=True)},
+           "probability 0.1", {"d": Interval(6, 30, "both", integer=True),
+                               "k": Interval(1, 1024, "both", integer=True)},
            "bns.cor3_9", {}, _noisy_points, {"alpha": 0.1, "beta": 0.1, "epsilon": 1.0, "delta": 1e-8},
            axis="rule", also=("bns.cor3_4", "bns.cor3_3"), grid={"d": [10], "k": [1, 4, 16]}),
     Family("noisy_thresholds", "THRESH_d, agnostic: rows uniform on X_d, k uniform targets, labels flipped with "
-           "probability 0.1", {"d": Interval("d", 2, 12, "both", integer=True), "k": K},
+           "probability 0.1", {"d": Interval(2, 12, "both", integer=True), "k": K},
            "bns.cor3_10", {}, _noisy_thresholds, {"alpha": 0.1, "beta": 0.1, "epsilon": 1.0, "delta": 1e-8},
            axis="rule", grid={"d": [10], "k": [1, 4, 16]},
            # Theorem 3.1 and Lemma 3.6 run Algorithm 2 over generic sanitizers, affordable on X = {0..7} only
@@ -180,13 +180,13 @@ FAMILIES = [
            also_defaults={"bns.thm3_1": {"d": 3, "alpha": 0.15}, "bns.lem3_6": {"d": 3, "alpha": 0.15}}),
     Family("tail_points", "POINT_d: 12 weighted support points and a uniform tail of mass 0.2 over X_d, k targets",
            # Theorem 3.13 needs 2^d >= 48 (room for the 12 support points)
-           {"d": Interval("d", 6, 16, "both", integer=True), "k": K}, "bns.thm3_13", {}, _tail_points,
+           {"d": Interval(6, 16, "both", integer=True), "k": K}, "bns.thm3_13", {}, _tail_points,
            {"alpha": 0.1, "beta": 0.1, "epsilon": 1.0, "delta": 1e-6}, axis=None, grid={"d": [10], "k": [1, 16, 256]}),
     Family("uniform_thresholds", "THRESH_d, realizable: rows uniform on X_d, k uniform targets",
-           {"d": Interval("d", 2, 16, "both", integer=True), "k": K}, "bns.cor2_12", {"class": "thresh"},
+           {"d": Interval(2, 16, "both", integer=True), "k": K}, "bns.cor2_12", {"class": "thresh"},
            _uniform_thresholds, {**BASELINE_DEFAULTS, "epsilon": 1.0}, axis=None, grid={"d": [10], "k": [1, 16, 256]},
            also=("bns.thm2_7",), also_points={"bns.thm2_7": {"class": "thresh"}}),
     Family("heavy_points", "POINT_d, realizable: 8 random points of mass 1/8 each, k targets among them",
-           {"d": Interval("d", 3, 16, "both", integer=True), "k": K}, "bns.cor2_12", {"class": "point"},
+           {"d": Interval(3, 16, "both", integer=True), "k": K}, "bns.cor2_12", {"class": "point"},
            _heavy_points, {**BASELINE_DEFAULTS, "epsilon": 1.0}, axis=None, grid={"d": [10], "k": [1, 16, 256]}),
 ]

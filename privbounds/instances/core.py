@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from privbounds.params import ParameterError
+from privbounds.params import ParameterError, named
 
 # the labels of one trial's rows sample with k concepts, n k at most (8 bytes each, and as
 # many random keys again to place an agnostic point's positives among its rows)
@@ -303,6 +303,10 @@ class Family:
     # ``theorem_point`` (bns.cor2_12 runs three classes: {"class": "par"} for parities)}
     also_points: dict = field(default_factory=dict)
     grid: dict = field(default_factory=lambda: {"d": [4, 8, 12]})  # what ``measure`` sweeps by default
+
+    def __post_init__(self):
+        # the params dict's keys name its specs, as a simulator's (privbounds.params.named)
+        object.__setattr__(self, "params", named(self.params))
 
     def defaults_for(self, theorem: str) -> dict:
         """The values ``theorem`` (this family's, or one of ``also``) runs at."""

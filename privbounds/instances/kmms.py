@@ -281,14 +281,14 @@ def _polygons(d: int, r: int) -> Instance:
 
 # The parameters' ranges are the theorems' (their simulators' specs and checks, imported
 # only when an instance is built, so that listing the families stays light).
-GRID_D = Interval("d", 1, 32, "both", integer=True)  # kmms.thm4_7's domain mode: d <= 32
-K = Interval("k", 3, 64, "both", integer=True)
-CUBE_D = Interval("d", 1, 1 << 14, "both", integer=True)  # kmms.thm3_5's d (setcover_common.SPECS)
-CONJ_K = Interval("k", 1, 64, "both", integer=True)  # and its k
+GRID_D = Interval(1, 32, "both", integer=True)  # kmms.thm4_7's domain mode: d <= 32
+K = Interval(3, 64, "both", integer=True)
+CUBE_D = Interval(1, 1 << 14, "both", integer=True)  # kmms.thm3_5's d (setcover_common.SPECS)
+CONJ_K = Interval(1, 64, "both", integer=True)  # and its k
 # kmms.thm5_1: d <= polygons.D_MAX; the disjoint half-cells of G_6 need d >= 2 (6 - 1) (a grid
 # point besides their corners); at most 9 pairwise non-touching cells of G_6 (polygons.max_triangles)
-POLY_D = Interval("d", 10, 160, "both", integer=True)
-POLY_R = Interval("r", 1, 9, "both", integer=True)
+POLY_D = Interval(10, 160, "both", integer=True)
+POLY_R = Interval(1, 9, "both", integer=True)
 CONJ_DEFAULTS = {"alpha": 0.2, "beta": 0.1, "epsilon": 0.99, "delta": 1e-8}  # setcover_common: EPS, DELTA
 
 FAMILIES = [

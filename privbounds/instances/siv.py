@@ -50,9 +50,9 @@ def _points(d: int) -> Instance:
     return Instance("points", {"d": d}, cls.domain_size, draw)
 
 
-D = Interval("d", 2, 20, "both", integer=True)
+D = Interval(2, 20, "both", integer=True)
 # 2^48 grid points still have distinct features x / (2^b - 1) in float64 (53-bit mantissa)
-B = Interval("b", 2, 48, "both", integer=True)
+B = Interval(2, 48, "both", integer=True)
 FAMILIES = [
     Family("thresholds", "THRESH_d under Sivakumar's 4-point cluster (target p3)", {"d": D},
            "siv.thm3_3", {"class": "thresh"}, _thresholds),

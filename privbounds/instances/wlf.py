@@ -68,8 +68,8 @@ def _pfin(bits: int, dist: str) -> Instance:
 
 # the parameters of the theorem's simulator (alg1_rates.BITS, DIST; a test keeps them equal),
 # declared here so that listing the families does not import the simulators
-BITS = Interval("bits", 1, 16, "both", integer=True)
-DIST = Options("dist", ("uniform", "cluster"))
+BITS = Interval(1, 16, "both", integer=True)
+DIST = Options(("uniform", "cluster"))
 FAMILIES = [
     Family(
         "pfin", "P-fin: thresholds on a grid of 2^bits points, uniform or 4-point cluster D, labels flipped w.p. 0.1",

@@ -59,6 +59,24 @@ def _two_parts(code_axes: dict, length_axes: dict, overrides: dict) -> list[dict
     return out
 
 
+def code_params(max_users: int, strategies: tuple) -> dict:
+    """A code check's parameters: users in [2, max_users], security xi in (0, 1), the
+    pirate's strategy, the bounded event and the part (coalition curve or truncated length)."""
+    return {
+        "users": Interval(2, max_users, "both", integer=True),
+        "xi": Interval(0, 1, "neither"),
+        "strategy": Options(strategies),
+        "event": Options(EVENTS),
+        "part": Options(("code", "length")),
+    }
+
+
+def code_fidelities(smoke: tuple, quick: tuple, full: tuple) -> dict:
+    """Fidelities from (trials, block) per level; 2 steps per doubling (curves, not searches)."""
+    return {name: Fidelity(trials=t, block=b, steps=2) for name, (t, b) in
+            (("smoke", smoke), ("quick", quick), ("full", full))}
+
+
 def _traced_only_on_length(point):
     if point["part"] == "code" and point["event"] == "traced":
         raise ParameterError("event 'traced' is measured on the length curve only (part = 'length')")
@@ -86,19 +104,9 @@ class _CodeCheck(Simulator):
 
 class BnsLem45(_CodeCheck):
     theorem_id = "bns.lem4_5"
-    params = {
-        "users": Interval("users", 2, 64, "both", integer=True),
-        "xi": Interval("xi", 0, 1, "neither"),
-        "strategy": Options("strategy", bs.STRATEGIES),
-        "event": Options("event", EVENTS),
-        "part": Options("part", ("code", "length")),
-    }
+    params = code_params(64, bs.STRATEGIES)
     # block weights only: a trial costs microseconds, so spend many
-    fidelities = {
-        "smoke": Fidelity(trials=200, block=200, steps=2),
-        "quick": Fidelity(trials=4000, block=4000, steps=2),
-        "full": Fidelity(trials=20000, block=10000, steps=2),
-    }
+    fidelities = code_fidelities((200, 200), (4000, 4000), (20000, 10000))
 
     def trials_factor(self, point):
         # the claims' points get 5x the trials of the (unclaimed) length curve
@@ -132,20 +140,10 @@ class BnsLem45(_CodeCheck):
 
 class BnsProp49(_CodeCheck):
     theorem_id = "bns.prop4_9"
-    params = {
-        "users": Interval("users", 2, 16, "both", integer=True),
-        "xi": Interval("xi", 0, 1, "neither"),
-        "strategy": Options("strategy", td.STRATEGIES),
-        "event": Options("event", EVENTS),
-        "part": Options("part", ("code", "length")),
-    }
+    params = code_params(16, td.STRATEGIES)
     # a trial at users = 8 draws a 8 x 32,000 codebook (about 3 ms): few trials, and
     # a zero count out of 100 already puts the Bonferroni-adjusted upper end below xi
-    fidelities = {
-        "smoke": Fidelity(trials=30, block=30, steps=2),
-        "quick": Fidelity(trials=100, block=100, steps=2),
-        "full": Fidelity(trials=600, block=150, steps=2),
-    }
+    fidelities = code_fidelities((30, 30), (100, 100), (600, 150))
     length_strategies = ("majority", "interleaving", "zeros")
 
     def grid(self, fidelity, overrides):

@@ -59,9 +59,9 @@ def heavy_points(domain_size: int, k: int, b: int, rng):
 class BnsCor212(Simulator):
     theorem_id = "bns.cor2_12"
     params = {
-        "class": Options("class", ("thresh", "point", "par")),
-        "d": Interval("d", 2, 30, "both", integer=True),
-        "k": Interval("k", 1, 1 << 14, "both", integer=True),
+        "class": Options(("thresh", "point", "par")),
+        "d": Interval(2, 30, "both", integer=True),
+        "k": Interval(1, 1 << 14, "both", integer=True),
         "alpha": ALPHA,
         "beta": BETA,
     }

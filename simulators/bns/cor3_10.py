@@ -43,9 +43,9 @@ import numpy as np
 
 from privbounds.bounds.bns import alg2_budget
 from privbounds.bounds.tools import COMPOSITION_RULES
-from privbounds.params import ALPHA_BELOW_HALF, APPROX_DELTA, BETA, EPSILON_AT_MOST_4, Interval, Options
 from privbounds.simulators.bns.prop2_21 import tree_events
-from privbounds.simulators.bns.sanitize_learn import alg2_thresholds
+from privbounds.simulators.bns.sanitize_learn import alg2_thresholds, moved_row
+from privbounds.simulators.bns.specs import k_learner_params
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.shared.accuracy import within
@@ -88,12 +88,7 @@ def alg2_thresholds_neighbours(budget, trials, rng, epsilon, delta, rule, alpha,
     arrays hold ``per_trial`` elements per trial (for the chunks). Returns the two boolean
     arrays "output in E" on D and on D'."""
     e_san, d_san, eps0 = alg2_budget(epsilon, 1, rule, delta)
-    c, p = np.array(counts, dtype=np.int64), np.array(positives, dtype=np.int64)
-    c2, p2 = c.copy(), p.copy()
-    c2[move[0]] -= 1
-    p2[move[0]] -= move[1]
-    c2[move[2]] += 1
-    p2[move[2]] += move[3]
+    c, p, c2, p2 = moved_row(counts, positives, move)
     X, n = c.size, int(c.sum())
     wanted = np.zeros(X + 1, dtype=bool)
     wanted[list(event)] = True
@@ -123,15 +118,7 @@ def alg2_tree_events(budget, trials, rng, **spec):
 
 class BnsCor310(Simulator):
     theorem_id = "bns.cor3_10"
-    params = {
-        "d": Interval("d", 2, 12, "both", integer=True),
-        "k": Interval("k", 1, 1 << 12, "both", integer=True),
-        "rule": Options("rule", COMPOSITION_RULES),
-        "alpha": ALPHA_BELOW_HALF,
-        "epsilon": EPSILON_AT_MOST_4,
-        "delta": APPROX_DELTA,
-        "beta": BETA,
-    }
+    params = k_learner_params(2, 12, 1 << 12)
     _ks = {"smoke": [1, 16], "quick": [1, 4, 16, 32, 64, 128],
            "full": [1, 2, 4, 8, 16, 32, 64, 128, 256]}
 

@@ -39,16 +39,9 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.bounds.tools import COMPOSITION_RULES, per_concept_epsilon
-from privbounds.params import (
-    ALPHA_BELOW_HALF,
-    APPROX_DELTA,
-    BETA,
-    EPSILON_AT_MOST_4,
-    Interval,
-    Options,
-    ParameterError,
-)
+from privbounds.params import ParameterError
 from privbounds.simulators.bns.cor3_9 import MASSES, NOISE, point_instance
+from privbounds.simulators.bns.specs import k_learner_params
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, sweeps
 from privbounds.simulators.shared.accuracy import within
@@ -151,15 +144,7 @@ def _at_x0(rows):
 
 
 class _PointDirectSum(Simulator):
-    params = {
-        "d": Interval("d", 6, 30, "both", integer=True),
-        "k": Interval("k", 1, 1 << 12, "both", integer=True),
-        "rule": Options("rule", COMPOSITION_RULES),
-        "alpha": ALPHA_BELOW_HALF,
-        "epsilon": EPSILON_AT_MOST_4,
-        "delta": APPROX_DELTA,
-        "beta": BETA,
-    }
+    params = k_learner_params(6, 30, 1 << 12)
     K_FOR_X = 16
 
     def n_range(self, point):

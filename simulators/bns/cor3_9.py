@@ -51,10 +51,10 @@ import numpy as np
 
 from privbounds.bounds.bns import alg2_budget
 from privbounds.bounds.tools import COMPOSITION_RULES
-from privbounds.params import ALPHA_BELOW_HALF, APPROX_DELTA, BETA, EPSILON_AT_MOST_4, Interval, Options
 from privbounds.simulators.bns.audit_stability import ALG1_CATCHES
 from privbounds.simulators.bns.prop2_20 import alg1_epsilon_events
-from privbounds.simulators.bns.sanitize_learn import alg2_points
+from privbounds.simulators.bns.sanitize_learn import alg2_points, moved_row
+from privbounds.simulators.bns.specs import k_learner_params
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand, sweeps
 from privbounds.simulators.shared.accuracy import within
@@ -104,12 +104,7 @@ def alg2_points_events(budget, trials, rng, epsilon, delta, k, rule, counts, pos
     change only when the points agree); E = {column 0 outputs the point concept
     ``event``}."""
     e_san, d_san, eps0 = alg2_budget(epsilon, k, rule, delta)
-    c, p = np.array(counts, dtype=np.int64), np.array(positives, dtype=np.int64)
-    c2, p2 = c.copy(), p.copy()
-    c2[move[0]] -= 1
-    p2[move[0]] -= move[1]
-    c2[move[2]] += 1
-    p2[move[2]] += move[3]
+    c, p, c2, p2 = moved_row(counts, positives, move)
     m = c.size
     out = []
     for cc, pp in ((c, p), (c2, p2)):
@@ -128,15 +123,7 @@ class Alg2PointsSimulator(Simulator):
     """Algorithm 2 with Algorithm 1 on the agnostic POINT instance; subclasses choose
     the grid (Cor 3.9: k; Thm 2.23: k = 1 and eps)."""
 
-    params = {
-        "d": Interval("d", 6, 30, "both", integer=True),
-        "k": Interval("k", 1, 1 << 14, "both", integer=True),
-        "rule": Options("rule", COMPOSITION_RULES),
-        "alpha": ALPHA_BELOW_HALF,
-        "epsilon": EPSILON_AT_MOST_4,
-        "delta": APPROX_DELTA,
-        "beta": BETA,
-    }
+    params = k_learner_params(6, 30, 1 << 14)
 
     def check_point(self, point):
         super().check_point(point)

@@ -60,8 +60,8 @@ def parity_columns_events(budget, trials, rng, epsilon, d, k, x0, rows):
 class BnsEx35(Simulator):
     theorem_id = "bns.ex3_5"
     params = {
-        "d": Interval("d", 2, 12, "both", integer=True),
-        "k": Interval("k", 1, 1024, "both", integer=True),
+        "d": Interval(2, 12, "both", integer=True),
+        "k": Interval(1, 1024, "both", integer=True),
         "epsilon": EPSILON,
         "alpha": ALPHA_BELOW_HALF,
         "beta": BETA,

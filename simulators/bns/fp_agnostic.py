@@ -166,11 +166,11 @@ def _draw(law, patterns, rng):
 
 class _AgnosticAttack(FingerprintAttack):
     params = {
-        "class": Options("class", ("point", "parity")),
-        "users": Interval("users", 2, 64, "both", integer=True),
-        "k": Interval("k", 1, 1 << 20, "both", integer=True),
-        "learner": Options("learner", LEARNERS),
-        "event": Options("event", EVENTS),
+        "class": Options(("point", "parity")),
+        "users": Interval(2, 64, "both", integer=True),
+        "k": Interval(1, 1 << 20, "both", integer=True),
+        "learner": Options(LEARNERS),
+        "event": Options(EVENTS),
         "epsilon": EPSILON,
         "delta": DELTA,
         "alpha": ALPHA,

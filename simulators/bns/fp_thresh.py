@@ -181,10 +181,10 @@ def alg2_word(users: int, members: np.ndarray, junk: int, rows: int, alpha: floa
 
 class _ThreshAttack(FingerprintAttack):
     params = {
-        "users": Interval("users", 3, 24, "both", integer=True),
-        "k": Interval("k", 1, 1 << 22, "both", integer=True),
-        "learner": Options("learner", LEARNERS),
-        "event": Options("event", EVENTS),
+        "users": Interval(3, 24, "both", integer=True),
+        "k": Interval(1, 1 << 22, "both", integer=True),
+        "learner": Options(LEARNERS),
+        "event": Options(EVENTS),
         "epsilon": EPSILON,
         "delta": DELTA,
         "alpha": ALPHA_BELOW_HALF,

@@ -109,14 +109,14 @@ def noisy_sign_events(budget, trials, rng, epsilon, k, rows, rounded):
 class BnsLem53(Simulator):
     theorem_id = "bns.lem5_3"
     params = {
-        "d": Interval("d", 2, 12, "both", integer=True),
-        "corruption": Options("corruption", CORRUPTIONS),
-        "k": Interval("k", 1, 256, "both", integer=True),
+        "d": Interval(2, 12, "both", integer=True),
+        "corruption": Options(CORRUPTIONS),
+        "k": Interval(1, 256, "both", integer=True),
         "epsilon": EPSILON,
         # the lemma needs alpha < 1/4
-        "alpha": Interval("alpha", 0, 0.25, "neither"),
+        "alpha": Interval(0, 0.25, "neither"),
         "beta": BETA,
-        "learner": Options("learner", LEARNERS),
+        "learner": Options(LEARNERS),
     }
     _ds = {"smoke": [6], "quick": [6, 8], "full": [8, 10]}  # d = 10 costs 10 s at 8000 trials
     _ks = {"smoke": [1, 4], "quick": [1, 2, 4, 8], "full": [1, 2, 4, 8, 16]}

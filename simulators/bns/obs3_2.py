@@ -30,14 +30,14 @@ from privbounds.simulators.shared.learners import chunks, expmech_learner_groupe
 class BnsObs32(Simulator):
     theorem_id = "bns.obs3_2"
     params = {
-        "class": Options("class", ("thresh",)),
-        "d": Interval("d", 2, 16, "both", integer=True),
-        "k": Interval("k", 1, 4096, "both", integer=True),
+        "class": Options(("thresh",)),
+        "d": Interval(2, 16, "both", integer=True),
+        "k": Interval(1, 4096, "both", integer=True),
         "epsilon": EPSILON,
         "delta": DELTA,
         "alpha": ALPHA,
         "beta": BETA,
-        "rule": Options("rule", COMPOSITION_RULES),
+        "rule": Options(COMPOSITION_RULES),
     }
     _ks = {"smoke": [1, 4, 16], "quick": [1, 2, 4, 8, 16, 32, 64],
            "full": [1, 2, 4, 8, 16, 32, 64, 128, 256]}

@@ -95,13 +95,13 @@ def accuracy_packing_success_exact(row: dict) -> float:
 class BnsRem52(Simulator):
     theorem_id = "bns.rem5_2"
     params = {
-        "d": Interval("d", 2, 12, "both", integer=True),
-        "k": Interval("k", 1, 4096, "both", integer=True),
+        "d": Interval(2, 12, "both", integer=True),
+        "k": Interval(1, 4096, "both", integer=True),
         # alpha < 1/3: then h(x1) = 1 costs 1 - 2 alpha > alpha, so success is h(x0) = v_j
         # and h(x1) = 0, the events of the proof
-        "alpha": Interval("alpha", 0, 1 / 3, "neither"),
+        "alpha": Interval(0, 1 / 3, "neither"),
         "epsilon": EPSILON,
-        "beta": Interval("beta", 0, 0.5, "neither"),
+        "beta": Interval(0, 0.5, "neither"),
     }
     _ks = {"smoke": [1, 8], "quick": [1, 2, 4, 8, 16, 32, 64], "full": [1, 2, 4, 8, 16, 32, 64, 128]}
     _alphas = {"smoke": [0.1, 0.2], "quick": [0.05, 0.1, 0.2], "full": [0.05, 0.1, 0.2]}

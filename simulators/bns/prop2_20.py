@@ -66,9 +66,9 @@ def alg1_delta_events(budget, trials, rng, epsilon, delta, count=20):
 class BnsProp220(Simulator):
     theorem_id = "bns.prop2_20"
     params = {
-        "sanitizer": Options("sanitizer", ("alg1", "laplace")),
-        "d": Interval("d", 1, 24, "both", integer=True),
-        "alpha": Interval("alpha", 0, 0.5, "right"),
+        "sanitizer": Options(("alg1", "laplace")),
+        "d": Interval(1, 24, "both", integer=True),
+        "alpha": Interval(0, 0.5, "right"),
         "epsilon": EPSILON,
         "delta": APPROX_DELTA,
         "beta": BETA,

@@ -50,8 +50,8 @@ def tree_events(budget, trials, rng, epsilon, rows=5):
 class BnsProp221(Simulator):
     theorem_id = "bns.prop2_21"
     params = {
-        "d": Interval("d", 1, 14, "both", integer=True),
-        "alpha": Interval("alpha", 0, 0.5, "right"),
+        "d": Interval(1, 14, "both", integer=True),
+        "alpha": Interval(0, 0.5, "right"),
         "epsilon": EPSILON,
         "beta": BETA,
     }

@@ -28,6 +28,20 @@ from privbounds.simulators.bns.sanitizers import point_sanitizer, threshold_sani
 from privbounds.simulators.shared.mechanisms import exponential_mechanism
 
 
+def moved_row(counts, positives, move):
+    """(c, p, c2, p2): a sample's rows per point and positives per point as integer arrays,
+    and those of its neighbour that moves one row from (point move[0], label move[1]) to
+    (point move[2], label move[3]): the D and D' of Algorithm 2's audits (bns.cor3_9,
+    bns.cor3_10)."""
+    c, p = np.array(counts, dtype=np.int64), np.array(positives, dtype=np.int64)
+    c2, p2 = c.copy(), p.copy()
+    c2[move[0]] -= 1
+    p2[move[0]] -= move[1]
+    c2[move[2]] += 1
+    p2[move[2]] += move[3]
+    return c, p, c2, p2
+
+
 def alg2_points(support, counts, positives, n: int, eps_san: float, delta_san: float, eps0: float,
                 rng: np.random.Generator) -> np.ndarray:
     """Algorithm 2 on POINT. support (B, m) distinct points, counts (B, m) their rows

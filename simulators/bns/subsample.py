@@ -43,7 +43,7 @@ class BnsLem225(Simulator):
     theorem_id = "bns.lem2_25"
     params = {
         "epsilon": EPSILON_AT_MOST_1,
-        "inner_n": Interval("inner_n", 1, 1000, "both", integer=True),
+        "inner_n": Interval(1, 1000, "both", integer=True),
     }
 
     def grid(self, fidelity, overrides):
@@ -107,11 +107,11 @@ class BnsLem225(Simulator):
 class BnsThm224(Simulator):
     theorem_id = "bns.thm2_24"
     params = {
-        "d": Interval("d", 5, 30, "both", integer=True),
-        "k": Interval("k", 1, 1 << 12, "both", integer=True),
-        "alpha": Interval("alpha", HEAVY_MASS / 4, HEAVY_MASS, "neither"),
+        "d": Interval(5, 30, "both", integer=True),
+        "k": Interval(1, 1 << 12, "both", integer=True),
+        "alpha": Interval(HEAVY_MASS / 4, HEAVY_MASS, "neither"),
         "epsilon": EPSILON_AT_MOST_1,
-        "delta": Interval("delta", 0, 1e-6, "right"),  # Algorithm 5 is (eps, delta)-DP with delta > 0
+        "delta": Interval(0, 1e-6, "right"),  # Algorithm 5 is (eps, delta)-DP with delta > 0
         "beta": BETA,
     }
     _ks = {"smoke": [1, 64], "quick": [1, 16, 256, 4096], "full": [1, 4, 16, 64, 256, 1024, 4096]}

@@ -96,7 +96,7 @@ def blr_events(budget, trials, rng, epsilon, hist, move):
 class BnsThm218(Simulator):
     theorem_id = "bns.thm2_18"
     params = {
-        "alpha": Interval("alpha", 1 / (2 * SYNTH), 0.5, "neither"),
+        "alpha": Interval(1 / (2 * SYNTH), 0.5, "neither"),
         "epsilon": EPSILON,
         "beta": BETA,
     }

@@ -217,7 +217,7 @@ def pmw_round_events(budget, trials, rng, hist, move, alpha, epsilon, delta, que
 class BnsThm219(Simulator):
     theorem_id = "bns.thm2_19"
     params = {
-        "d": Interval("d", 1, 12, "both", integer=True),
+        "d": Interval(1, 12, "both", integer=True),
         "alpha": ALPHA_BELOW_HALF,
         "epsilon": EPSILON_AT_MOST_1,
         "delta": APPROX_DELTA,

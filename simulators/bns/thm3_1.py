@@ -104,9 +104,9 @@ COLUMN_NEIGHBOURS = ("10^4 rows at each point of X = {0, ..., 7} (half labelled 
 
 class _GenericAlg2(Simulator):
     params = {
-        "k": Interval("k", 1, 1 << 12, "both", integer=True),
-        "rule": Options("rule", COMPOSITION_RULES),
-        "alpha": Interval("alpha", 0.1, 0.5, "neither"),
+        "k": Interval(1, 1 << 12, "both", integer=True),
+        "rule": Options(COMPOSITION_RULES),
+        "alpha": Interval(0.1, 0.5, "neither"),
         "epsilon": EPSILON_AT_MOST_1,
         "delta": APPROX_DELTA,
         "beta": BETA,

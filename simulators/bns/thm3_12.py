@@ -27,8 +27,8 @@ from privbounds.simulators.shared.learners import chunks
 class BnsThm312(Simulator):
     theorem_id = "bns.thm3_12"
     params = {
-        "d": Interval("d", 2, 20, "both", integer=True),
-        "k": Interval("k", 1, 1 << 14, "both", integer=True),
+        "d": Interval(2, 20, "both", integer=True),
+        "k": Interval(1, 1 << 14, "both", integer=True),
         "epsilon": EPSILON_AT_MOST_1,
         "delta": APPROX_DELTA,
         "beta": BETA,

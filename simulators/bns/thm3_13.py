@@ -89,10 +89,10 @@ def heavy_targets(trial, point, targets, domain_size):
 class BnsThm313(Simulator):
     theorem_id = "bns.thm3_13"
     params = {
-        "d": Interval("d", 5, 30, "both", integer=True),
-        "k": Interval("k", 1, 1 << 16, "both", integer=True),
-        "alpha": Interval("alpha", HEAVY_MASS / 4, HEAVY_MASS, "neither"),
-        "epsilon": Interval("epsilon", EPS_MIN, 2, "both"),
+        "d": Interval(5, 30, "both", integer=True),
+        "k": Interval(1, 1 << 16, "both", integer=True),
+        "alpha": Interval(HEAVY_MASS / 4, HEAVY_MASS, "neither"),
+        "epsilon": Interval(EPS_MIN, 2, "both"),
         "delta": APPROX_DELTA,
         "beta": BETA,
     }

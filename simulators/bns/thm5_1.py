@@ -169,14 +169,14 @@ def alg2_label_events(budget, trials, rng, d, x0, k, epsilon, rows, positives):
 class BnsThm51(Simulator):
     theorem_id = "bns.thm5_1"
     params = {
-        "class": Options("class", CLASSES),
-        "d": Interval("d", 1, 12, "both", integer=True),
-        "k": Interval("k", 1, 4096, "both", integer=True),
+        "class": Options(CLASSES),
+        "d": Interval(1, 12, "both", integer=True),
+        "k": Interval(1, 4096, "both", integer=True),
         "epsilon": EPSILON,
         "beta": BETA,
-        "learner": Options("learner", PURE_LEARNERS),
+        "learner": Options(PURE_LEARNERS),
         # k of the success curves; their trials grow like 2^k, hence the small range
-        "curve_k": Interval("curve_k", 1, 10, "both", integer=True),
+        "curve_k": Interval(1, 10, "both", integer=True),
     }
     _ks = {"smoke": [1, 4, 16], "quick": [1, 2, 4, 8, 16, 32, 64],
            "full": [1, 2, 4, 8, 16, 32, 64, 128, 256]}

@@ -48,9 +48,9 @@ class BnsThm216(_Curve):
     theorem_id = "bns.thm2_16"
     accounting = "k Laplace mechanisms, eps0 each (the mechanism whose composition is measured)"
     params = {
-        "eps0": Interval("eps0", 0, 1, "right"),
-        "delta_prime": Interval("delta_prime", 0, 1, "neither"),
-        "k_max": Interval("k_max", 1, 1 << 14, "both", integer=True),
+        "eps0": Interval(0, 1, "right"),
+        "delta_prime": Interval(0, 1, "neither"),
+        "k_max": Interval(1, 1 << 14, "both", integer=True),
     }
     _k_max = {"smoke": 256, "quick": 1024, "full": 4096}
 
@@ -87,7 +87,7 @@ class BnsProp38(_Curve):
     accounting = "exponential mechanism, eps-DP for a sensitivity-1 score"
     params = {
         "epsilon": EPSILON,
-        "candidates": Interval("candidates", 2, 1 << 16, "both", integer=True),
+        "candidates": Interval(2, 1 << 16, "both", integer=True),
     }
 
     def grid(self, fidelity, overrides):
@@ -123,7 +123,7 @@ class BnsProp311(_Curve):
     theorem_id = "bns.prop3_11"
     accounting = "A_dist: Lap(4/eps) on the gap, threshold (4/eps) ln(1/delta)"
     params = {
-        "part": Options("part", ("utility", "privacy")),
+        "part": Options(("utility", "privacy")),
         "epsilon": EPSILON_AT_MOST_1,
         "delta": APPROX_DELTA,
     }

@@ -26,8 +26,8 @@ NOISE = 0.1
 
 class UniformConvergence(Simulator):
     params = {
-        "d": Interval("d", 1, 12, "both", integer=True),
-        "k": Interval("k", 1, 1 << 12, "both", integer=True),
+        "d": Interval(1, 12, "both", integer=True),
+        "k": Interval(1, 1 << 12, "both", integer=True),
         "alpha": ALPHA_BELOW_HALF,
         "beta": BETA,
     }

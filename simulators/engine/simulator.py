@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from privbounds.params import ParameterError, validate
+from privbounds.params import ParameterError, named, validate
 
 FIDELITIES = ("smoke", "quick", "full")
 
@@ -64,6 +64,12 @@ class Simulator:
     # counts are one cluster, not independent trials, so ``check`` compares them with the
     # baseline's only at the baseline's seed (where they repeat exactly), never by a test
     shared_instance: bool = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # the params dict's keys name its specs: ``{"d": Interval(1, 24, ...)}`` writes "d" once
+        if isinstance(cls.__dict__.get("params"), dict):
+            cls.params = named(cls.params)
 
     def fidelity(self, name: str) -> Fidelity:
         if name not in FIDELITIES:

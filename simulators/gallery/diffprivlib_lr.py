@@ -101,8 +101,8 @@ class _Fits(Simulator):
     """Fits of the library on the threshold instance at d = 12, eps = 1, one per trial,
     under both settings (``settings``)."""
 
-    base = {"d": Interval("d", 2, 20, "both", integer=True), "epsilon": EPSILON, "alpha": ALPHA, "beta": BETA,
-            "settings": Options("settings", ("defaults", "converged"))}
+    base = {"d": Interval(2, 20, "both", integer=True), "epsilon": EPSILON, "alpha": ALPHA, "beta": BETA,
+            "settings": Options(("defaults", "converged"))}
     axes = {"d": [12], "epsilon": [1.0], "alpha": [0.25], "beta": [0.25], "settings": ["defaults", "converged"]}
 
     def privacy(self, point):
@@ -124,7 +124,7 @@ class Blowups(_Fits):
     report of this behaviour saw, 4.7e17). Success curves over small n, Clopper-Pearson."""
 
     theorem_id = "gallery.diffprivlib_lr_blowups"
-    params = {**_Fits.base, "threshold": Options("threshold", (1e6, 1e17))}
+    params = {**_Fits.base, "threshold": Options((1e6, 1e17))}
 
     def grid(self, fidelity, overrides):
         return expand({**self.axes, "threshold": [1e6, 1e17]}, overrides)
@@ -142,7 +142,7 @@ class Iterations(_Fits):
 
     theorem_id = "gallery.diffprivlib_lr_iterations"
     measure = "mean"
-    params = {**_Fits.base, "n_max": Options("n_max", (1 << 12, 1 << 21))}
+    params = {**_Fits.base, "n_max": Options((1 << 12, 1 << 21))}
 
     def grid(self, fidelity, overrides):
         # smoke stops at 4096 (seconds, for tests); quick and full go to 2^21

@@ -20,13 +20,12 @@ Two checks of the exact sampler (simulators/kmms/halfplanes.py, domain mode):
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import logsumexp
 
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.kmms.halfplane_common import GEOMETRY_FIDELITY, NEVER_LEVEL, specs
 from privbounds.simulators.kmms.halfplanes import grid_arrangement
-from privbounds.simulators.kmms.select_halfplane import SelectHalfplane, and_quality
+from privbounds.simulators.kmms.select_halfplane import SelectHalfplane, log_output_law
 
 RTOL = 1e-9
 
@@ -86,17 +85,30 @@ def sup_log_ratio(d: int, eta: float, examples: int, trials: int, rng) -> np.nda
     np.add.at(c1b, (np.arange(trials), new), new_lab.astype(float))
     np.add.at(c0b, (np.arange(trials), new), (~new_lab).astype(float))
     thr = rng.random(trials) * c0.sum(axis=1)
-    la = arr.log_areas()[:, None]
-    logp = []
-    for a1, a0 in ((c1, c0), (c1b, c0b)):
-        Z = arr.cell_sums(np.concatenate([a0, a1]))
-        q = and_quality(Z[:, :trials], Z[:, trials:], a0.sum(axis=1), a1.sum(axis=1), thr)
-        lw = la + eta * q
-        logp.append(lw - logsumexp(lw, axis=0)[None, :])
+    # the sampler's own qualities and law (select_halfplane.py), on S and on S'
+    sel = SelectHalfplane(arr, eta)
+    logp = [log_output_law(arr, sel.qualities(a1, a0, thr), eta) for a1, a0 in ((c1, c0), (c1b, c0b))]
     return np.abs(logp[0] - logp[1]).max(axis=0)
 
 
-class KmmsSelectHalfplane(Simulator):
+class SelectHalfplaneCurve(Simulator):
+    """A curve entry whose learner is one call of Select Halfplane (this theorem's and
+    kmms.lem4_6's): 2 eta-DP, audited by ``selecthalfplane_audit``, n over the curve's rows."""
+
+    accounting = "Select Halfplane, density exp(eta q): 2 eta-DP"
+
+    def privacy(self, point):
+        return {"epsilon": 2 * point["eta"], "delta": 0.0, "accounting": self.accounting}
+
+    def audits(self):
+        return [selecthalfplane_audit()]
+
+    def n_range(self, point):
+        c = self.curve(point)
+        return c[0], c[-1]
+
+
+class KmmsSelectHalfplane(SelectHalfplaneCurve):
     theorem_id = "kmms.alg_selecthalfplane"
     params = specs("d", "eta", "level")
     fidelities = GEOMETRY_FIDELITY
@@ -111,17 +123,6 @@ class KmmsSelectHalfplane(Simulator):
             from privbounds.params import ParameterError
 
             raise ParameterError(f"d must be at most 32 (domain mode), got {point['d']}")
-
-    def privacy(self, point):
-        return {"epsilon": 2 * point["eta"], "delta": 0.0,
-                "accounting": "Select Halfplane, density exp(eta q): 2 eta-DP"}
-
-    def audits(self):
-        return [selecthalfplane_audit()]
-
-    def n_range(self, point):
-        c = self.curve(point)
-        return c[0], c[-1]
 
     def curve(self, point):
         # the size of S

@@ -34,9 +34,9 @@ N_MAX = {"smoke": 4000, "quick": 16000, "full": 64000}
 class KmmsClaim31(Simulator):
     theorem_id = "kmms.claim3_1"
     params = {**common.specs("family", "d", "k", "alpha", "beta", "epsilon", "delta"),
-              "reading": Options("reading", ("safe", "literal")),
-              "measure": Options("measure", ("paper",)),
-              "n_max": Interval("n_max", 1000, 1 << 20, "both", integer=True)}
+              "reading": Options(("safe", "literal")),
+              "measure": Options(("paper",)),
+              "n_max": Interval(1000, 1 << 20, "both", integer=True)}
     fidelities = common.FIDELITY
     unaudited = {"the Set Cover Learner (SAFE and paper-literal)": common.WHOLE_AUDIT_ELSEWHERE}
 

@@ -211,7 +211,7 @@ def whole_learner_audits() -> list:
 class KmmsClaim34(Simulator):
     theorem_id = "kmms.claim3_4"
     params = {**common.specs("family", "form", "learner", "d", "k", "alpha", "beta", "epsilon"),
-              "delta": Interval("delta", 0, 1 / math.e, "neither")}
+              "delta": Interval(0, 1 / math.e, "neither")}
     fidelities = common.FIDELITY
     _delta = {"smoke": [1e-8, 1e-32], "quick": [1e-8, 1e-16, 1e-32, 1e-64],
               "full": [1e-8, 1e-16, 1e-32, 1e-64, 1e-128]}

@@ -54,7 +54,7 @@ def area_ratio(d: int, mode: str, points: int | None, trials: int, rng) -> np.nd
 
 class KmmsClaim45(Simulator):
     theorem_id = "kmms.claim4_5"
-    params = {**specs("mode", "d", "points", "level"), "bound": Options("bound", ("paper", "ours"))}
+    params = {**specs("mode", "d", "points", "level"), "bound": Options(("paper", "ours"))}
     fidelities = GEOMETRY_FIDELITY
     _grid_d = {"smoke": [2, 4], "quick": [2, 4, 8, 16], "full": [2, 4, 8, 16, 32]}
     _sample = {"smoke": ([64], [20]), "quick": ([64, 1024], [30]), "full": ([64, 1024], [20, 50])}

@@ -16,15 +16,13 @@ kmms.prop2_5); the composed whole has no instance with power (listed as unaudite
 
 from __future__ import annotations
 
-from privbounds.simulators.engine.simulator import Simulator, expand
+from privbounds.simulators.engine.simulator import expand
 from privbounds.simulators.kmms import setcover_common as common
-from privbounds.simulators.shared.accuracy import within
 
 
-class KmmsEx33(Simulator):
+class KmmsEx33(common.SetCoverSimulator):
     theorem_id = "kmms.ex3_3"
-    params = common.specs("family", "form", "learner", "d", "k", "alpha", "beta", "epsilon", "delta")
-    fidelities = common.FIDELITY
+    learners = ("advanced", "basic")
     unaudited = {
         "the composition baseline as a whole": (
             "no instance has power: its T' rounds share eps by composition (at k = 1, T' = 6: basic eps0 = "
@@ -39,20 +37,3 @@ class KmmsEx33(Simulator):
         return expand({"family": ["decoy"], "form": ["conj"], "learner": ["advanced", "basic"], "d": [512],
                        "k": self._k[fidelity], "alpha": [0.2], "beta": [0.1], "epsilon": [common.EPS],
                        "delta": [common.DELTA]}, overrides)
-
-    def check_point(self, point):
-        super().check_point(point)
-        common.check_sizes(point)
-        if point["learner"] not in ("advanced", "basic"):
-            raise common.ParameterError(f"learner must be advanced or basic for {self.theorem_id}, "
-                                        f"got {point['learner']!r}")
-        self.require_small_delta(point)
-
-    def privacy(self, point):
-        return common.privacy(point)
-
-    def n_range(self, point):
-        return common.search_start(point), common.N_MAX
-
-    def run_trials(self, point, n, trials, rng):
-        return within(common.true_errors(point, n, trials, rng), point["alpha"])

@@ -5,25 +5,25 @@ thm4_7)."""
 
 from __future__ import annotations
 
-from privbounds.params import ALPHA, BETA, EPS_MIN, Interval, Options
+from privbounds.params import ALPHA, BETA, EPS_MIN, Interval, Options, named
 from privbounds.simulators.engine.simulator import Fidelity
 from privbounds.simulators.kmms.halfplanes import D_MAX
 
-SPECS = {
-    "mode": Options("mode", ("grid", "sample")),
-    "d": Interval("d", 1, D_MAX, "both", integer=True),
-    "points": Interval("points", 2, 400, "both", integer=True),
-    "eta": Interval("eta", 0, 1000, "right"),
+SPECS = named({
+    "mode": Options(("grid", "sample")),
+    "d": Interval(1, D_MAX, "both", integer=True),
+    "points": Interval(2, 400, "both", integer=True),
+    "eta": Interval(0, 1000, "right"),
     # k: the polygon's vertices (8 at most in the grids); at 1,024 four trials at the smallest n
     # took over 25 s
-    "k": Interval("k", 3, 64, "both", integer=True),
+    "k": Interval(3, 64, "both", integer=True),
     "alpha": ALPHA,
     "beta": BETA,
     # Claims 3.4 and 4.3 (the learner's privacy) need eps < 1 and delta < 1/e
-    "epsilon": Interval("epsilon", EPS_MIN, 1, "left"),
-    "delta": Interval("delta", 0, 0.36787944117144233, "neither"),
-    "level": Interval("level", 0, 1, "neither"),
-}
+    "epsilon": Interval(EPS_MIN, 1, "left"),
+    "delta": Interval(0, 0.36787944117144233, "neither"),
+    "level": Interval(0, 1, "neither"),
+})
 
 # A ceiling on a "never" event: what a few hundred instances can confirm (bounds.kmms.never_ceiling)
 NEVER_LEVEL = 0.05

@@ -28,7 +28,8 @@ import math
 import numpy as np
 
 from privbounds.params import Interval, Options, ParameterError
-from privbounds.simulators.engine.simulator import Simulator, expand
+from privbounds.simulators.engine.simulator import expand
+from privbounds.simulators.kmms.alg_selecthalfplane import SelectHalfplaneCurve
 from privbounds.simulators.kmms.halfplane_common import GEOMETRY_FIDELITY, specs
 from privbounds.simulators.kmms.halfplanes import Arrangement, distinct_points, grid_arrangement
 from privbounds.simulators.kmms.kgons import band_distribution, check_kgon_fits, kgon_inside, kgon_targets
@@ -81,10 +82,11 @@ def selection_gaps(point, trials, rng) -> np.ndarray:
     return q_max - q_chosen
 
 
-class KmmsLem46(Simulator):
+class KmmsLem46(SelectHalfplaneCurve):
     theorem_id = "kmms.lem4_6"
-    params = {**specs("mode", "d", "points", "eta", "k"), "rows": Options("rows", ("survival", "paper", "ours")),
-              "examples": Interval("examples", 1, 1 << 24, "both", integer=True)}
+    accounting = "one call of Select Halfplane, density exp(eta q): 2 eta-DP"
+    params = {**specs("mode", "d", "points", "eta", "k"), "rows": Options(("survival", "paper", "ours")),
+              "examples": Interval(1, 1 << 24, "both", integer=True)}
     fidelities = GEOMETRY_FIDELITY
     _grid_d = {"smoke": [8], "quick": [8, 16], "full": [8, 16]}
     _etas = {"smoke": [0.2], "quick": [0.05, 0.2, 1.0], "full": [0.05, 0.2, 1.0]}
@@ -114,19 +116,6 @@ class KmmsLem46(Simulator):
                 raise ParameterError(f"d must be at most 32 in grid mode, got {point['d']}")
         elif "points" not in point:
             raise ParameterError("points must be given in sample mode (the distinct points of S)")
-
-    def privacy(self, point):
-        return {"epsilon": 2 * point["eta"], "delta": 0.0,
-                "accounting": "one call of Select Halfplane, density exp(eta q): 2 eta-DP"}
-
-    def audits(self):
-        from privbounds.simulators.kmms.alg_selecthalfplane import selecthalfplane_audit
-
-        return [selecthalfplane_audit()]
-
-    def n_range(self, point):
-        c = self.curve(point)
-        return c[0], c[-1]
 
     def curve(self, point):
         if point["rows"] != "survival":

@@ -29,8 +29,8 @@ GAPS = [12, 14, 16, 18, 20]  # the ceiling from 0.32 down to 0.006 (below that 2
 
 class KmmsProp25(Simulator):
     theorem_id = "kmms.prop2_5"
-    params = {"epsilon": EPSILON, "d": Interval("d", 4, 1024, "both", integer=True),
-              "k": Interval("k", 1, 4, "both", integer=True), "m": Interval("m", 1, 1 << 20, "both", integer=True)}
+    params = {"epsilon": EPSILON, "d": Interval(4, 1024, "both", integer=True),
+              "k": Interval(1, 4, "both", integer=True), "m": Interval(1, 1 << 20, "both", integer=True)}
     fidelities = FIDELITY
 
     def grid(self, fidelity, overrides):

@@ -84,10 +84,18 @@ class SelectHalfplane:
         return choice, rejects, q_chosen, q_max
 
 
+def log_output_law(arr: Arrangement, q, eta) -> np.ndarray:
+    """ln of Select Halfplane's exact output law over the hypothesis cells for qualities
+    ``q``, (2 C,) or (2 C, batch): ln(area exp(eta q) / N), normalised per column."""
+    from scipy.special import logsumexp
+
+    q = np.asarray(q, float)
+    la = arr.log_areas()
+    lw = (la if q.ndim == 1 else la[:, None]) + eta * q
+    return lw - logsumexp(lw, axis=0)
+
+
 def exact_cell_probabilities(arr: Arrangement, q, eta) -> np.ndarray:
     """Select Halfplane's exact output law over the hypothesis cells (2 C,) for qualities
     ``q`` (2 C,): area exp(eta q) / N, in log space."""
-    from scipy.special import logsumexp
-
-    lw = arr.log_areas() + eta * np.asarray(q, float)
-    return np.exp(lw - logsumexp(lw))
+    return np.exp(log_output_law(arr, q, eta))

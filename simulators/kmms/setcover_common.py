@@ -1,7 +1,8 @@
 """Shared parts of the Set Cover Learner experiments for Kaplan, Mansour, Matias and
 Stemmer, "Differentially Private Learning of Geometric Concepts" (ICML 2019), sections 2
-and 3: parameter specs, fidelities, the learners by name, and how one batch of trials
-runs.
+and 3: parameter specs, fidelities, the learners by name, how one batch of trials runs,
+and ``SetCoverSimulator``, all of Theorem 3.2's, Example 3.3's and Theorem 3.5's simulators
+but their grids and learners.
 
 Learners (all over LIT_d on a ``ProductFamily``, simulators/kmms/conjunctions.py):
 - ``setcover``: the Set Cover Learner with the exponential mechanism, SAFE constants (ours:
@@ -28,10 +29,11 @@ import math
 import numpy as np
 
 from privbounds.bounds.kmms import composition_parameters, n_conj, n_conj_argmax, n_conj_composition
-from privbounds.params import ALPHA, BETA, EPS_MIN, Interval, Options, ParameterError
-from privbounds.simulators.engine.simulator import Fidelity
+from privbounds.params import ALPHA, BETA, EPS_MIN, Interval, Options, ParameterError, named
+from privbounds.simulators.engine.simulator import Fidelity, Simulator
 from privbounds.simulators.kmms.conjunctions import classical_learner, make_family, run_family
 from privbounds.simulators.kmms.setcover import reading_parameters
+from privbounds.simulators.shared.accuracy import within
 
 EPS = 0.99
 DELTA = 1e-8
@@ -45,16 +47,16 @@ WHOLE_AUDIT_ELSEWHERE = (
     "repeat them")
 LEARNERS = ("setcover", "setcover-literal", "advanced", "basic", "argmax", "nonprivate")
 
-SPECS = {
+SPECS = named({
     "alpha": ALPHA, "beta": BETA,
-    "epsilon": Interval("epsilon", EPS_MIN, 1, "left"),  # Claim 3.4: eps < 1
-    "delta": Interval("delta", 0, 1 / math.e, "neither"),  # Claim 3.4: delta < 1/e
-    "k": Interval("k", 1, 64, "both", integer=True),
-    "d": Interval("d", 1, 1 << 14, "both", integer=True),
-    "family": Options("family", ("decoy", "nearmiss")),
-    "form": Options("form", ("conj", "disj")),
-    "learner": Options("learner", LEARNERS),
-}
+    "epsilon": Interval(EPS_MIN, 1, "left"),  # Claim 3.4: eps < 1
+    "delta": Interval(0, 1 / math.e, "neither"),  # Claim 3.4: delta < 1/e
+    "k": Interval(1, 64, "both", integer=True),
+    "d": Interval(1, 1 << 14, "both", integer=True),
+    "family": Options(("decoy", "nearmiss")),
+    "form": Options(("conj", "disj")),
+    "learner": Options(LEARNERS),
+})
 
 # A round costs O((k + 1) d) per trial whatever n is; trials per n are what costs.
 FIDELITY = {
@@ -149,3 +151,30 @@ def true_errors(point: dict, n: int, trials: int, rng: np.random.Generator, with
         runs.append(run)
     err = np.concatenate(errs)
     return (err, runs) if with_run else err
+
+
+class SetCoverSimulator(Simulator):
+    """A searched-n entry of the Set Cover Learner (success: true error <= alpha, exact).
+    The entries differ only in their grid and in ``learners``, the learners their theorem
+    is about: one class keeps their checks, privacy and trials from drifting apart."""
+
+    params = specs("family", "form", "learner", "d", "k", "alpha", "beta", "epsilon", "delta")
+    fidelities = FIDELITY
+    learners: tuple = ()
+
+    def check_point(self, point):
+        super().check_point(point)
+        check_sizes(point)
+        if point["learner"] not in self.learners:
+            allowed = " or ".join([", ".join(self.learners[:-1]), self.learners[-1]])
+            raise ParameterError(f"learner must be {allowed} for {self.theorem_id}, got {point['learner']!r}")
+        self.require_small_delta(point)
+
+    def privacy(self, point):
+        return privacy(point)
+
+    def n_range(self, point):
+        return search_start(point), N_MAX
+
+    def run_trials(self, point, n, trials, rng):
+        return within(true_errors(point, n, trials, rng), point["alpha"])

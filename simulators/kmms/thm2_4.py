@@ -38,8 +38,8 @@ def shift_ratio(reading: str, draws: int, beta: float) -> float:
 
 class KmmsThm24(Simulator):
     theorem_id = "kmms.thm2_4"
-    params = {"reading": Options("reading", ("safe", "literal")), "beta": BETA,
-              "draws_max": Interval("draws_max", 1, 4096, "both", integer=True)}
+    params = {"reading": Options(("safe", "literal")), "beta": BETA,
+              "draws_max": Interval(1, 4096, "both", integer=True)}
     fidelities = FIDELITY
 
     def grid(self, fidelity, overrides):

@@ -16,15 +16,13 @@ lambda and Delta terms. Claim 3.1's exact per-run inequality is checked in every
 
 from __future__ import annotations
 
-from privbounds.simulators.engine.simulator import Simulator, expand
+from privbounds.simulators.engine.simulator import expand
 from privbounds.simulators.kmms import setcover_common as common
-from privbounds.simulators.shared.accuracy import within
 
 
-class KmmsThm32(Simulator):
+class KmmsThm32(common.SetCoverSimulator):
     theorem_id = "kmms.thm3_2"
-    params = common.specs("family", "form", "learner", "d", "k", "alpha", "beta", "epsilon", "delta")
-    fidelities = common.FIDELITY
+    learners = ("setcover", "argmax")
     unaudited = {"the Set Cover Learner (SAFE)": common.WHOLE_AUDIT_ELSEWHERE}
     _grid = {"smoke": {"k": [1, 4], "eps": [0.25, 0.99]},
              "quick": {"k": [1, 2, 4, 8], "eps": [0.125, 0.25, 0.5, 0.99]},
@@ -38,20 +36,3 @@ class KmmsThm32(Simulator):
         pts += [p for p in expand({**base, "learner": ["setcover"], "k": [4], "epsilon": g["eps"]}, overrides)
                 if p not in pts]
         return pts
-
-    def check_point(self, point):
-        super().check_point(point)
-        common.check_sizes(point)
-        if point["learner"] not in ("setcover", "argmax"):
-            raise common.ParameterError(f"learner must be setcover or argmax for {self.theorem_id}, "
-                                        f"got {point['learner']!r}")
-        self.require_small_delta(point)
-
-    def privacy(self, point):
-        return common.privacy(point)
-
-    def n_range(self, point):
-        return common.search_start(point), common.N_MAX
-
-    def run_trials(self, point, n, trials, rng):
-        return within(common.true_errors(point, n, trials, rng), point["alpha"])

@@ -19,15 +19,13 @@ here it is listed as unaudited with that pointer, so that the audits run once.
 
 from __future__ import annotations
 
-from privbounds.simulators.engine.simulator import Simulator, expand
+from privbounds.simulators.engine.simulator import expand
 from privbounds.simulators.kmms import setcover_common as common
-from privbounds.simulators.shared.accuracy import within
 
 
-class KmmsThm35(Simulator):
+class KmmsThm35(common.SetCoverSimulator):
     theorem_id = "kmms.thm3_5"
-    params = common.specs("family", "form", "learner", "d", "k", "alpha", "beta", "epsilon", "delta")
-    fidelities = common.FIDELITY
+    learners = ("setcover", "setcover-literal", "nonprivate")
     unaudited = {"the Set Cover Learner (SAFE and paper-literal)": common.WHOLE_AUDIT_ELSEWHERE}
     _grid = {
         "smoke": {"k": [1, 4], "d": [16, 512], "literal_k": [4], "nearmiss_k": [4]},
@@ -52,20 +50,3 @@ class KmmsThm35(Simulator):
         add(family=["decoy"], form=["conj"], learner=["setcover"], d=g["d"], k=[4])
         add(family=["nearmiss"], form=["conj"], learner=["setcover"], d=[512], k=g["nearmiss_k"])
         return pts
-
-    def check_point(self, point):
-        super().check_point(point)
-        common.check_sizes(point)
-        if point["learner"] in ("advanced", "basic", "argmax"):
-            raise common.ParameterError(f"learner must be setcover, setcover-literal or nonprivate for "
-                                        f"{self.theorem_id}, got {point['learner']!r}")
-        self.require_small_delta(point)
-
-    def privacy(self, point):
-        return common.privacy(point)
-
-    def n_range(self, point):
-        return common.search_start(point), common.N_MAX
-
-    def run_trials(self, point, n, trials, rng):
-        return within(common.true_errors(point, n, trials, rng), point["alpha"])

@@ -72,7 +72,7 @@ def learner_labels(point, c1, c0, rng) -> np.ndarray:
 
 class KmmsThm47(Simulator):
     theorem_id = "kmms.thm4_7"
-    params = {"learner": Options("learner", LEARNERS), **specs("d", "k", "alpha", "beta", "epsilon", "delta")}
+    params = {"learner": Options(LEARNERS), **specs("d", "k", "alpha", "beta", "epsilon", "delta")}
     fidelities = KGON_FIDELITY
     unaudited = {
         "Set Cover Learner with Select Halfplane, as a whole (Claim 4.3)": (

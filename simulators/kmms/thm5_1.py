@@ -29,7 +29,7 @@ import math
 import numpy as np
 
 from privbounds.bounds.kmms import composition_parameters, n_union, n_union_composition
-from privbounds.params import ALPHA, BETA, EPS_MIN, Interval, Options, ParameterError
+from privbounds.params import ALPHA, BETA, EPS_MIN, Interval, Options, ParameterError, named
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Fidelity, Simulator, expand
 from privbounds.simulators.kmms.polygons import (
@@ -52,16 +52,16 @@ EPSILON, DELTA = 0.99, 1e-7
 N_MAX = 1 << 22  # below 2^24: the candidates' counts are exact in float32
 D_REF, R_REF = 20, 2
 
-SPECS = {
-    "learner": Options("learner", LEARNERS),
-    "family": Options("family", FAMILIES),
-    "d": Interval("d", 1, 160, "both", integer=True),
-    "m": Interval("m", 2, 6, "both", integer=True),
-    "r": Interval("r", 1, 64, "both", integer=True),
+SPECS = named({
+    "learner": Options(LEARNERS),
+    "family": Options(FAMILIES),
+    "d": Interval(1, 160, "both", integer=True),
+    "m": Interval(2, 6, "both", integer=True),
+    "r": Interval(1, 64, "both", integer=True),
     "alpha": ALPHA, "beta": BETA,
-    "epsilon": Interval("epsilon", EPS_MIN, 1, "left"),  # Claim 3.4 needs eps < 1
-    "delta": Interval("delta", 0, 1 / math.e, "neither"),  # and delta < 1/e
-}
+    "epsilon": Interval(EPS_MIN, 1, "left"),  # Claim 3.4 needs eps < 1
+    "delta": Interval(0, 1 / math.e, "neither"),  # and delta < 1/e
+})
 
 # One round costs about 0.15 ms per trial (Gumbel-max over 6,768 candidates), whatever n.
 FIDELITY = {

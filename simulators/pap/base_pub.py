@@ -11,13 +11,13 @@ searched size is m. Its m_hat is the vertical line of the frontier of Theorem 3.
 
 from __future__ import annotations
 
-from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.pap.common import line_probs, specs
-from privbounds.simulators.pap.query_classes import DISTRIBUTIONS, sample_points
+from privbounds.simulators.engine.simulator import expand
+from privbounds.simulators.pap.common import PublicSampleSimulator, specs
+from privbounds.simulators.pap.query_classes import DISTRIBUTIONS
 from privbounds.simulators.pap.release import public_only_thresholds
 
 
-class PapBasePub(Simulator):
+class PapBasePub(PublicSampleSimulator):
     theorem_id = "pap.base_pub"
     params = specs("T", "alpha", "beta", "dist")
     _alphas = {"smoke": [0.4, 0.2], "quick": [0.4, 0.3, 0.2, 0.15, 0.1],
@@ -27,12 +27,5 @@ class PapBasePub(Simulator):
         return expand({"T": [4096], "alpha": self._alphas[fidelity], "beta": [0.1],
                        "dist": list(DISTRIBUTIONS)}, overrides)
 
-    def privacy(self, point):
-        return {"epsilon": None, "delta": None, "accounting": "public data only: no privacy spent"}
-
-    def n_range(self, point):
-        return 2, 1 << 16
-
-    def run_trials(self, point, n, trials, rng):
-        probs = line_probs(point, trials, rng)
-        return public_only_thresholds(sample_points(probs, n, rng), probs) <= point["alpha"]
+    def public_error(self, point, public, probs):
+        return public_only_thresholds(public, probs)

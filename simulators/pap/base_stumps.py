@@ -114,9 +114,9 @@ def stump_release_trials(point: dict, mechanism: str, n: int, m: int, trials: in
 class PapBaseStumps(Simulator):
     theorem_id = "pap.base_stumps"
     params = {
-        "mechanism": Options("mechanism", MECHANISMS),
-        "p": Interval("p", 1, 1 << 16, "both", integer=True),
-        "dist": Options("dist", STUMP_DISTRIBUTIONS),
+        "mechanism": Options(MECHANISMS),
+        "p": Interval(1, 1 << 16, "both", integer=True),
+        "dist": Options(STUMP_DISTRIBUTIONS),
         "alpha": ALPHA, "beta": BETA, "epsilon": EPSILON_AT_MOST_1, "delta": APPROX_DELTA,
     }
     _ps = {"smoke": [16, 64, 256], "quick": [16, 64, 256, 1024], "full": [16, 64, 256, 1024, 4096]}

@@ -1,6 +1,7 @@
 """Shared parameters of the experiments for Bassily et al., "Private Query Release Assisted
 by Public Data" (ICML 2020): the parameter specs, the family of distributions each
-worst-case claim runs over, and the fidelity levels of the release experiments.
+worst-case claim runs over, the fidelity levels of the release experiments, and
+``PublicSampleSimulator``, the entries whose searched size is a public sample alone.
 
 Privacy defaults: eps = 1 and delta = 1e-10, below 1/n for every n the searches reach
 (n <= 2^30): the paper's algorithms are (eps, delta)-DP for delta < 1/n only in the
@@ -11,25 +12,25 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.params import ALPHA, APPROX_DELTA, BETA, EPS_MIN, Interval, Options, ParameterError
-from privbounds.simulators.engine.simulator import DEFAULT_FIDELITY, Fidelity
-from privbounds.simulators.pap.query_classes import DISTRIBUTIONS, line_distribution
+from privbounds.params import ALPHA, APPROX_DELTA, BETA, EPS_MIN, Interval, Options, ParameterError, named
+from privbounds.simulators.engine.simulator import DEFAULT_FIDELITY, Fidelity, Simulator
+from privbounds.simulators.pap.query_classes import DISTRIBUTIONS, line_distribution, sample_points
 
 STUMP_DISTRIBUTIONS = ("zero", "random", "skewed")  # mu = 0; mu ~ U[-1, 1]; |mu| = 0.8, random signs
 N_MAX = 1 << 30
 M_MAX = 1 << 17  # public sample sizes: 10x the largest the grids use (12,566), arrays of trials x m
 DELTA = 1e-10
-EPS_PMW = Interval("epsilon", EPS_MIN, 1, "both")  # PMW's accounting assumes eps <= 1
+EPS_PMW = Interval(EPS_MIN, 1, "both")  # PMW's accounting assumes eps <= 1
 
-SPECS = {
+SPECS = named({
     "alpha": ALPHA, "beta": BETA, "epsilon": EPS_PMW, "delta": APPROX_DELTA,
     # T: the largest domain the grids use (2^16); at 2^16 four trials of PMW already take a minute
-    "T": Interval("T", 2, 1 << 16, "both", integer=True),
-    "p": Interval("p", 1, 1000, "both", integer=True),  # the bounds hold 2^p as a double
-    "m": Interval("m", 0, M_MAX, "both", integer=True),
-    "radius": Interval("radius", 0, 1, "neither"),
-    "dist": Options("dist", DISTRIBUTIONS + STUMP_DISTRIBUTIONS),
-}
+    "T": Interval(2, 1 << 16, "both", integer=True),
+    "p": Interval(1, 1000, "both", integer=True),  # the bounds hold 2^p as a double
+    "m": Interval(0, M_MAX, "both", integer=True),
+    "radius": Interval(0, 1, "neither"),
+    "dist": Options(DISTRIBUTIONS + STUMP_DISTRIBUTIONS),
+})
 
 # Release experiments spend most of their time in PMW rounds: fewer trials per n than the
 # default, fine steps only at full fidelity. Quick runs its 200 trials as two blocks, so
@@ -85,3 +86,25 @@ def check_dist(point: dict) -> None:
     if point["dist"] not in allowed:
         raise ParameterError(f"dist must be one of {', '.join(allowed)} for "
                              f"{'a class on the line' if line else 'stumps'}, got {point['dist']!r}")
+
+
+class PublicSampleSimulator(Simulator):
+    """An entry whose searched size is the public sample alone (the public-only baseline,
+    pap.base_pub; the cover of Lemma 3.3, pap.lem3_3): no private row, no privacy spent.
+    A trial draws a distribution of the point's family, then m public points from it, and
+    succeeds when ``public_error`` is at most the point's ``tolerance`` parameter."""
+
+    tolerance = "alpha"
+
+    def public_error(self, point: dict, public: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def privacy(self, point):
+        return {"epsilon": None, "delta": None, "accounting": "public data only: no privacy spent"}
+
+    def n_range(self, point):
+        return 2, 1 << 16
+
+    def run_trials(self, point, n, trials, rng):
+        probs = line_probs(point, trials, rng)
+        return self.public_error(point, sample_points(probs, n, rng), probs) <= point[self.tolerance]

@@ -17,17 +17,18 @@ worst.
 from __future__ import annotations
 
 from privbounds.params import Options
-from privbounds.simulators.engine.simulator import Simulator, expand
-from privbounds.simulators.pap.common import line_probs, specs
-from privbounds.simulators.pap.query_classes import DISTRIBUTIONS, sample_points
+from privbounds.simulators.engine.simulator import expand
+from privbounds.simulators.pap.common import PublicSampleSimulator, specs
+from privbounds.simulators.pap.query_classes import DISTRIBUTIONS
 from privbounds.simulators.pap.release import interval_cover_radius, threshold_cover_radius
 
 SIZES = {"thr": 4096, "int": 1024}
 
 
-class PapLem33(Simulator):
+class PapLem33(PublicSampleSimulator):
     theorem_id = "pap.lem3_3"
-    params = {"class": Options("class", ("thr", "int")), **specs("T", "radius", "beta", "dist")}
+    tolerance = "radius"
+    params = {"class": Options(("thr", "int")), **specs("T", "radius", "beta", "dist")}
     _radii = {"smoke": [0.2, 0.05], "quick": [0.2, 0.1, 0.05, 0.02],
               "full": [0.2, 0.1, 0.05, 0.02, 0.01]}
 
@@ -38,14 +39,5 @@ class PapLem33(Simulator):
                            "dist": list(DISTRIBUTIONS)}, overrides)
         return pts
 
-    def privacy(self, point):
-        return {"epsilon": None, "delta": None, "accounting": "public data only: no privacy spent"}
-
-    def n_range(self, point):
-        return 2, 1 << 16
-
-    def run_trials(self, point, n, trials, rng):
-        probs = line_probs(point, trials, rng)
-        public = sample_points(probs, n, rng)
-        radius = (threshold_cover_radius if point["class"] == "thr" else interval_cover_radius)(public, probs)
-        return radius <= point["radius"]
+    def public_error(self, point, public, probs):
+        return (threshold_cover_radius if point["class"] == "thr" else interval_cover_radius)(public, probs)

@@ -90,7 +90,7 @@ def learner_round_events(budget, trials, rng, n, d, d_prime, t0, e0, alpha):
 
 class PapLem53(Simulator):
     theorem_id = "pap.lem5_3"
-    params = {"target": Options("target", ("threshold", "interval")),
+    params = {"target": Options(("threshold", "interval")),
               **specs("T", "alpha", "beta", "epsilon", "delta", "dist")}
     fidelities = LEARN_FIDELITY
     unaudited = {

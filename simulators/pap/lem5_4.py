@@ -76,9 +76,9 @@ def private_size(point) -> int:
 
 class PapLem54(Simulator):
     theorem_id = "pap.lem5_4"
-    params = {"measure": Options("measure", MEASURES), "target": Options("target", ("threshold-mid", "interval-mid")),
-              "m": Interval("m", 1, M_MAX, "both", integer=True),
-              "excess": Interval("excess", 0, 1, "neither"), "alpha": ALPHA,
+    params = {"measure": Options(MEASURES), "target": Options(("threshold-mid", "interval-mid")),
+              "m": Interval(1, M_MAX, "both", integer=True),
+              "excess": Interval(0, 1, "neither"), "alpha": ALPHA,
               **specs("T", "beta", "epsilon", "delta")}
     unaudited = {
         "B, Lemma 5.3's learner, on the mixture": (

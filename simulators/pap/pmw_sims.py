@@ -107,7 +107,7 @@ PMW_UNAUDITED = {
 
 class PapLem27(Simulator):
     theorem_id = "pap.lem2_7"
-    params = {"class": Options("class", ("thr", "random")), "measure": Options("measure", ("search", "accuracy", "updates")),
+    params = {"class": Options(("thr", "random")), "measure": Options(("search", "accuracy", "updates")),
               **specs("T", "alpha", "beta", "epsilon", "delta", "dist")}
     fidelities = RELEASE_FIDELITY
     unaudited = PMW_UNAUDITED
@@ -174,7 +174,7 @@ class PapLem27(Simulator):
 
 class PapBasePriv(Simulator):
     theorem_id = "pap.base_priv"
-    params = {"learner": Options("learner", ("pmw", "tree")),
+    params = {"learner": Options(("pmw", "tree")),
               **specs("T", "alpha", "beta", "epsilon", "delta", "dist")}
     fidelities = RELEASE_FIDELITY
     unaudited = {

@@ -67,10 +67,10 @@ def sizes(point) -> tuple[int, int]:
 
 class PapRem29(Simulator):
     theorem_id = "pap.rem2_9"
-    params = {"source": Options("source", ("alg3", "perturbed")), "measure": Options("measure", ("lp", "rounded")),
+    params = {"source": Options(("alg3", "perturbed")), "measure": Options(("lp", "rounded")),
               **specs("alpha", "beta", "epsilon", "delta", "dist"),
               # one LP a trial over T + 1 queries and T cells: memory and time grow as T^2 (memory)
-              "T": Interval("T", 2, 1024, "both", integer=True)}
+              "T": Interval(2, 1024, "both", integer=True)}
     fidelities = LP_FIDELITY
     unaudited = {
         "Algorithm 3 followed by the LP and the rounding": (

@@ -65,9 +65,9 @@ class PapThm42(Simulator):
     theorem_id = "pap.thm4_2"
     fidelities = FIDELITIES
     params = {
-        "p": Interval("p", 1, 1 << 16, "both", integer=True),
-        "m": Interval("m", 0, M_MAX, "both", integer=True),
-        "dist": Options("dist", STUMP_DISTRIBUTIONS),
+        "p": Interval(1, 1 << 16, "both", integer=True),
+        "m": Interval(0, M_MAX, "both", integer=True),
+        "dist": Options(STUMP_DISTRIBUTIONS),
         "alpha": ALPHA, "beta": BETA, "epsilon": EPSILON_AT_MOST_1, "delta": APPROX_DELTA,
     }
 

@@ -71,8 +71,8 @@ def stump_public_size(alpha: float, beta: float, p: int) -> int:
 
 class PapThm31(Simulator):
     theorem_id = "pap.thm3_1"
-    params = {"panel": Options("panel", ("frontier", "stumps", "domain")),
-              "class": Options("class", ("thr", "stump")),
+    params = {"panel": Options(("frontier", "stumps", "domain")),
+              "class": Options(("thr", "stump")),
               **specs("T", "p", "m", "alpha", "beta", "epsilon", "delta", "dist")}
     fidelities = RELEASE_FIDELITY
     unaudited = {

@@ -35,7 +35,7 @@ class PapThm51(Simulator):
     theorem_id = "pap.thm5_1"
     # no release runs here (the cover's error over the line only), so the domain may be larger
     # than the release experiments': up to 2^22
-    params = {**specs("alpha", "beta", "dist"), "T": Interval("T", 2, 1 << 22, "both", integer=True)}
+    params = {**specs("alpha", "beta", "dist"), "T": Interval(2, 1 << 22, "both", integer=True)}
 
     def grid(self, fidelity, overrides):
         return expand({"T": [SIZE], "alpha": ALPHAS[fidelity], "beta": [0.1], "dist": list(DISTRIBUTIONS)},

@@ -56,7 +56,13 @@ from privbounds.params import ALPHA, APPROX_DELTA, BETA, EPSILON_AT_MOST_1, Inte
 from privbounds.simulators.engine.simulator import Fidelity, Simulator, expand
 from privbounds.simulators.pap import tracer
 from privbounds.simulators.pap.base_stumps import COMBO_M, COMBO_THRESHOLD, audit_case
-from privbounds.simulators.pap.stump_release import combo_release, random_means, sample_sums, sup_error
+from privbounds.simulators.pap.stump_release import (
+    combo_release,
+    public_release,
+    random_means,
+    sample_sums,
+    sup_error,
+)
 from privbounds.simulators.shared.accuracy import within
 
 MECHANISMS = ("full", "sub", "round", "pub", "combo")
@@ -114,8 +120,8 @@ def release(point: dict, priv_sum, pub_sum, sub_sum, n: int, m: int, rng) -> np.
         return g
     if mech == "sub":
         return sub_sum / min(subsample_size(point), n + m)
-    if mech == "pub":
-        return pub_sum / m
+    if mech == "pub":  # pap.alg_pubonly, the same function as pap.base_stumps' public baseline
+        return public_release(pub_sum / m)
     return combo_release(priv_sum / n, pub_sum / m if m else None, n, m, point["epsilon"], point["delta"], rng)
 
 
@@ -176,14 +182,14 @@ def sample_accusations(point: dict, total: int, trials: int, rng: np.random.Gene
 class PapThm43(Simulator):
     theorem_id = "pap.thm4_3"
     params = {
-        "mechanism": Options("mechanism", MECHANISMS),
-        "event": Options("event", EVENTS),
-        "p": Interval("p", 1, 1 << 16, "both", integer=True),
-        "pub": Interval("pub", 0, 1, "left"),
+        "mechanism": Options(MECHANISMS),
+        "event": Options(EVENTS),
+        "p": Interval(1, 1 << 16, "both", integer=True),
+        "pub": Interval(0, 1, "left"),
         "alpha": ALPHA,
-        "rho": Interval("rho", 0, 1, "neither"),
-        "kappa0": Interval("kappa0", 0, 64, "right"),
-        "fresh": Interval("fresh", 1, 10_000, "both", integer=True),
+        "rho": Interval(0, 1, "neither"),
+        "kappa0": Interval(0, 64, "right"),
+        "fresh": Interval(1, 10_000, "both", integer=True),
         "epsilon": EPSILON_AT_MOST_1, "delta": APPROX_DELTA, "beta": BETA,
     }
     fidelities = FIDELITIES

@@ -76,9 +76,9 @@ def tail_probability(s, a: float, epsilon: float, sensitivity: float = 1.0) -> n
 class SivLem32(Simulator):
     theorem_id = "siv.lem3_2"
     params = {
-        "shape": Options("shape", SHAPES),
+        "shape": Options(SHAPES),
         "epsilon": EPSILON,
-        "size": Interval("size", 2, 1 << 14, "both", integer=True),
+        "size": Interval(2, 1 << 14, "both", integer=True),
     }
 
     def grid(self, fidelity, overrides):

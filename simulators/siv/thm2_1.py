@@ -33,7 +33,7 @@ def first_consistent_all_functions(seen, target):
 class SivThm21(Simulator):
     theorem_id = "siv.thm2_1"
     params = {
-        "k": Interval("k", 2, 1000, "both", integer=True),  # |H| = 2^k stays a finite float
+        "k": Interval(2, 1000, "both", integer=True),  # |H| = 2^k stays a finite float
         "alpha": ALPHA,
         "beta": BETA,
     }

@@ -27,8 +27,8 @@ DISTS = ("cluster", "uniform")
 class SivThm22(Simulator):
     theorem_id = "siv.thm2_2"
     params = {
-        "b": Interval("b", 2, 60, "both", integer=True),
-        "dist": Options("dist", DISTS),
+        "b": Interval(2, 60, "both", integer=True),
+        "dist": Options(DISTS),
         "alpha": ALPHA,
         "beta": BETA,
     }

@@ -41,12 +41,12 @@ LEARNERS = ("expmech", "erm")
 class SivThm33(Simulator):
     theorem_id = "siv.thm3_3"
     params = {
-        "class": Options("class", ("thresh", "point")),
-        "d": Interval("d", 2, 20, "both", integer=True),
+        "class": Options(("thresh", "point")),
+        "d": Interval(2, 20, "both", integer=True),
         "epsilon": EPSILON,
         "alpha": ALPHA,
         "beta": BETA,
-        "learner": Options("learner", LEARNERS),
+        "learner": Options(LEARNERS),
     }
     # domain sweep at eps = 1 for both learners, epsilon sweep for the private learner
     _grids = {

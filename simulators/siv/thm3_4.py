@@ -82,10 +82,10 @@ def approx_events(budget, trials, rng, b, rows, x0, epsilon, delta, event):
 class SivThm34(Simulator):
     theorem_id = "siv.thm3_4"
     params = {
-        "b": Interval("b", 2, 60, "both", integer=True),
-        "learner": Options("learner", LEARNERS),
+        "b": Interval(2, 60, "both", integer=True),
+        "learner": Options(LEARNERS),
         "epsilon": EPSILON,
-        "delta": Interval("delta", 0, 1e-5, "left"),
+        "delta": Interval(0, 1e-5, "left"),
         "alpha": ALPHA,
         "beta": BETA,
     }

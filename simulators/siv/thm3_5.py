@@ -84,8 +84,8 @@ def subsample_events(budget, trials, rng, b, m, n, epsilon):
 class SivThm35(Simulator):
     theorem_id = "siv.thm3_5"
     params = {
-        "b": Interval("b", 2, 60, "both", integer=True),
-        "spread": Options("spread", tuple(SPREADS)),
+        "b": Interval(2, 60, "both", integer=True),
+        "spread": Options(tuple(SPREADS)),
         "epsilon": EPSILON_AT_MOST_1,
         "alpha": ALPHA,
         "beta": BETA,

@@ -50,8 +50,8 @@ FIDELITIES = {
     "quick": Fidelity(trials=200, block=200, steps=2, audit=1.0),
     "full": Fidelity(trials=1000, block=250, steps=2, audit=2.0),
 }
-N_MAX_SPEC = Interval("n_max", 50, 1 << 20, "both", integer=True)
-N_RATIO_SPEC = Options("n_ratio", (2, 4))
+N_MAX_SPEC = Interval(50, 1 << 20, "both", integer=True)
+N_RATIO_SPEC = Options((2, 4))
 
 
 def n_grid(point: dict, start: int = 50) -> list[int]:
@@ -63,10 +63,10 @@ def n_grid(point: dict, start: int = 50) -> list[int]:
     return out
 
 
-BITS = Interval("bits", 1, 16, "both", integer=True)
-DIST = Options("dist", ("uniform", "cluster"))
-SCHEDULE = Options("schedule", ("ex20", "fixed"))
-REGULARISER = Options("regulariser", ("none", "sqrt"))
+BITS = Interval(1, 16, "both", integer=True)
+DIST = Options(("uniform", "cluster"))
+SCHEDULE = Options(("ex20", "fixed"))
+REGULARISER = Options(("none", "sqrt"))
 
 
 # --- the problem and the learner's parameters at a point -----------------------------------
@@ -203,18 +203,11 @@ def privacy_loss(problem: finite.Problem, pos, neg, n: int, eps: float, sensitiv
                  rng: np.random.Generator) -> np.ndarray:
     """Per dataset: max over the 2G replacements of one of its points (chosen at random,
     in proportion to the counts) and over h of |log p_Z(h) - log p_Z'(h)|, exact."""
-    trials, size = pos.shape
-    counts = np.concatenate([pos, neg], axis=1)
-    u = rng.random(trials) * n
-    cell = np.argmax(np.cumsum(counts, axis=1) > u[:, None], axis=1)  # the replaced point
+    trials = pos.shape[0]
+    cell = finite.replaced_cell(np.concatenate([pos, neg], axis=1), rng.random(trials) * n)  # the replaced point
     base = finite.alg1_log_probs(finite.error_counts(pos, neg), n, eps, sensitivity)
     worst = np.zeros(trials)
-    rows = np.arange(trials)
-    for new in range(2 * size):  # every replacement value (x_j, y)
-        c = counts.copy()
-        c[rows, cell] -= 1
-        c[:, new] += 1
-        lp = finite.alg1_log_probs(finite.error_counts(c[:, :size], c[:, size:]), n, eps, sensitivity)
+    for _, lp in finite.replacements(pos, neg, cell, n, eps, sensitivity):  # every replacement value (x_j, y)
         worst = np.maximum(worst, np.max(np.abs(lp - base), axis=1))
     return worst
 
@@ -254,8 +247,8 @@ class Alg1Mean(Simulator):
     measure = "mean"
     fidelities = FIDELITIES
     params = {"bits": BITS, "dist": DIST, "schedule": SCHEDULE, "epsilon": EPSILON_AT_MOST_1,
-              "regulariser": REGULARISER, "quantity": Options("quantity", QUANTITIES),
-              "learner": Options("learner", ("alg1",)), "n_max": N_MAX_SPEC, "n_ratio": N_RATIO_SPEC}
+              "regulariser": REGULARISER, "quantity": Options(QUANTITIES),
+              "learner": Options(("alg1",)), "n_max": N_MAX_SPEC, "n_ratio": N_RATIO_SPEC}
 
     def curve(self, point):
         return n_grid(point)
@@ -383,7 +376,7 @@ class Alg1Privacy(Alg1Mean):
     each dataset, with the paper's Delta q = 2/n and the true sensitivity 1/n (M = 4)."""
 
     theorem_id = "wlf.alg1"
-    params = {**Alg1Mean.params, "epsilon": EPSILON, "delta_q_n": Options("delta_q_n", (1.0, 2.0))}
+    params = {**Alg1Mean.params, "epsilon": EPSILON, "delta_q_n": Options((1.0, 2.0))}
 
     def axes(self, fidelity, base, overrides):
         fixed = [1.0] if fidelity == "smoke" else [0.25, 1.0, 4.0]

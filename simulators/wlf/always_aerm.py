@@ -147,10 +147,10 @@ class Lem10(Simulator):
     theorem_id = "wlf.lem10"
     measure = "mean"
     fidelities = FIDELITIES
-    params = {"dataset": Options("dataset", DATASETS), "bits": Interval("bits", 1, 12, "both", integer=True),
-              "epsilon": EPSILON, "quantity": Options("quantity", QUANTITIES),
-              "learner": Options("learner", ("alg1_sub", "alg1")),
-              "n_max": Interval("n_max", 100, 1 << 24, "both", integer=True)}
+    params = {"dataset": Options(DATASETS), "bits": Interval(1, 12, "both", integer=True),
+              "epsilon": EPSILON, "quantity": Options(QUANTITIES),
+              "learner": Options(("alg1_sub", "alg1")),
+              "n_max": Interval(100, 1 << 24, "both", integer=True)}
 
     def grid(self, fidelity, overrides):
         eps = [0.5, 1.0] if fidelity == "full" else [1.0]

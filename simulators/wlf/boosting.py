@@ -74,8 +74,8 @@ def selection_events(budget, trials, rng, epsilon=2.0, gap=2):
 
 class WlfThm25(Simulator):
     theorem_id = "wlf.thm25"
-    params = {"beta": BETA, "bits": Interval("bits", 2, 10, "both", integer=True),
-              "learner": Options("learner", ("boost",))}
+    params = {"beta": BETA, "bits": Interval(2, 10, "both", integer=True),
+              "learner": Options(("boost",))}
 
     def grid(self, fidelity, overrides):
         betas = [0.3, 0.03] if fidelity == "smoke" else [0.3, 0.1, 0.03, 0.01]

@@ -32,14 +32,14 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 
-from privbounds.params import Interval, ParameterError
+from privbounds.params import Interval, ParameterError, validate
 
-GAMMA = Interval("gamma", 0, 1, "right")  # a subsampling rate
+GAMMA = Interval(0, 1, "right")  # a subsampling rate
 
 
 def check_rate(gamma) -> float:
     """Refuse a subsampling rate outside (0, 1] with one line naming it."""
-    GAMMA.validate(gamma)
+    validate({"gamma": GAMMA}, {"gamma": gamma})
     return float(gamma)
 
 

@@ -169,6 +169,30 @@ def alg1_events(budget, trials, rng, bits=3, n=4, j=0, epsilon=2.0, sensitivity=
     return a, b
 
 
+def replaced_cell(counts: np.ndarray, u) -> np.ndarray:
+    """The cell (column of ``counts``, (trials, 2G)) of each dataset's row at position u,
+    0 <= u < n, the rows listed cell by cell: the row a replace-one experiment replaces.
+    The caller draws u (uniform real or uniform integer in [0, n): one law, two draws that
+    the experiments' seeds already fix)."""
+    return np.argmax(np.cumsum(counts, axis=1) > np.asarray(u)[:, None], axis=1)
+
+
+def replacements(pos: np.ndarray, neg: np.ndarray, cell: np.ndarray, n: int, epsilon,
+                 sensitivity: float | None = None):
+    """Every replacement of one row: for each value v = 0..2G-1 (the cells in
+    ``point_losses``' order), (v, Algorithm 1's log-probabilities on each dataset with its
+    row at ``cell`` replaced by v). One v at a time, as the table of all of them, (trials,
+    2G, G + 1), does not fit at 12 bits and more."""
+    trials, size = pos.shape
+    counts = np.concatenate([pos, neg], axis=1)
+    rows = np.arange(trials)
+    for v in range(2 * size):
+        c = counts.copy()
+        c[rows, cell] -= 1
+        c[:, v] += 1
+        yield v, alg1_log_probs(error_counts(c[:, :size], c[:, size:]), n, epsilon, sensitivity)
+
+
 def point_losses(size: int) -> np.ndarray:
     """loss(h_t, z) of every threshold (columns t = 0..G) at every point z = (x_c, 1),
     c < G, then (x_c, 0): 1{t > c} for label 1, 1{t <= c} for label 0. Shape (2G, G + 1);

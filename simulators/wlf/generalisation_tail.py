@@ -33,7 +33,7 @@ from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sou
 from privbounds.simulators.engine.simulator import Simulator, expand
 from privbounds.simulators.wlf.alg1_rates import FIDELITIES
 
-TAU = Interval("tau", 0, 1, "neither")
+TAU = Interval(0, 1, "neither")
 MARGIN = 0.01  # eps = tau/2 - MARGIN, strictly below the lemma's tau/2
 
 
@@ -79,8 +79,8 @@ class Lem38(Simulator):
     theorem_id = "wlf.lem38"
     measure = "mean"
     fidelities = FIDELITIES
-    params = {"tau": TAU, "beta": BETA, "learner": Options("learner", ("subset", "subset_argmax")),
-              "bits": Interval("bits", 4, 18, "both", integer=True)}
+    params = {"tau": TAU, "beta": BETA, "learner": Options(("subset", "subset_argmax")),
+              "bits": Interval(4, 18, "both", integer=True)}
 
     def grid(self, fidelity, overrides):
         taus = [0.3] if fidelity == "smoke" else [0.1, 0.2, 0.3]

@@ -183,9 +183,9 @@ class WlfEx21(Simulator):
     theorem_id = "wlf.ex21"
     measure = "mean"
     fidelities = FIDELITIES
-    params = {"d": Options("d", (1, 2)), "B": Interval("B", 0, 8, "right"),
-              "grid": Interval("grid", 2, 2000, "both", integer=True),
-              "learner": Options("learner", ("alg1",))}
+    params = {"d": Options((1, 2)), "B": Interval(0, 8, "right"),
+              "grid": Interval(2, 2000, "both", integer=True),
+              "learner": Options(("alg1",))}
     sizes = {1: (50, 200, 800, 3200, 12800, 51200, 204800), 2: (50, 200, 800, 3200, 12800)}
 
     def grid(self, fidelity, overrides):
@@ -290,9 +290,9 @@ class WlfProp26(Simulator):
     theorem_id = "wlf.prop26"
     measure = "mean"
     fidelities = FIDELITIES
-    params = {"epsilon": EPSILON, "n_data": Interval("n_data", 1, 1 << 17, "both", integer=True),
-              "grid": Interval("grid", 2, 400, "both", integer=True), "B": Interval("B", 0, 8, "right"),
-              "learner": Options("learner", ("alg1",)), "sampler": Options("sampler", ("metropolis",))}
+    params = {"epsilon": EPSILON, "n_data": Interval(1, 1 << 17, "both", integer=True),
+              "grid": Interval(2, 400, "both", integer=True), "B": Interval(0, 8, "right"),
+              "learner": Options(("alg1",)), "sampler": Options(("metropolis",))}
     unaudited = {"the Metropolis chain after t steps": (
         "only approximately private: if its law is within total variation tv of Algorithm 1's on every "
         "dataset, it is (eps, (1 + e^eps) tv)-DP, and a delta that small has no audit event with power; "

@@ -61,18 +61,15 @@ SUB_RATE = 0.5  # the subsampled learners draw half of the rows
 def alg1_replacements(pos, neg, n, epsilon, rng):
     """Exact stability and privacy loss of Algorithm 1 over every replacement of one
     random row of each dataset: (trials,) maxima of each."""
-    T, g = pos.shape
-    L = finite.point_losses(g)
-    cells = np.concatenate([pos, neg], axis=1)
-    u = rng.integers(0, n, size=T)
-    row = np.sum(np.cumsum(cells, axis=1) <= u[:, None], axis=1)  # the cell of the u-th row
-    errs = finite.error_counts(pos, neg)
-    base = errs - L[row]
-    cand = base[:, None, :] + L[None, :, :]  # (T, 2G, G + 1): every replacement
-    logp = finite.alg1_log_probs(errs, n, epsilon)
-    logq = finite.alg1_log_probs(cand, n, epsilon)
-    st = finite.ro_stability(np.broadcast_to(logp[:, None, :], logq.shape), logq).max(axis=1)
-    loss = pure_epsilon(logp[:, None, :], logq).max(axis=1)
+    T = pos.shape[0]
+    # an integer position, where stability.py draws a real one: the same law, but this draw is
+    # what the seeds of wlf.lem8's rows are made of
+    row = finite.replaced_cell(np.concatenate([pos, neg], axis=1), rng.integers(0, n, size=T))
+    logp = finite.alg1_log_probs(finite.error_counts(pos, neg), n, epsilon)
+    st, loss = np.zeros(T), np.zeros(T)
+    for _, logq in finite.replacements(pos, neg, row, n, epsilon):
+        st = np.maximum(st, finite.ro_stability(logp, logq))
+        loss = np.maximum(loss, pure_epsilon(logp, logq))
     return st, loss
 
 
@@ -84,9 +81,9 @@ def sub_base_epsilon(epsilon, gamma=SUB_RATE) -> float:
 class WlfLem8(Simulator):
     theorem_id = "wlf.lem8"
     measure = "mean"
-    params = {"learner": Options("learner", LEM8_LEARNERS), "epsilon": Interval("epsilon", EPS_MIN, 4, "both"),
-              "measure": Options("measure", ("stability", "privacy_loss")),
-              "bits": Interval("bits", 2, 9, "both", integer=True)}
+    params = {"learner": Options(LEM8_LEARNERS), "epsilon": Interval(EPS_MIN, 4, "both"),
+              "measure": Options(("stability", "privacy_loss")),
+              "bits": Interval(2, 9, "both", integer=True)}
 
     def grid(self, fidelity, overrides):
         eps = [0.1, 1.0] if fidelity == "smoke" else [0.05, 0.1, 0.2, 0.5, 1.0, 2.0]
@@ -174,8 +171,8 @@ def lem30_guarantee(point: dict, which: str = "profile") -> tuple[float, float]:
 class WlfLem30(Simulator):
     theorem_id = "wlf.lem30"
     measure = "mean"
-    params = {"learner": Options("learner", ("gaussian", "gaussian_sub")),
-              "sigma": Interval("sigma", 0.25, 16, "both")}
+    params = {"learner": Options(("gaussian", "gaussian_sub")),
+              "sigma": Interval(0.25, 16, "both")}
 
     def grid(self, fidelity, overrides):
         sig = [1.0, 16.0] if fidelity == "smoke" else [0.5, 1.0, 2.0, 4.0, 8.0, 16.0]

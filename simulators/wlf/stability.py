@@ -51,9 +51,7 @@ def stability_quantities(problem: finite.Problem, pos, neg, n: int, eps: float,
                          rng: np.random.Generator) -> dict:
     """The module docstring's quantities for one batch of datasets (label histograms)."""
     trials, size = pos.shape
-    counts = np.concatenate([pos, neg], axis=1)
-    rows = np.arange(trials)
-    cell = np.argmax(np.cumsum(counts, axis=1) > (rng.random(trials) * n)[:, None], axis=1)  # z_i
+    cell = finite.replaced_cell(np.concatenate([pos, neg], axis=1), rng.random(trials) * n)  # z_i
     cells = _cells(problem)
     fresh = rng.choice(2 * size, size=trials, p=cells / cells.sum())  # z' ~ D
     errors = finite.error_counts(pos, neg)
@@ -62,11 +60,7 @@ def stability_quantities(problem: finite.Problem, pos, neg, n: int, eps: float,
     worst = np.zeros(trials)
     sym = np.zeros(trials)
     table = finite.point_losses(size)
-    for v in range(2 * size):
-        c = counts.copy()
-        c[rows, cell] -= 1
-        c[:, v] += 1
-        lp = finite.alg1_log_probs(finite.error_counts(c[:, :size], c[:, size:]), n, eps)
+    for v, lp in finite.replacements(pos, neg, cell, n, eps):
         worst = np.maximum(worst, finite.ro_stability(logp, lp))
         d = (np.exp(logp) - np.exp(lp)) @ table[v]
         sym = np.where(fresh == v, d, sym)
@@ -89,7 +83,7 @@ def stability_measure(point: dict, n: int, trials: int, rng: np.random.Generator
 
 
 class _StabilityMean(Alg1Mean):
-    params = {**Alg1Mean.params, "quantity": Options("quantity", QUANTITIES)}
+    params = {**Alg1Mean.params, "quantity": Options(QUANTITIES)}
     # the quantities that compare the learner on every replacement of one row: a table over
     # pairs of the 2^bits points
     PAIRWISE = ("stability", "symmetrised_gap", "er_minus_gg_minus_ag")

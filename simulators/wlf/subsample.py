@@ -199,7 +199,7 @@ class WlfLem34(Simulator):
 
     theorem_id = "wlf.lem34"
     measure = "mean"
-    params = {"epsilon": EPSILON, "gamma": GAMMA, "learner": Options("learner", ("geometric",))}
+    params = {"epsilon": EPSILON, "gamma": GAMMA, "learner": Options(("geometric",))}
     SIZES = (100, 400)
 
     def grid(self, fidelity, overrides):
@@ -246,8 +246,8 @@ class WlfLem4(Simulator):
 
     theorem_id = "wlf.lem4"
     measure = "mean"
-    params = {"epsilon": EPSILON, "measure": Options("measure", LEM4_MEASURES),
-              "bits": Interval("bits", 2, 10, "both", integer=True)}
+    params = {"epsilon": EPSILON, "measure": Options(LEM4_MEASURES),
+              "bits": Interval(2, 10, "both", integer=True)}
     LEARNER = {"privacy_loss": "geometric", "excess_risk_subsampled": "alg1_sub", "excess_risk_base": "alg1",
                "excess_risk_difference": "alg1_sub"}
 
@@ -324,7 +324,7 @@ class WlfLem29(Simulator):
 
     theorem_id = "wlf.lem29"
     measure = "mean"
-    params = {"learner": Options("learner", ("subsample",))}
+    params = {"learner": Options(("subsample",))}
     EPS0 = 1e-3  # (0, delta)-DP is recorded with this epsilon: a declared epsilon must be positive
 
     def grid(self, fidelity, overrides):
@@ -365,9 +365,9 @@ class WlfLem31(Simulator):
 
     theorem_id = "wlf.lem31"
     measure = "mean"
-    params = {"sigma": Interval("sigma", 0.25, 16, "both"), "epsilon": EPSILON, "gamma": GAMMA,
-              "measure": Options("measure", ("delta_lemma", "delta_tight")),
-              "learner": Options("learner", ("gaussian_sub",))}
+    params = {"sigma": Interval(0.25, 16, "both"), "epsilon": EPSILON, "gamma": GAMMA,
+              "measure": Options(("delta_lemma", "delta_tight")),
+              "learner": Options(("gaussian_sub",))}
     SIZES = (20, 100)
 
     def grid(self, fidelity, overrides):
@@ -442,9 +442,9 @@ class WlfProp33(Simulator):
 
     theorem_id = "wlf.prop33"
     measure = "mean"
-    params = {"measure": Options("measure", ("excess_risk", "privacy_delta")),
-              "bits": Interval("bits", 2, 10, "both", integer=True),
-              "learner": Options("learner", ("subsample",))}
+    params = {"measure": Options(("excess_risk", "privacy_delta")),
+              "bits": Interval(2, 10, "both", integer=True),
+              "learner": Options(("subsample",))}
     EPS0 = 1e-3
 
     def grid(self, fidelity, overrides):

@@ -168,10 +168,10 @@ class WlfEx22(Simulator):
     theorem_id = "wlf.ex22"
     measure = "mean"
     fidelities = FIDELITIES
-    params = {"d": Interval("d", 2, 200, "both", integer=True),
-              "points": Interval("points", 2, 5000, "both", integer=True),
-              "quantity": Options("quantity", ("excess_risk", "true_support")),
-              "learner": Options("learner", ("two_stage",))}
+    params = {"d": Interval(2, 200, "both", integer=True),
+              "points": Interval(2, 5000, "both", integer=True),
+              "quantity": Options(("excess_risk", "true_support")),
+              "learner": Options(("two_stage",))}
     sizes = (100, 400, 1600, 6400, 25600, 102400)
 
     def grid(self, fidelity, overrides):

@@ -56,9 +56,9 @@ class WlfEx16(Simulator):
     theorem_id = "wlf.ex16"
     measure = "mean"
     fidelities = FIDELITIES
-    params = {"support": Interval("support", 1, 1 << 20, "both", integer=True),
-              "dist": Options("dist", ("uniform", "zipf")),
-              "learner": Options("learner", ("support_erm",))}
+    params = {"support": Interval(1, 1 << 20, "both", integer=True),
+              "dist": Options(("uniform", "zipf")),
+              "learner": Options(("support_erm",))}
 
     def grid(self, fidelity, overrides):
         sizes = overrides.get("support", [10, 100, 1000] if fidelity != "smoke" else [10, 100])

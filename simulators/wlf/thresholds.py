@@ -242,10 +242,10 @@ class WlfProp12(Simulator):
     theorem_id = "wlf.prop12"
     measure = "mean"
     fidelities = FIDELITIES
-    params = {"epsilon": EPSILON, "log10_inv_w": Interval("log10_inv_w", 0, 1000, "right"),
-              "data": Options("data", ("cluster", "worst", "smooth")),
-              "quantity": Options("quantity", ("aerm_gap", "excess_risk")),
-              "learner": Options("learner", ("alg1",))}
+    params = {"epsilon": EPSILON, "log10_inv_w": Interval(0, 1000, "right"),
+              "data": Options(("cluster", "worst", "smooth")),
+              "quantity": Options(("aerm_gap", "excess_risk")),
+              "learner": Options(("alg1",))}
     _decades = {"smoke": [1, 10, 40], "quick": [1, 2, 3, 5, 8, 12, 16, 20, 30, 40],
                 "full": [1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 16, 18, 20, 25, 30, 35, 40]}
 
@@ -300,9 +300,9 @@ class WlfThm15(Simulator):
     theorem_id = "wlf.thm15"
     measure = "mean"
     fidelities = FIDELITIES
-    params = {"c": Interval("c", 1, 1e6, "both"), "alpha": Interval("alpha", 0, 1, "neither"),
-              "learner": Options("learner", ("alg1", "net")),
-              "quantity": Options("quantity", ("aerm_gap", "excess_risk"))}
+    params = {"c": Interval(1, 1e6, "both"), "alpha": Interval(0, 1, "neither"),
+              "learner": Options(("alg1", "net")),
+              "quantity": Options(("aerm_gap", "excess_risk"))}
     learners = ("alg1", "net")
     sizes = (100, 300, 1000, 3000, 10000, 30000)
 

@@ -89,6 +89,18 @@ def test_a_recorded_drawing_is_what_was_drawn(smoke_out, tmp_path):
     assert any(ln["label"] and not ln["label"].startswith("_") for ln in d["axes"][0]["lines"])
 
 
+def test_every_parameter_spec_is_named_by_its_key():
+    """A parameter's name is written once, as its params dict's key (issue 31): the key
+    names the spec, so that every message names the parameter the user wrote."""
+    from privbounds.instances import families
+
+    for t in RUNNABLE:
+        for name, spec in t.simulator.params.items():
+            assert spec.name == name, (t.id, name, spec)
+    for fam in families().values():
+        for name, spec in fam.params.items():
+            assert spec.name == name, (fam.name, name, spec)
+
 
 def test_report_builds(smoke_site):
     index = smoke_site / "report" / "index.html"

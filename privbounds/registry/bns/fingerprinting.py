@@ -21,6 +21,21 @@ def ev(name, private=None):
     return lambda p: p["event"] == name and (private is None or _PRIVATE(p) == private)
 
 
+def _direct_sum_claims(databases, inequality, rows_bound, scaling_text, universe, size, direction):
+    """The two claims of a corollary measured on the direct sum (Obs 3.2, advanced
+    composition) over the attack databases of the largest code of length <= k (Cor 4.6,
+    Cor 4.10): its rows against the lower bound, and its own growth in k once divided by
+    ln|universe| + ln(2k/beta), |universe| = ``size(point)``."""
+    return [
+        LowerBound("lower-rows", f"Direct sum (advanced composition) on the {databases} of length <= k: {inequality}",
+                   lambda p: True, ("k", "users"), bound=use(rows_bound)),
+        Scaling("scaling-k-learner", scaling_text,
+                lambda p: True, ("k",), variable=lambda p: p["k"], variable_name="k", predicted=0.5,
+                factor=lambda p: float(bns_bounds.direct_sum_log_factor(size(p), p["k"], p["beta"])),
+                factor_name=f"ln|{universe}| + ln(2k/beta)", tolerance=UP_TO_LOGS, direction=direction),
+    ]
+
+
 def _agnostic_attack_claims(accuracy_bound, accuracy_text):
     """Ceiling claims shared by the agnostic attacks (Thm 4.7 on POINT, Prop 4.11 on PAR)."""
     return [
@@ -166,20 +181,13 @@ def _bns_lem4_5() -> Theorem:
 def _bns_cor4_6() -> Theorem:
     from privbounds.simulators.bns.fp_thresh import BnsCor46
 
-    claims = [
-        LowerBound("lower-rows",
-                   "Direct sum (advanced composition) on the attack databases of the largest Boneh-Shaw code "
-                   "of length <= k: N*(k) >= (n_LB(k) - 1) / (2 alpha)",
-                   lambda p: True, ("k", "users"),
-                   bound=use(bns_bounds.rows_lb_thresh)),
-        Scaling("scaling-k-learner",
-                "The learner's own growth (Obs 3.2, advanced composition): N*(k) / (ln|H| + ln(2k/beta)) "
-                "grows like sqrt(k), above the lower bound's k^(1/3): the gap the paper leaves open. An upper bound: "
-                "Observation 3.2's sqrt(k); Corollary 4.6's k^(1/3) does not match it",
-                lambda p: True, ("k",), variable=lambda p: p["k"], variable_name="k", predicted=0.5,
-                factor=lambda p: float(bns_bounds.direct_sum_log_factor(p["users"] + 2, p["k"], p["beta"])),
-                factor_name="ln|H| + ln(2k/beta)", tolerance=UP_TO_LOGS, direction="upper"),
-    ]
+    claims = _direct_sum_claims(
+        "attack databases of the largest Boneh-Shaw code", "N*(k) >= (n_LB(k) - 1) / (2 alpha)",
+        bns_bounds.rows_lb_thresh,
+        "The learner's own growth (Obs 3.2, advanced composition): N*(k) / (ln|H| + ln(2k/beta)) "
+        "grows like sqrt(k), above the lower bound's k^(1/3): the gap the paper leaves open. An upper bound: "
+        "Observation 3.2's sqrt(k); Corollary 4.6's k^(1/3) does not match it",
+        "H", lambda p: p["users"] + 2, "upper")
     return Theorem(
         number="Corollary 4.6",
         title="Private k-learning of thresholds needs about k^(1/3) / alpha rows",
@@ -284,21 +292,14 @@ def _bns_prop4_9() -> Theorem:
 def _bns_cor4_10() -> Theorem:
     from privbounds.simulators.bns.fp_agnostic import BnsCor410
 
-    claims = [
-        LowerBound("lower-rows",
-                   "Direct sum (advanced composition) on the agnostic attack databases of the largest Tardos code "
-                   "of length <= k: N*(k) >= n_LB(k) / alpha",
-                   lambda p: True, ("k", "users"),
-                   bound=use(bns_bounds.rows_lb_agnostic)),
-        Scaling("scaling-k-learner",
-                "The learner's growth (Obs 3.2, advanced composition): N*(k) / (ln|X| + ln(2k/beta)) grows like "
-                "sqrt(k), the lower bound's own rate up to logarithms. Tight: on these attack databases Corollary 4.10's "
-                "lower bound and the direct sum's upper bound (Observation 3.2 / Corollary 3.4, advanced "
-                "composition) are both sqrt(k) up to logs",
-                lambda p: True, ("k",), variable=lambda p: p["k"], variable_name="k", predicted=0.5,
-                factor=lambda p: float(bns_bounds.direct_sum_log_factor(2 ** 10, p["k"], p["beta"])),
-                factor_name="ln|X| + ln(2k/beta)", tolerance=UP_TO_LOGS, direction="tight"),
-    ]
+    claims = _direct_sum_claims(
+        "agnostic attack databases of the largest Tardos code", "N*(k) >= n_LB(k) / alpha",
+        bns_bounds.rows_lb_agnostic,
+        "The learner's growth (Obs 3.2, advanced composition): N*(k) / (ln|X| + ln(2k/beta)) grows like "
+        "sqrt(k), the lower bound's own rate up to logarithms. Tight: on these attack databases Corollary 4.10's "
+        "lower bound and the direct sum's upper bound (Observation 3.2 / Corollary 3.4, advanced "
+        "composition) are both sqrt(k) up to logs",
+        "X", lambda p: 2 ** 10, "tight")
     return Theorem(
         number="Corollary 4.10",
         title="Private agnostic k-learning needs about sqrt(k) rows",
