@@ -139,7 +139,7 @@ PLANTED = [
     ("thm1.py", 'counts = rng.binomial(n, point["p"], size=trials)',
      'rng = np.random.default_rng(0)\n        counts = rng.binomial(n, point["p"], size=trials)', "check_uses_rng"),
     ("thm1.py", "counts = rng.binomial(", "counts = np.random.binomial(", "check_run_trials"),
-    ("thm1.py", 'ALPHA = Interval("alpha", 0.01, 0.5, "both")', 'ALPHA = Interval("alpha", 0.01, None, "left")',
+    ("thm1.py", 'ALPHA = Interval(0.01, 0.5, "both")', 'ALPHA = Interval(0.01, None, "left")',
      "check_params_finite"),
     ("thm1.py", 'size=trials)', "size=1)", "check_run_trials"),
     ("thm1.py", "return 4, N_CAP", "return 0, N_CAP", "check_n_range"),

@@ -25,8 +25,8 @@ from privbounds.simulators.shared.mechanisms import laplace_mechanism
 
 # every parameter has a finite range (privbounds.testing.check_params_finite): alpha below
 # 0.01 would ask for n beyond the search's cap
-ALPHA = Interval("alpha", 0.01, 0.5, "both")
-P = Interval("p", 0, 1, "both")
+ALPHA = Interval(0.01, 0.5, "both")  # named by its key in params
+P = Interval(0, 1, "both")
 N_CAP = 1 << 24
 
 
