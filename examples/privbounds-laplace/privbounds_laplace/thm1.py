@@ -21,6 +21,7 @@ from privbounds.params import BETA, EPSILON, Interval
 from privbounds.registry import entry
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import Simulator, expand
+from privbounds.simulators.shared.accuracy import within
 from privbounds.simulators.shared.mechanisms import laplace_mechanism
 
 # every parameter has a finite range (privbounds.testing.check_params_finite): alpha below
@@ -69,7 +70,7 @@ class Thm1(Simulator):
 
     def run_trials(self, point, n, trials, rng):
         counts = rng.binomial(n, point["p"], size=trials)
-        return np.abs(estimate(counts, n, point["epsilon"], rng) - point["p"]) <= point["alpha"]
+        return within(np.abs(estimate(counts, n, point["epsilon"], rng) - point["p"]), point["alpha"])
 
 
 STATEMENT = ("The Laplace mean (count + Lap(1/epsilon)) / n of n i.i.d. Bernoulli(p) rows is within alpha of "
