@@ -53,7 +53,7 @@ import numpy as np
 from privbounds.bounds import bns as bounds
 from privbounds.params import ALPHA, BETA, DELTA, EPSILON, Interval, Options, ParameterError
 from privbounds.simulators.bns import tardos
-from privbounds.simulators.bns.fp_attack import FingerprintAttack
+from privbounds.simulators.bns.fp_attack import FingerprintAttack, column_audit_reason
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import expand
 from privbounds.simulators.shared.accuracy import within
@@ -196,15 +196,8 @@ class _AgnosticAttack(FingerprintAttack):
 
     AUDIT_K = 4  # the k whose per-concept eps0 the column audit runs at (see unaudited)
 
-    unaudited = {
-        "the advanced direct sum as a whole, and one column at the attack's own k": (
-            "no instance has power: at k = 4 and delta = 1e-7 the split gives eps0 = 0.085 per column, so even "
-            "with a doubled budget the 4 columns lose at most 4 x 0.171 = 0.68 < eps = 1; the attacks run at "
-            "k >= 2000 columns (eps0 <= 0.0038), where a doubled budget moves one column's loss on the best "
-            "event by about 0.8 eps0 = 0.003 on an event of probability 0.1, which takes some 5 x 10^7 trials "
-            "per side to resolve. One column is audited at the eps0 of k = 4 (privacy-column-advanced), through "
-            "the same law code; the composition is Dwork-Roth Thm 3.20."),
-    }
+    unaudited = column_audit_reason("k >= 2000 columns (eps0 <= 0.0038)",
+                                    "about 0.8 eps0 = 0.003 on an event of probability 0.1", "5 x 10^7")
 
     def audits(self):
         eps0 = bounds.per_concept_epsilon(1.0, self.AUDIT_K, "advanced", 1e-7)

@@ -67,7 +67,7 @@ from privbounds.bounds import bns as bounds
 from privbounds.params import ALPHA_BELOW_HALF, BETA, DELTA, EPSILON, Interval, Options
 from privbounds.simulators.bns.audit_direct_sums import tree_sanitizer_events
 from privbounds.simulators.bns.fingerprint import BOTTOM, block_length, trace
-from privbounds.simulators.bns.fp_attack import FingerprintAttack
+from privbounds.simulators.bns.fp_attack import FingerprintAttack, column_audit_reason
 from privbounds.simulators.bns.sanitize_learn import alg2_thresholds
 from privbounds.simulators.engine.audit import AuditCase, NoiseSource, noise_sources
 from privbounds.simulators.engine.simulator import expand
@@ -214,15 +214,8 @@ class _ThreshAttack(FingerprintAttack):
 
     AUDIT_K = 4  # the k whose per-concept eps0 the column audit runs at (see unaudited)
 
-    unaudited = {
-        "the advanced direct sum as a whole, and one column at the attack's own k": (
-            "no instance has power: at k = 4 and delta = 1e-7 the split gives eps0 = 0.085 per column, so even "
-            "with a doubled budget the 4 columns lose at most 4 x 0.171 = 0.68 < eps = 1; the attacks run at "
-            "k >= 256 columns (eps0 <= 0.011, 0.007 at the 603 columns of a 4-user code), where a doubled "
-            "budget moves one column's loss on the best event by about 0.5 eps0 = 0.004, which takes some "
-            "4 x 10^7 trials per side to resolve. One column is audited at the eps0 of k = 4 "
-            "(privacy-column-advanced), through the same law code; the composition is Dwork-Roth Thm 3.20."),
-    }
+    unaudited = column_audit_reason("k >= 256 columns (eps0 <= 0.011, 0.007 at the 603 columns of a 4-user code)",
+                                    "about 0.5 eps0 = 0.004", "4 x 10^7")
 
     def audits(self):
         eps0 = self.eps0({"learner": "directsum-advanced", "epsilon": 1.0, "k": self.AUDIT_K, "delta": 1e-7})
