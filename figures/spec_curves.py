@@ -231,7 +231,16 @@ def _curves_finish(ax, panel: Panel, axis: Axis, curves, first, floor, sources, 
     ax.set_ylabel(ylabel + (f" (under {floor:.0e}: on the floor)" if low else ""))
     where = ", ".join(f"{k}={v}" for k, v in panel.where.items())
     verdicts = (f"{where}: " if where else "") + "; ".join(  # a title template's "{verdict}"
-        f"{v.claim}: {v.verdict if len(ds) == len(v.details) else combine([d.verdict for d in ds])}"
-        for v, ds, _ in sources if v is not None)
+        f"{v.claim}: {_part_verdict(v, ds, combine)}" for v, ds, _ in sources if v is not None)
     ax.set_title(fill(panel.title, {**(first or {}), "verdict": verdicts}) if panel.title else verdicts, fontsize=9)
     legend(ax)
+
+
+def _part_verdict(v, ds, combine) -> str:
+    """The verdict of the points a panel shows of a claim: the claim's own when it shows
+    them all; else their points' verdicts combined, with the claim's own rule that a
+    refuted printed form is an erratum (a point never carries it)."""
+    if len(ds) == len(v.details):
+        return v.verdict
+    part = combine([d.verdict for d in ds])
+    return "erratum" if part == "refuted" and v.verdict == "erratum" else part

@@ -38,7 +38,7 @@ def nhat_panel(ax, theorem, record: Record, panel: Panel, out) -> None:
         xs += _draw_series(ax, theorem, record, panel.x, series, pts, style)
     for ref in panel.references:
         xs += _draw_reference(ax, paper, panel.x, ref, out)
-    if first is not None and xs:
+    if first is not None and xs and (panel.lines or panel.claims):
         grid, values = _along(panel.x, xs)
         for line in panel.lines:
             bound_line(ax, grid, sweep(line, first, panel.x.param, values), _color(paper, line.color),
@@ -136,6 +136,9 @@ def _draw_series(ax, theorem, record: Record, axis: Axis, series: Series, pts, s
 def _along(axis: Axis, xs) -> tuple[np.ndarray, np.ndarray]:
     """Axis values between the smallest and largest measured one, and the parameter at
     each (integers where the parameter is an integer on the measured points)."""
+    if axis.of is not None and axis.inverse is None:  # a parameter cannot be read back off such an axis
+        raise ValueError(f"axis {axis.label or axis.param!r} computes its value with `of` but has no `inverse`: "
+                         "a bound or line cannot be swept along it (give `inverse`, or `smooth=False`)")
     lo, hi = min(xs), max(xs)
     grid = np.geomspace(lo, hi, SMOOTH) if axis.scale != "linear" and lo > 0 else np.linspace(lo, hi, SMOOTH)
     values = axis.inverse(grid) if axis.inverse is not None else grid
@@ -145,19 +148,21 @@ def _along(axis: Axis, xs) -> tuple[np.ndarray, np.ndarray]:
     return grid, values
 
 
-def _worst(points, over: str) -> list:
-    """One point per setting of the parameters other than ``over``: the worst, with its
-    interval and censoring as the claims judge it (``privbounds.claims.worst_case``); a
-    censored worst keeps the largest lower end of its group, drawn as an arrow up."""
+def worst_points(points, over="dist") -> list:
+    """One point per setting of the parameters other than ``over`` (a name or names): the
+    worst, with its interval and censoring as the claims judge it
+    (``privbounds.claims.worst_case``); a censored worst keeps the largest lower end of its
+    group, drawn as an arrow up."""
     from privbounds.claims import worst_case
 
+    over = (over,) if isinstance(over, str) else tuple(over)
     lent = [{"point": p.point, "n_hat": p.n_hat, "n_low": p.n_low, "n_high": p.n_high,
              "floor_reached": p.floor_reached, "of": p} for p in points]
     out = []
-    for w in worst_case(lent, (over,)):
+    for w in worst_case(lent, over):
         low = w["n_low"]
         if w["n_hat"] is None:  # censored: the worst is at least the largest lower end
-            key = {k: v for k, v in w["point"].items() if k != over}
+            key = {k: v for k, v in w["point"].items() if k not in over}
             lows = [p.n_low for p in points if p.n_low and all(p.point.get(k) == v for k, v in key.items())]
             low = max(lows, default=None)
         out.append(replace(w["of"], n_hat=w["n_hat"], n_low=low, n_high=w["n_high"],
@@ -170,7 +175,7 @@ def _draw_reference(ax, paper: str, axis: Axis, ref: Reference, out) -> list[flo
     other = sibling(out, ref.theorem)
     pts = other.select(**ref.where) if other is not None else []
     if ref.worst and pts:
-        pts = _worst(pts, ref.worst)
+        pts = worst_points(pts, ref.worst)
     if not pts:
         return []
     try:

@@ -189,10 +189,23 @@ class _Fill(string.Formatter):
     not have kept as written."""
 
     def get_value(self, key, args, kwargs):
-        return kwargs[key] if key in kwargs else "{" + str(key) + "}"
+        return kwargs[key] if key in kwargs else _Kept(str(key))
 
     def convert_field(self, value, conversion):
+        if isinstance(value, _Kept):
+            return value
         return str(value).upper() if conversion == "u" else super().convert_field(value, conversion)
+
+    def format_field(self, value, format_spec):
+        # a name the point lacks, with its format ("{delta:g}"), stays as written
+        if isinstance(value, _Kept):
+            return "{" + value.key + (":" + format_spec if format_spec else "") + "}"
+        return super().format_field(value, format_spec)
+
+
+@dataclass(frozen=True)
+class _Kept:
+    key: str
 
 
 def fill(template: str, point: dict) -> str:

@@ -212,9 +212,9 @@ def _with_interval(value: str, low, high, fmt=number) -> str:
 
 
 def _range(values: list[float]) -> str:
-    """Least to largest of several points' values (one value once, saying it held at all)."""
+    """Least to largest of several points' values (one value once when they agree)."""
     lo, hi = min(values), max(values)
-    return f"{number(lo)} at all {len(values)} points" if number(lo) == number(hi) else f"{number(lo)} to {number(hi)}"
+    return number(lo) if number(lo) == number(hi) else f"{number(lo)} to {number(hi)}"
 
 
 # --- rendering ----------------------------------------------------------------------------------
@@ -271,15 +271,23 @@ def _claim_text(ph: Placeholder, v: ClaimResult) -> str | None:
         return f"{number(v.eps_hat)}{doubled}"
     if ph.kind == "exponent":
         f = v.fit_raw if dict(ph.options).get("fit") == "raw" else v.fit
-        return None if f is None else f"{f.exponent:.2f} [{f.low:.2f}, {f.high:.2f}]"
+        # the claim ran but fitted nothing (too few points): say so, not "not in this run"
+        return f"no fit ({v.reason})" if f is None and v.reason else "no fit" if f is None else \
+            f"{f.exponent:.2f} [{f.low:.2f}, {f.high:.2f}]"
     name, low, high = FIELDS[ph.kind]
-    mine = [d for d in _details(ph, v) if getattr(d, name) is not None]
+    asked = _details(ph, v)
+    mine = [d for d in asked if getattr(d, name) is not None]
     if not mine:
         return None
     if len(mine) == 1:
         d = mine[0]
-        return _with_interval(number(getattr(d, name)), getattr(d, low), getattr(d, high))
-    return _range([getattr(d, name) for d in mine])
+        text = _with_interval(number(getattr(d, name)), getattr(d, low), getattr(d, high))
+    else:
+        text = _range([getattr(d, name) for d in mine])
+    # a point without the value (no crossing found: an open interval) may be the one that
+    # reaches the bound: the range says it left it out
+    left = len(asked) - len(mine)
+    return text + (f" (and {left} point{'s' if left > 1 else ''} without one)" if left else "")
 
 
 def _fill(ph: Placeholder, rec: Record | None, lookup: Lookup | None) -> str:
@@ -353,6 +361,11 @@ BARE = {
     "a sample count": r"\b(about|stays at)\s+\d+\s+samples\b",
     "a factor in words": r"\b(\d+|two|three|four|five|six|seven|eight|nine|ten)\s+times\s+(less|more)\s+\w",
     "a fraction of the bound": r"\b(about|nearly)\s+(half|a third|a quarter)\s+of\s+the\s+bound",
+    # any number soon after a measured quantity's name ("n_hat was 4100", "the slack is 12")
+    "a number after a measured quantity": (r"\b(n_hat|slack|tightness|eps_hat|p_hat)\s+(was|is|were|are|of|near|"
+                                           r"around|reached|reaches|about|stays|equals|=)\s+(\w+\s+){0,2}?\d"),
+    "a factor with x": r"(?<![\w^])\d+(\.\d+)?\s*x\s+(below|above|under|over|looser|tighter)\b",
+    "a measured count": r"\bwe\s+measured\b[^.;{}]{0,30}?\d",
 }
 
 

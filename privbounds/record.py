@@ -412,14 +412,18 @@ def _value(hint, value, where: str):
     """``value`` checked against ``hint`` (and built, for a nested record or a tuple)."""
     origin = typing.get_origin(hint)
     if origin in (Union, types.UnionType):
-        errors = []
-        for arg in typing.get_args(hint):
+        args = typing.get_args(hint)
+        if value is None and type(None) in args:
+            return None
+        errors, kinds = [], [a for a in args if a is not type(None)]
+        for arg in kinds:
             try:
                 return _value(arg, value, where)
             except RecordShapeError as e:
                 errors.append(e)
-        raise errors[-1] if len(errors) == 1 else RecordShapeError(
-            f"{where} must be {_describe(hint)}, found {_shown(value)}")
+        if len(kinds) == 1 and dataclasses.is_dataclass(kinds[0]) and isinstance(value, dict):
+            raise errors[0]  # an optional part that is there: its error names the field inside it
+        raise RecordShapeError(f"{where} must be {_describe(hint)}, found {_shown(value)}")
     if origin is tuple:
         if not isinstance(value, (list, tuple)):
             raise RecordShapeError(f"{where} must be a list, found {_shown(value)}")

@@ -45,9 +45,9 @@ from privbounds.claims import (
     Scaling,
     evaluate_claims,
 )
+from privbounds.fakes import fake_measurement
 from privbounds.params import Interval, ParameterError
 from privbounds.simulators.engine.simulator import FIDELITIES, point_key
-from privbounds.simulators.engine.stats import clopper_pearson, crossing
 
 CLAIM_KINDS = ("upper bound", "lower bound", "success ceiling", "mean bound", "scaling", "privacy audit")
 BOUND_KINDS = ("exact", "up to constants", "asymptotic")
@@ -334,50 +334,31 @@ def check_claim_kinds(thm) -> None:
                 assert len(cited) >= 2, f"claim {c.id}: a tight claim names both results, found {sorted(cited)}"
 
 
-def fake_measurement(sim, trials: int = 400, conf: float = 0.95) -> tuple[list, list, list]:
-    """(points, rows, audits) as a smoke run records them, with made-up counts: each search
-    fails at its start and succeeds from twice and four times it, each curve succeeds half
-    the time, each mean is 0.25 (sd 0.1), each audit separates D from D' a little. What the
-    claims need to reach a verdict, without running the learner."""
-    points, rows = [], []
-    for p in sim.points("smoke"):
-        rec = {"point": p, "conf": conf, "privacy": sim.privacy(p)}
-        curve = sim.curve(p)
-        if sim.measure == "mean":
-            for n in curve:
-                rows.append({**p, "n": int(n), "trials": trials, "mean": 0.25, "sd": 0.1, "ci_low": 0.24,
-                             "ci_high": 0.26, "min": 0.0, "max": 0.5, "conf": conf, "experiment": "mean"})
-            points.append({**rec, "trials": trials * len(curve)})
-            continue
-        lo, hi = sim.n_range(p)
-        ns = list(curve) if curve else sorted({lo, min(2 * lo, hi), min(4 * lo, hi)})
-        succ = [trials // 2] * len(ns) if curve else [0] + [trials] * (len(ns) - 1)
-        cp_lo, cp_hi = clopper_pearson(succ, [trials] * len(ns), conf)
-        for n, s, a, b in zip(ns, succ, cp_lo, cp_hi):
-            rows.append({**p, "n": int(n), "trials": trials, "successes": int(s), "p_hat": s / trials,
-                         "ci_low": float(a), "ci_high": float(b), "conf": conf,
-                         "experiment": "curve" if curve else "search"})
-        rec["trials"] = trials * len(ns)
-        if curve is None:
-            c = crossing(ns, succ, [trials] * len(ns), sim.target(p), conf, floor=sim.n_floor(p))
-            rec.update(c.as_dict(), censored=c.high is None, n_floor=int(sim.n_floor(p)), floor_reached=False)
-        points.append(rec)
-    audits = [{**c.describe(), "conf": 0.999, "budgets": {"1": {"hits_d": 120, "hits_d_prime": 100, "trials": 1000},
-                                                           "2": {"hits_d": 300, "hits_d_prime": 100, "trials": 1000}}}
-              for c in sim.audits()]
-    return points, rows, audits
-
-
 def check_claims_verdicts(thm) -> None:
-    """Every claim reaches a verdict of the vocabulary on a tiny fake measurement."""
+    """Every claim reaches a verdict of the vocabulary on a tiny fake measurement, in a
+    form the typed record reads back (what a run writes is what every command reads)."""
+    from privbounds.record import ClaimResult, RecordShapeError, parse
+    from privbounds.results import _jsonable
+
     points, rows, audits = fake_measurement(_sim(thm))
-    out = evaluate_claims(thm.claims, points, rows, audits)
-    assert [v["claim"] for v in out] == [c.id for c in thm.claims], "a claim has no verdict record"
-    for v in out:
+    for v in json.loads(json.dumps(evaluate_claims(thm.claims, points, rows, audits), default=_jsonable)):
         assert v["verdict"] in VERDICTS, f"claim {v['claim']}: verdict {v['verdict']!r} is not of the vocabulary"
+        try:
+            parse(ClaimResult, v)
+        except RecordShapeError as e:
+            raise AssertionError(f"claim {v['claim']}: its verdict record does not read back: {e}") from None
 
 
-CLAIM_CHECKS = (check_claim_bounds, check_claim_kinds, check_claims_verdicts)
+def check_notes(thm) -> None:
+    """The notes' placeholders name the theorem's claims and parameters, and no measured
+    number is typed as prose (privbounds/notes.py)."""
+    from privbounds.notes import bare_numbers, problems
+
+    assert not problems(thm), f"notes: {'; '.join(problems(thm))}"
+    assert not bare_numbers(thm.notes), f"notes type measured numbers: {bare_numbers(thm.notes)}"
+
+
+CLAIM_CHECKS = (check_claim_bounds, check_claim_kinds, check_claims_verdicts, check_notes)
 
 
 # --- a paper ----------------------------------------------------------------------------------

@@ -129,7 +129,7 @@ def _fit_evidence(v: ClaimResult) -> str:
     if v.fit is None:
         return v.reason or "no fit"
     tol = f" +- {v.tolerance:g}" if v.tolerance else ""
-    return (f"{fit_text(v, 3)} ({v.fit.points} points){tol}, {v.direction or 'tight'}"
+    return (f"{fit_text(v, 3)}{tol} ({v.fit.points} points), {v.direction or 'tight'}"
             + (f"; {v.reason}" if v.reason else ""))
 
 

@@ -27,8 +27,8 @@ from privbounds.figures.common import (
     sibling,
     verdict,
 )
-from privbounds.figures.pap.points import worst
 from privbounds.figures.pap.style import SERIES_MARKS, learner_color, shades, style
+from privbounds.figures.spec_nhat import worst_points as worst
 from privbounds.record import verdict_text
 from privbounds.simulators.pap.query_classes import DISTRIBUTIONS
 

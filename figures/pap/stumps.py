@@ -29,8 +29,8 @@ from privbounds.figures.common import (
     select,
     verdict,
 )
-from privbounds.figures.pap.points import worst
 from privbounds.figures.pap.style import SERIES_MARKS, learner_color, shades, style
+from privbounds.figures.spec_nhat import worst_points as worst
 from privbounds.record import Record, verdict_text
 from privbounds.simulators.engine.stats import clopper_pearson
 

@@ -217,6 +217,14 @@ PLANTED = [
     "the bound is above 1 for sigma <= 4 and about 9 to 11 times the TV at sigma 8 and 16.",
     "its mean is the same number with about six times less variance",
     "the audit certifies eps_hat 1.14 on this pair.",
+    # phrasings no note used, which the guard must still catch (a review's examples)
+    "n_hat was 4100 at the largest k.",
+    "here n_hat near 300 suffices.",
+    "the slack is 12 at every point.",
+    "eps_hat reached 1.2 with the budget doubled.",
+    "about 8x below the bound.",
+    "the tightness was around 0.4.",
+    "we measured 12 samples at d = 4.",
 ]
 
 

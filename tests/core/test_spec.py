@@ -49,6 +49,7 @@ def _lines(tmp_path, figure: Figure) -> list[dict]:
 def test_templates_fill_from_the_point_and_keep_what_it_lacks():
     assert fill("{class!u}_{d}, alpha = {alpha}", {"class": "thresh", "d": 10, "alpha": 0.1}) == "THRESH_10, alpha = 0.1"
     assert fill("{missing} and {delta:g}", {"delta": 1e-6}) == "{missing} and 1e-06"
+    assert fill("{alpha:g} of {k}", {"k": 3}) == "{alpha:g} of 3"  # a format on a missing name is kept too
 
 
 def test_series_of_one_learner_get_shades_of_its_colour_and_their_own_markers():
