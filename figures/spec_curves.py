@@ -8,9 +8,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+from matplotlib.ticker import NullFormatter
 
 from privbounds.figures.common import (
     PALETTE,
+    Band,
+    band,
     bound_label,
     bound_line,
     claim_bound,
@@ -21,13 +24,12 @@ from privbounds.figures.common import (
 )
 from privbounds.figures.spec_nhat import _along, _style
 from privbounds.figures.spec_parts import Axis, Panel, _order, fill
-from privbounds.record import Record, verdict_text
+from privbounds.record import ClaimResult, Record, fit_text, verdict_text
 
 
 def _claim_panel(ax, theorem, record: Record, panel: Panel) -> None:
     """A scaling fit, a success ceiling or a mean bound, drawn as the generic plotter does."""
     from privbounds.figures.curves import ceiling_panel, mean_panel
-    from privbounds.figures.generic import scaling_panel
 
     if _curves_options(panel):
         _curves_panel(ax, theorem, record, panel)
@@ -244,3 +246,31 @@ def _part_verdict(v, ds, combine) -> str:
         return v.verdict
     part = combine([d.verdict for d in ds])
     return "erratum" if part == "refuted" and v.verdict == "erratum" else part
+
+
+def scaling_panel(ax, v: ClaimResult):
+    """A scaling claim: n_hat (divided by the claim's factor, if any) against its
+    variable, log-log, with the fitted power law and the predicted slope."""
+    details = v.details
+    if not details or v.fit is None:
+        ax.text(0.5, 0.5, f"no fit: {v.reason or ''}", ha="center", transform=ax.transAxes, wrap=True)
+        return
+    x = np.array([d.x for d in details], float)
+    f = np.array([d.factor for d in details], float)
+    pts = [Band(d.n_hat / fi, d.n_low / fi, d.n_high / fi) for d, fi in zip(details, f)]
+    band(ax, x, pts, PALETTE[0], fit_text(v))
+    y = np.array([p.n_hat for p in pts], float)
+    # the fitted power law through the points' geometric centre, and the predicted slope
+    cx, cy = np.exp(np.mean(np.log(x))), np.exp(np.mean(np.log(y)))
+    xx = np.geomspace(x.min(), x.max(), 30)
+    ax.plot(xx, cy * (xx / cx) ** v.fit.exponent, "-", color="gray", linewidth=1, label="fitted power law")
+    ax.plot(xx, cy * (xx / cx) ** v.predicted, ":", color="k", linewidth=1.4,
+            label=f"predicted exponent {v.predicted:g}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    if x.max() / x.min() < 10:  # less than a decade: label the measured x values, not log minors
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set_xticks(sorted(set(x)), [f"{v:.3g}" for v in sorted(set(x))])
+    ax.set_xlabel(v.variable)
+    ax.set_ylabel(f"n_hat / ({v.divided_by})" if v.divided_by else "n_hat")
+    legend(ax)

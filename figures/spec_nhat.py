@@ -31,7 +31,7 @@ def nhat_panel(ax, theorem, record: Record, panel: Panel, out) -> None:
     """A panel of kind "n_hat" (see ``Panel``)."""
     paper = theorem.id.split(".")[0]
     drawn = [(s, pts) for spec in panel.series for s in _series(spec, panel, record)
-             if len(pts := record.select(**panel.where, **s.where)) >= max(1, s.least)]
+             if len(pts := _points(record, panel, s)) >= max(1, s.least)]
     styles = _styles(paper, [fill(s.learner, pts[0].point) if s.learner else None for s, pts in drawn])
     xs, first = [], drawn[0][1][0].point if drawn else None
     for (series, pts), style in zip(drawn, styles):
@@ -64,6 +64,15 @@ def _draw_slope(ax, record: Record, panel: Panel, slope: Slope) -> None:
     xx = np.geomspace(1, x_top, 30)
     ax.plot(xx, top.n_hat * (xx / x_top) ** slope.exponent, linestyle=slope.style, color="gray",
             label=fill(slope.label, top.point))
+
+
+def _points(record: Record, panel: Panel, series: Series) -> list:
+    """A series' points: the record's that match, or those its claim judged (``of``)."""
+    if series.of is None:
+        return record.select(**panel.where, **series.where)
+    want = {**panel.where, **series.where}
+    return [d for d in record.claim(series.of).details
+            if d.point is not None and all(d.point.get(k) == v for k, v in want.items())]
 
 
 def _series(spec: Series, panel: Panel, record: Record) -> list[Series]:

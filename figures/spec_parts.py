@@ -48,7 +48,8 @@ class Series:
     palette colour), labelled ``label`` plus the fitted exponent of the scaling claim
     ``fit``; ``bound``: a claim whose bound is drawn in the same colour, labelled
     ``bound_text`` with the claim's verdict. ``each``: one such series per value of that
-    parameter. Every text is a template over the series' first point."""
+    parameter; ``of``: draw the points that claim judged. Every text is a template over
+    the series' first point."""
 
     where: dict = field(default_factory=dict)
     learner: str | None = None
@@ -60,6 +61,7 @@ class Series:
     each: str | None = None
     bound_marker: bool = False
     least: int = 1  # fewer points: not drawn (a value of ``each`` measured at one setting only)
+    of: str | None = None  # the points this claim judged (its details), not every point of the record
 
 
 @dataclass(frozen=True)
