@@ -68,8 +68,10 @@ def _ceilings_panel(ax, theorem, record: Record, panel: Panel) -> None:
     ceilings = [d.ceiling for _, d in details]
     ax.errorbar(x, p, yerr=[p - lo, hi - p], fmt="o", color=PALETTE[0], capsize=4,
                 label="measured rate (simultaneous interval of the claim)")
+    # each claim's own ceiling, marked where any of the claims' constants are ours
+    marked = [bound_label(theorem, cid, "the claim's ceiling") for cid in panel.ceilings]
     ax.plot(x, ceilings, "_", color="k", markersize=22, markeredgewidth=2,
-            label=bound_label(theorem, panel.ceilings[0], "ceiling (beta)"))
+            label=max(marked, key=len))
     many = len(panel.ceilings) > 1
     ax.set_xticks(x, [(f"{cid}: " if many else "") + ", ".join(str(d.point.get(k)) for k in panel.labels)
                       for cid, d in details], rotation=35, ha="right", fontsize=8)
