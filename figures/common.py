@@ -24,7 +24,7 @@ import seaborn as sns  # noqa: E402
 
 from privbounds.figures.layout import MAX_WIDTH  # noqa: E402
 from privbounds.figures.ticks import plain_log_ticks  # noqa: E402
-from privbounds.record import ClaimResult, PointResult, Record, fit_text, verdict_summary  # noqa: E402
+from privbounds.record import ClaimResult, PointResult, Record, verdict_summary  # noqa: E402
 
 sns.set_theme(style="whitegrid", context="notebook")
 PALETTE = sns.color_palette("colorblind")
@@ -217,7 +217,6 @@ def verdict(record: Record, claim: str) -> ClaimResult:
     return record.claim(claim)
 
 
-exponent_text = fit_text  # the one rendering of a fit (privbounds.record)
 
 
 INTERVALS = {

@@ -14,7 +14,6 @@ from privbounds.figures.common import (
     band,
     bound_line,
     claim_bound,
-    exponent_text,
     legend,
     new_figure,
     save,
@@ -22,6 +21,7 @@ from privbounds.figures.common import (
     sweep,
     verdict,
 )
+from privbounds.record import fit_text
 from privbounds.results import load_rows
 
 NAMES = {"hash-directsum": "hash learner (Cor 3.3)"}
@@ -82,7 +82,7 @@ def plot(theorem, record, out):
         p0 = pts[0].point
         eps, beta = p0["epsilon"], p0["beta"]
         sid = _scaling_id(learner, cls, d)
-        fit = exponent_text(verdict(record, sid)).replace("exponent of n_hat / ", "k-exp. of n/") \
+        fit = fit_text(verdict(record, sid)).replace("exponent of n_hat / ", "k-exp. of n/") \
             if sid in ids else "no fit"
         band(ax1, [p.point["k"] for p in pts], pts, st["color"], f"{_name(learner)}, {cls.upper()}_{d} ({fit})",
              st["marker"])

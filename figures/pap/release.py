@@ -19,7 +19,6 @@ from privbounds.figures.common import (
     bound_label,
     bound_line,
     claim_bound,
-    exponent_text,
     legend,
     new_figure,
     save,
@@ -29,7 +28,7 @@ from privbounds.figures.common import (
 )
 from privbounds.figures.pap.style import SERIES_MARKS, learner_color, shades, style
 from privbounds.figures.spec_nhat import worst_points as worst
-from privbounds.record import verdict_text
+from privbounds.record import fit_text, verdict_text
 from privbounds.simulators.pap.query_classes import DISTRIBUTIONS
 
 
@@ -49,7 +48,7 @@ def _fit(ax, record, claim):
     """The claim's fitted exponent as a legend entry (too long for a panel title); returns
     ``claim: verdict`` for the title."""
     v = verdict(record, claim)
-    ax.plot([], [], " ", label=f"fit: {exponent_text(v)}")
+    ax.plot([], [], " ", label=f"fit: {fit_text(v)}")
     return verdict_text(v)
 
 

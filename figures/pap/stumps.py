@@ -22,7 +22,6 @@ from privbounds.figures.common import (
     bound_label,
     bound_line,
     claim_bound,
-    exponent_text,
     legend,
     new_figure,
     save,
@@ -31,7 +30,7 @@ from privbounds.figures.common import (
 )
 from privbounds.figures.pap.style import SERIES_MARKS, learner_color, shades, style
 from privbounds.figures.spec_nhat import worst_points as worst
-from privbounds.record import Record, verdict_text
+from privbounds.record import Record, fit_text, verdict_text
 from privbounds.simulators.engine.stats import clopper_pearson
 
 MECH_NAMES = {"full": "exact marginals", "sub": "subsample of 1/alpha^2 rows", "round": "rounded to 2 alpha",
@@ -88,7 +87,7 @@ def draw_stumps_frontier(ax, result: Record) -> None:
     ax.set_title(f"Thm 4.2, stumps, alpha = {alpha:g}:\npublic data below 1/alpha^2 do not help"
                  + (f"; {verdict_text(flat)}" if flat else ""), fontsize=10)
     if flat:  # the fit's numbers are long: in the legend, not the title
-        ax.plot([], [], " ", label=f"flat in m: {exponent_text(flat)}")
+        ax.plot([], [], " ", label=f"flat in m: {fit_text(flat)}")
     legend(ax)
 
 
@@ -121,7 +120,7 @@ def thm4_2(theorem, record, out):
         bound_line(axes[1], xs, [bound({**at0[0].point, "p": x}) for x in xs], learner_color("public+private"),
                    bound_text)
     v = verdict(record, "scaling-p")
-    axes[1].plot([], [], " ", label=f"fit: {exponent_text(v)}")
+    axes[1].plot([], [], " ", label=f"fit: {fit_text(v)}")
     axes[1].set_title(f"alpha = {frontier_alpha:g}, against p\n{verdict_text(v)}", fontsize=10)
     axes[1].set_xlabel("number of stumps p")
     # the alpha sweep
@@ -135,7 +134,7 @@ def thm4_2(theorem, record, out):
         bound_line(axes[2], [p.point["alpha"] for p in at0], [bound(p.point) for p in at0],
                    learner_color("public+private"), bound_text)
     v = verdict(record, "scaling-alpha")
-    axes[2].plot([], [], " ", label=f"fit: {exponent_text(v)}")
+    axes[2].plot([], [], " ", label=f"fit: {fit_text(v)}")
     axes[2].set_title(f"p = {ALPHA_SWEEP_P}, against alpha\n{verdict_text(v)}", fontsize=10)
     axes[2].set_xlabel("accuracy alpha")
     for ax in axes[1:]:
@@ -294,7 +293,7 @@ def _thm4_3_threshold(record, out):
         a_n0.set_title(f"tracing threshold n_0: fewer than kappa0/alpha^2 = "
                        f"{math.ceil(k['kappa0'] / k['alpha'] ** 2 - 1e-9)} rows\naccused w.p. >= 1 - beta; "
                        + verdict_text(v), fontsize=10)
-        a_n0.plot([], [], " ", label=f"fit: {exponent_text(v)}")
+        a_n0.plot([], [], " ", label=f"fit: {fit_text(v)}")
     a_n0.set_xscale("log", base=2)
     a_n0.set_yscale("log")
     a_n0.set_xlabel("number of stumps p")
