@@ -21,8 +21,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
+from matplotlib.colors import to_hex  # noqa: E402
 
 from privbounds.figures.layout import MAX_WIDTH  # noqa: E402
+from privbounds.figures.style import BAND, DPI, OPEN, OPEN_ABOVE, OPEN_BELOW, SUBJECT, bounds_under, tag  # noqa: E402
 from privbounds.figures.ticks import plain_log_ticks  # noqa: E402
 from privbounds.record import ClaimResult, PointResult, Record, verdict_summary  # noqa: E402
 
@@ -33,10 +35,10 @@ PALETTE = sns.color_palette("colorblind")
 NONPRIVATE = "0.15"
 MARKERS = "os^vDP*Xh<>"
 # The report shows figures at most about 1100 px wide; a figure wider than MAX_WIDTH inches
-# (at the 120 dpi it is saved with) would be shrunk until its legends are unreadable, so
+# (at the DPI it is saved with) would be shrunk until its legends are unreadable, so
 # panels wrap onto rows of at most MAX_COLS.
-DPI = 120
 MAX_COLS = 2
+BOUND_Z = 1.9  # bounds under measured lines (zorder 2), over the interval bands (1)
 
 
 def new_figure(ncols: int = 1, width: float = 6.4, height: float = 4.6):
@@ -69,6 +71,49 @@ def learner_style(paper: str, learner: str) -> dict:
     return {"color": PALETTE[color] if isinstance(color, int) else color, "marker": marker}
 
 
+_RESERVED: ContextVar[dict | None] = ContextVar("privbounds_reserved_colours", default=None)
+
+
+@contextlib.contextmanager
+def reserved(colours):
+    """While drawing one figure: the colours its learners own; ``free_colour`` hands out
+    the others, one per subject for the whole figure, so that a curve that is not a
+    learner never wears a learner's colour and keeps its colour from panel to panel."""
+    token = _RESERVED.set({"taken": {to_hex(c) for c in colours}, "given": {}})
+    try:
+        yield
+    finally:
+        _RESERVED.reset(token)
+
+
+def free_colour(i: int, subject=None):
+    """The colour of ``subject`` in the figure being drawn (the next palette colour no
+    learner owns and no other subject has, the first time it is asked for); outside a
+    figure's ``reserved``, or without a subject, the i-th palette colour."""
+    state = _RESERVED.get()
+    if state is None:
+        return PALETTE[i % len(PALETTE)]
+    if subject is not None and subject in state["given"]:
+        return state["given"][subject]
+    used = state["taken"] | {to_hex(c) for c in state["given"].values()}
+    free = [c for c in PALETTE if to_hex(c) not in used] or [c for c in PALETTE if to_hex(c) not in state["taken"]]
+    colour = (free or PALETTE)[0 if subject is not None else i % len(free or PALETTE)]
+    if subject is not None:
+        state["given"][subject] = colour
+    return colour
+
+
+def learners_colours(paper: str, names) -> list:
+    """The colours of the named learners of ``paper`` (names without a style are skipped)."""
+    out = []
+    for name in names:
+        try:
+            out.append(learner_style(paper, str(name))["color"])
+        except (KeyError, ImportError, AttributeError):
+            pass
+    return out
+
+
 def fn_label(fn, text: str) -> str:
     """A legend label for a line drawn from a bound function of ``privbounds.bounds``,
     marked when its constants are our reconstruction rather than the paper's (the same
@@ -95,12 +140,15 @@ class Band(NamedTuple):
     floor_reached: bool | None = False
 
 
-def band(ax, x, points, color, label, marker="o"):
+def band(ax, x, points, color, label, marker="o", subject: str | None = None):
     """n_hat markers with the interval as a light shaded band (light enough that
     overlapping bands stay readable); an open upper end (target never reached on the
-    grid) is drawn as an upward arrow, and a search that succeeded down to the smallest
-    n the learner runs at (``floor_reached``: n_hat is at most that n, not a crossing)
-    as a downward one. ``points``: records' points or details, or ``Band``s."""
+    grid) is drawn as an arrow up (``style.OPEN_ABOVE``), and a search that succeeded down
+    to the smallest n the learner runs at (``floor_reached``: n_hat is at most that n, not
+    a crossing) as an arrow down: the one way every figure draws censored points, which
+    the report's key explains. ``points``: records' points or details, or ``Band``s;
+    ``subject``: what the series stands for (``style.tag``), so that the figure's checks
+    can tell that its colour means one thing."""
     x = np.asarray(x, float)
     order = np.argsort(x)
     x = x[order]
@@ -108,27 +156,44 @@ def band(ax, x, points, color, label, marker="o"):
     nh = np.array([p.n_hat if p.n_hat is not None else np.nan for p in pts], float)
     lo = np.array([p.n_low if p.n_low is not None else np.nan for p in pts], float)
     hi = np.array([p.n_high if p.n_high is not None else np.nan for p in pts], float)
-    ax.fill_between(x, lo, np.where(np.isnan(hi), lo, hi), color=color, alpha=0.18, linewidth=0)
+    interval_fill(ax, x, lo, np.where(np.isnan(hi), lo, hi), color=color, alpha=0.18)
     # hollow markers for the second series so that coinciding curves stay visible
     face = "none" if marker != "o" else color
-    ax.plot(x, nh, "-", marker=marker, color=color, label=label, markersize=6, markerfacecolor=face)
-    open_top = np.isnan(hi) & ~np.isnan(lo)
-    if open_top.any():
-        tops = sorted({int(v) for v in lo[open_top]})
-        reach = f"n = {tops[0]}" if len(tops) == 1 else f"n = {tops[0]} to {tops[-1]}"
-        ax.scatter(x[open_top], lo[open_top], marker="^", color=color, zorder=5,
-                   label=f"{label}: not reached by {reach}")
+    drawn = ax.plot(x, nh, "-", marker=marker, color=color, label=label, markersize=6, markerfacecolor=face)
+    if subject is not None:
+        tag(drawn, SUBJECT + subject)
+    _open_ends(ax, x, lo, np.isnan(hi) & ~np.isnan(lo), OPEN_ABOVE, color, f"{label}: not reached by")
     at_floor = np.array([bool(p.floor_reached) for p in pts]) & ~np.isnan(lo)
-    if at_floor.any():
-        floors = sorted({int(v) for v in lo[at_floor]})
-        where = f"n = {floors[0]}" if len(floors) == 1 else f"n = {floors[0]} to {floors[-1]}"
-        ax.scatter(x[at_floor], lo[at_floor], marker="v", color=color, zorder=5,
-                   label=f"{label}: succeeds already at its smallest n, {where}")
+    _open_ends(ax, x, lo, at_floor, OPEN_BELOW, color, f"{label}: succeeds already at its smallest n,")
 
 
-def bound_line(ax, x, y, color, label, style="--"):
+def interval_fill(ax, x, low, high, **kw):
+    """An interval band (a measurement's confidence interval), the one kind of shaded area
+    a figure may draw over measured points (``style.BAND``)."""
+    fill = ax.fill_between(x, low, high, **{"linewidth": 0, **kw})
+    tag(fill, BAND)
+    return fill
+
+
+def _open_ends(ax, x, lo, where, glyph: str, color, text: str) -> None:
+    """Censored points at their known end ``lo``: one glyph for an open upper end, one for
+    success at the smallest n, in the series' colour."""
+    if not where.any():
+        return
+    ends = sorted({int(v) for v in lo[where]})
+    at = f"n = {ends[0]}" if len(ends) == 1 else f"n = {ends[0]} to {ends[-1]}"
+    dots = ax.scatter(x[where], lo[where], marker=glyph, s=90, color=color, zorder=5, label=f"{text} {at}")
+    tag(dots, OPEN + ("above" if glyph == OPEN_ABOVE else "below"))
+
+
+def bound_line(ax, x, y, color, label, style="--", subject: str | None = None):
+    """A bound along x, dashed, under every measured curve (zorder below a line's 2), so
+    that a measured curve lying on its bound stays visible."""
     order = np.argsort(x)
-    ax.plot(np.asarray(x)[order], np.asarray(y)[order], style, color=color, label=label, linewidth=1.6)
+    drawn = ax.plot(np.asarray(x)[order], np.asarray(y)[order], style, color=color, label=label, linewidth=1.6,
+                    zorder=BOUND_Z)
+    if subject is not None:
+        tag(drawn, SUBJECT + subject)
 
 
 LEGEND_FONT = 9
@@ -151,6 +216,14 @@ def legend(ax, sort: bool = False, ncol: int = 1):
     lg = ax.legend(handles, labels, fontsize=LEGEND_FONT, loc="upper center", bbox_to_anchor=(0.5, -0.14),
                    ncol=ncol, frameon=False)
     lg._privbounds_below = True  # ``save`` moves it to just under the axis label
+
+
+def wrap_title(ax, title: str, size: float = 10) -> str:
+    """``title`` wrapped, line by line, to the width of its panel's cell."""
+    spec = ax.get_subplotspec()
+    ncols = spec.get_gridspec().ncols if spec is not None else 1
+    chars = max(30, int(ax.figure.get_figwidth() / ncols * 115 / size))
+    return "\n".join(textwrap.fill(line, chars) for line in title.split("\n"))
 
 
 def _place_legends(fig) -> None:
@@ -189,7 +262,9 @@ def shades(color, n: int) -> list:
         return [tuple(c)]
     if c.mean() < 0.3:  # near-black (a non-private learner): lighter greys only
         return [tuple(c + (1 - c) * f) for f in np.linspace(0, 0.55, n)]
-    return [shade(c, f) for f in np.linspace(-0.45, 0.45, n)]
+    # never the learner's own colour (an odd count would put it in the middle): that one
+    # is its bound's, and a setting's colour must differ from it
+    return [shade(c, f) for f in np.linspace(-0.45, 0.45, n + n % 2)[:n]]
 
 
 def claim_bound(theorem, claim_id: str):
@@ -337,6 +412,7 @@ def save_named(fig, name: str, title: str, out) -> list[Path]:
                  ha="center", va="bottom", fontsize=9, color="#8b0000")
         bottom = 0.035
     plain_log_ticks(fig)  # before any layout: every tick label is measured as it is drawn
+    bounds_under(fig)
     _fit(fig, bottom)
     # The layout is final. tight_layout leaves a placeholder layout engine on the figure,
     # for which savefig would draw the whole figure once more before each real draw (a

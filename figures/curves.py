@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.figures.common import PALETTE, bound_label, legend, new_figure, save
+from privbounds.figures.common import PALETTE, bound_label, interval_fill, legend, new_figure, save
 from privbounds.record import ClaimResult, verdict_text
 
 
@@ -23,7 +23,7 @@ def ceiling_panel(ax, v: ClaimResult, xlabel: str = "n", ceiling_text: str = "ce
         ds = sorted(ds, key=lambda d: d.n)
         x = np.array([d.n for d in ds], float)
         color = PALETTE[i % len(PALETTE)]
-        ax.fill_between(x, [d.p_low for d in ds], [d.p_high for d in ds], color=color, alpha=0.25,
+        interval_fill(ax, x, [d.p_low for d in ds], [d.p_high for d in ds], color=color, alpha=0.25,
                         linewidth=0)
         ax.plot(x, [max(d.p_hat, 1e-12) for d in ds], "o-", color=color, markersize=4,
                 label=f"measured, {label}")
@@ -70,7 +70,7 @@ def mean_panel(ax, v: ClaimResult, xlabel: str = "n", bound_text: str = "bound",
         color = PALETTE[i % len(PALETTE)]
         suffix = f", {label}" if label else ""
         if not worst:
-            ax.fill_between(x, np.maximum([d.low for d in ds], floor), np.maximum([d.high for d in ds], floor),
+            interval_fill(ax, x, np.maximum([d.low for d in ds], floor), np.maximum([d.high for d in ds], floor),
                             color=color, alpha=0.22, linewidth=0)
         ax.plot(x, np.maximum([d.value for d in ds], floor), "o-" if not worst else "s-", color=color,
                 markersize=4, label=f"{what}{suffix}")

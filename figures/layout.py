@@ -6,21 +6,25 @@ Not tied to one paper. ``problems(fig)`` lays the figure out without rendering i
 returns one line per defect (empty when the figure is readable):
 
 - wider than ``MAX_WIDTH`` inches (the report shrinks it, and its text with it);
-- a text (legend entry, title, label) under ``MIN_FONT`` points;
 - a legend that leaves the figure, covers another panel, a title, its panel's axis label
   or tick labels, or a drawn point of its own panel (a legend inside the axes is fine in
   an empty corner);
 - a panel title wider than the figure, two titles overlapping, or the figure's title over
   a panel, its title or a legend;
-- a panel whose data area is under ``MIN_PANEL`` inches tall or wide.
+- a panel whose data area is under ``MIN_PANEL`` inches tall or wide;
+- and every rule of the figure style (figures/style.py: text size at the report's width,
+  one y-scale, one meaning per colour, no region over points, bounds under measured
+  curves, visible legend handles, one way of drawing censored points).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-MAX_WIDTH = 13.0
-MIN_FONT = 8.0
+from privbounds.figures import style
+
+# 11.25 in at 120 dpi shown 900 px wide keeps 9-point legends at 10 px (figures/style.py)
+MAX_WIDTH = 11.25
 MIN_PANEL = 2.0
 SLACK = 2.0  # pixels: antialiasing and rounding
 
@@ -80,9 +84,6 @@ def problems(fig) -> list[str]:
     renderer = fig.canvas.get_renderer()
     fbox = fig.bbox
     axes = [ax for ax in fig.axes if ax.get_visible()]
-    for text in fig.findobj(lambda a: hasattr(a, "get_text") and hasattr(a, "get_fontsize")):
-        if text.get_visible() and text.get_text().strip() and text.get_fontsize() < MIN_FONT:
-            out.append(f"text {text.get_text()[:40]!r} is {text.get_fontsize():g} pt (at least {MIN_FONT:g})")
     legends = [(ax, ax.get_legend()) for ax in axes if ax.get_legend() is not None]
     legends += [(None, lg) for lg in fig.legends]
     for owner, lg in legends:
@@ -143,4 +144,4 @@ def problems(fig) -> list[str]:
         for _owner, lg in legends:
             if _overlap(b, lg.get_window_extent(renderer)) > SLACK * SLACK:
                 out.append("the figure's title covers a legend")
-    return out
+    return out + style.problems(fig, axes)

@@ -12,6 +12,7 @@ from privbounds.figures.common import (
     band,
     bound_line,
     fn_label,
+    interval_fill,
     legend,
     new_figure,
     save,
@@ -116,7 +117,7 @@ def plot_fits(theorem, record, out):
                 continue
             x = np.array([r["n"] for r in rs], float)
             y = np.array([r.get("p_hat", r.get("mean")) for r in rs])
-            ax.fill_between(x, [r["ci_low"] for r in rs], [r["ci_high"] for r in rs], color=PALETTE[i], alpha=0.22,
+            interval_fill(ax, x, [r["ci_low"] for r in rs], [r["ci_high"] for r in rs], color=PALETTE[i], alpha=0.22,
                             linewidth=0)
             ax.plot(x, y, "o-", color=PALETTE[i], label=settings)
         ax.set_xscale("log")

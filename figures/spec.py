@@ -23,7 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from privbounds.figures.common import (
+    learners_colours,
     new_figure,
+    reserved,
     save,
 )
 from privbounds.figures.spec_curves import _ceilings_panel, _claim_panel, _curves_options, _expand_curves
@@ -56,12 +58,27 @@ class Figure:
     intervals: str = "n_hat"
     what: str = ""
 
-    def __call__(self, theorem, record: Record, out):
+    def __call__(self, theorem, record: Record, out, part: str | None = None):
         panels = [p for panel in self.panels for p in _expand(panel, record)]
         fig, axes = new_figure(max(1, len(panels)), width=self.width, height=self.height)
-        for ax, panel in zip(axes, panels):
-            draw_panel(ax, theorem, record, panel, out)
-        return save(fig, record, out, intervals=self.intervals, what=self.what)
+        with reserved(_learner_colours(theorem, record, panels)):
+            for ax, panel in zip(axes, panels):
+                draw_panel(ax, theorem, record, panel, out)
+        return save(fig, record, out, part=part, intervals=self.intervals, what=self.what)
+
+
+def _learner_colours(theorem, record: Record, panels) -> list:
+    """The colours the figure's learners own: those its series, references and curves
+    name, those of the record's ``learner`` parameter, and explicit colours of rows."""
+    from privbounds.figures.common import PALETTE
+
+    names = {p.point.get("learner") for p in record.points} | {r.get("learner") for r in record.rows}
+    for panel in panels:
+        names |= {s.learner for s in panel.series if s.learner and "{" not in s.learner}
+        names |= {r.learner for r in panel.references}
+    explicit = [PALETTE[r.color] if isinstance(r.color, int) else r.color
+                for panel in panels for r in panel.rows if r.color is not None]
+    return learners_colours(theorem.id.split(".")[0], sorted(n for n in names if n)) + explicit
 
 
 def _expand(panel: Panel, record: Record) -> list[Panel]:
@@ -82,14 +99,7 @@ class Parts:
     parts: tuple[tuple[str, Figure], ...]
 
     def __call__(self, theorem, record: Record, out):
-        files = []
-        for name, figure in self.parts:
-            panels = [p for panel in figure.panels for p in _expand(panel, record)]
-            fig, axes = new_figure(max(1, len(panels)), width=figure.width, height=figure.height)
-            for ax, panel in zip(axes, panels):
-                draw_panel(ax, theorem, record, panel, out)
-            files += save(fig, record, out, part=name, intervals=figure.intervals, what=figure.what)
-        return files
+        return [f for name, figure in self.parts for f in figure(theorem, record, out, part=name)]
 
 
 def draw_panel(ax, theorem, record: Record, panel: Panel, out) -> None:

@@ -11,6 +11,8 @@ import numpy as np
 from matplotlib.ticker import NullFormatter
 
 from privbounds.figures.common import (
+    BOUND_Z,
+    LEGEND_FONT,
     PALETTE,
     Band,
     band,
@@ -18,12 +20,16 @@ from privbounds.figures.common import (
     bound_line,
     claim_bound,
     fn_label,
+    free_colour,
+    interval_fill,
     legend,
     shades,
     sweep,
+    wrap_title,
 )
 from privbounds.figures.spec_nhat import _along, _style
 from privbounds.figures.spec_parts import Axis, Panel, _order, fill
+from privbounds.figures.style import SUBJECT, own_scale, tag
 from privbounds.record import ClaimResult, Record, fit_text, verdict_text
 
 
@@ -74,12 +80,14 @@ def _ceilings_panel(ax, theorem, record: Record, panel: Panel) -> None:
             label=max(marked, key=len))
     many = len(panel.ceilings) > 1
     ax.set_xticks(x, [(f"{cid}: " if many else "") + ", ".join(str(d.point.get(k)) for k in panel.labels)
-                      for cid, d in details], rotation=35, ha="right", fontsize=8)
+                      for cid, d in details], rotation=35, ha="right", fontsize=LEGEND_FONT)
     # headroom above the data for the legend (below, it would collide with the rotated labels)
     ax.set_ylim(-0.01, max(0.2, float(np.max(ceilings)) * 1.3, float(np.max(hi)) * 1.5))
     ax.set_ylabel(panel.ylabel)
     ax.set_title(textwrap.fill(fill(panel.title, {}), 75), fontsize=10)
-    ax.legend(fontsize=9, loc="upper right", ncol=2)
+    if panel.why:
+        own_scale(ax, ax.get_yscale(), panel.why)
+    ax.legend(fontsize=LEGEND_FONT, loc="upper right", ncol=2)
 
 
 BOUND_STYLES = ("--", ":", "-.", (0, (5, 1)))  # the bounds of a panel's claims, in order
@@ -141,7 +149,9 @@ def _curves_panel(ax, theorem, record: Record, panel: Panel) -> None:
     every = {key(d.point) for c in (panel.curves or (panel.claim,)) if c for d in record.claim(c).details}
     every = sorted(every | {key(r) for s in panel.rows for r in record.rows if _matches(r, s.where)},
                    key=lambda k: tuple(map(_order, k)))
-    colour = {k: PALETTE[i % len(PALETTE)] for i, k in enumerate(every)}
+    # a group's colour is the figure's, from panel to panel (rows-only panels: by their labels)
+    own = panel.group or tuple(r.label for r in panel.rows) or (panel.measured,)
+    colour = {k: free_colour(i, (own, k)) for i, k in enumerate(every)}
     if panel.group == ("learner",):  # curves of the paper's learners: in their own colours
         mark = {k: _style(theorem.id.split(".")[0], str(k[0]), i) for i, k in enumerate(every)}
         for col in {st["color"] for st in mark.values()}:  # learners of one hue (a base and its variant): shades
@@ -176,19 +186,21 @@ def _curves_panel(ax, theorem, record: Record, panel: Panel) -> None:
         what = rows.label if rows else panel.measured or (
             "measured" if panel.kind == "ceiling" else "largest measured" if v.statistic == "max" else "measured mean")
         label = fill(what, c[0][-1]) if "{" in what else what + (f", {name}" if several and name else "")
+        subject = str(g[0]) if panel.group == ("learner",) else name or label  # its colour's meaning
         if not {(g, t[0], t[1]) for t in c} <= drawn:  # a claim's measured values drawn by another: once
             drawn |= {(g, t[0], t[1]) for t in c}
             if c[0][2] is not None:
-                ax.fill_between(x, clip(t[2] for t in c), clip(t[3] for t in c), color=color, alpha=0.22, linewidth=0)
-            ax.plot(x, clip(t[1] for t in c), color=color, linestyle=rows.style if rows else "-", markersize=4,
-                    marker=rows.marker if rows else mark[g]["marker"] if panel.group == ("learner",) else "os^v"[i % 4],
-                    label=label)
+                interval_fill(ax, x, clip(t[2] for t in c), clip(t[3] for t in c), color=color, alpha=0.22,
+                                    linewidth=0)
+            tag(ax.plot(x, clip(t[1] for t in c), color=color, linestyle=rows.style if rows else "-", markersize=4,
+                        marker=rows.marker if rows else mark[g]["marker"] if panel.group == ("learner",)
+                        else "os^v"[i % 4], label=label), SUBJECT + subject)
             if panel.marks:
                 ax.axvline(float(claim_bound(theorem, panel.marks)(c[0][-1])), color=color, linestyle="--", linewidth=1)
         if v is not None and i not in shared:
             text = _bound_text(theorem, panel, i, v, c[0][-1])
-            ax.plot(x, clip(t[4] for t in c), linestyle=BOUND_STYLES[i % 4], color=color, linewidth=1.6,
-                    label=None if several else text)
+            tag(ax.plot(x, clip(t[4] for t in c), linestyle=BOUND_STYLES[i % 4], color=color, linewidth=1.6,
+                        label=None if several else text, zorder=BOUND_Z), SUBJECT + subject)
             if several:  # one key per claim, after the curves: its line style, in each curve's colour
                 keyed[i] = text
     for i, text in keyed.items():
@@ -196,7 +208,7 @@ def _curves_panel(ax, theorem, record: Record, panel: Panel) -> None:
     for i, v, _, _, c in [next(cv for cv in curves if cv[0] == i) for i in sorted(shared)]:
         x = sorted(at[i])
         ax.plot(x, clip(next(iter(at[i][xx])) for xx in x), linestyle=BOUND_STYLES[i % 4], color="k",
-                linewidth=1.6, label=_bound_text(theorem, panel, i, v, c[0][-1]))
+                linewidth=1.6, zorder=BOUND_Z, label=_bound_text(theorem, panel, i, v, c[0][-1]))
     if panel.marks and curves:
         ax.plot([], [], "--", color="0.4", label=bound_label(theorem, panel.marks, "dashed: the lower bound at each "
                 f"curve, same colour (claim {verdict_text(record.claim(panel.marks))})"))
@@ -220,8 +232,11 @@ def _curves_finish(ax, panel: Panel, axis: Axis, curves, first, floor, sources, 
                        fn_label(line.fn, fill(line.label, first)), line.style)
     if axis.scale != "linear":
         ax.set_xscale("log", **({"base": 2} if axis.scale == "log2" else {}))
+    why = panel.why
     if np.isfinite(floor):
         ax.set_yscale("log")
+    elif panel.yscale == "log" and curves:  # drawn linear, and the panel says why
+        why = "no positive value to draw on a log scale"
     if panel.ylim:
         ax.set_ylim(*panel.ylim)
     if axis.ticks == "measured" and xs:
@@ -236,7 +251,10 @@ def _curves_finish(ax, panel: Panel, axis: Axis, curves, first, floor, sources, 
     where = ", ".join(f"{k}={v}" for k, v in panel.where.items())
     verdicts = (f"{where}: " if where else "") + "; ".join(  # a title template's "{verdict}"
         f"{v.claim}: {_part_verdict(v, ds, combine)}" for v, ds, _ in sources if v is not None)
-    ax.set_title(fill(panel.title, {**(first or {}), "verdict": verdicts}) if panel.title else verdicts, fontsize=9)
+    ax.set_title(wrap_title(ax, fill(panel.title, {**(first or {}), "verdict": verdicts}) if panel.title
+                            else verdicts), fontsize=9)
+    if why:
+        own_scale(ax, ax.get_yscale(), why)
     legend(ax)
 
 

@@ -9,21 +9,24 @@ from dataclasses import replace
 import numpy as np
 
 from privbounds.figures.common import (
+    BOUND_Z,
     MARKERS,
     NONPRIVATE,
-    PALETTE,
     band,
     bound_label,
     bound_line,
     claim_bound,
     fn_label,
+    free_colour,
     learner_style,
     legend,
     shades,
     sibling,
     sweep,
+    wrap_title,
 )
 from privbounds.figures.spec_parts import SMOOTH, Axis, Panel, Reference, Series, Slope, _order, fill
+from privbounds.figures.style import PART, SUBJECT, own_scale, tag
 from privbounds.record import Record, fit_text, verdict_text
 
 
@@ -32,7 +35,8 @@ def nhat_panel(ax, theorem, record: Record, panel: Panel, out) -> None:
     paper = theorem.id.split(".")[0]
     drawn = [(s, pts) for spec in panel.series for s in _series(spec, panel, record)
              if len(pts := _points(record, panel, s)) >= max(1, s.least)]
-    styles = _styles(paper, [fill(s.learner, pts[0].point) if s.learner else None for s, pts in drawn])
+    styles = _styles(paper, [fill(s.learner, pts[0].point) if s.learner else None for s, pts in drawn],
+                     [fill(s.label, pts[0].point) for s, pts in drawn])
     xs, first = [], drawn[0][1][0].point if drawn else None
     for (series, pts), style in zip(drawn, styles):
         xs += _draw_series(ax, theorem, record, panel.x, series, pts, style)
@@ -49,9 +53,9 @@ def nhat_panel(ax, theorem, record: Record, panel: Panel, out) -> None:
                        _color(paper, c.color), text, c.style)
     for slope in panel.slopes:
         _draw_slope(ax, record, panel, slope)
-    for f in panel.fits:  # after the curves, so the legend reads series, bounds, then the fit
-        ax.plot([], [], " ", label=f"fit: {fit_text(record.claim(fill(f, first or {})))}")
-    _finish(ax, panel, xs, first or {})
+    # a fit has no line of its own: it goes under the panel's title, not into the legend
+    fits = [f"fit: {fit_text(record.claim(fill(f, first or {})))}" for f in panel.fits]
+    _finish(ax, panel, xs, first or {}, fits)
 
 
 def _draw_slope(ax, record: Record, panel: Panel, slope: Slope) -> None:
@@ -83,14 +87,15 @@ def _series(spec: Series, panel: Panel, record: Record) -> list[Series]:
     return [replace(spec, each=None, where={**spec.where, spec.each: v}) for v in values]
 
 
-def _style(paper: str, learner: str | None, i: int) -> dict:
-    """The learner's colour and marker in its paper, else the i-th palette colour."""
+def _style(paper: str, learner: str | None, i: int, label: str | None = None) -> dict:
+    """The learner's colour and marker in its paper, else the figure's colour of the
+    series' label (``free_colour``)."""
     if learner is not None:
         try:
             return learner_style(paper, learner)
         except (KeyError, ImportError, AttributeError):
             pass
-    return {"color": PALETTE[i % len(PALETTE)], "marker": MARKERS[i % len(MARKERS)]}
+    return {"color": free_colour(i, label), "marker": MARKERS[i % len(MARKERS)]}
 
 
 def _color(paper: str, color: str):
@@ -101,16 +106,18 @@ def _color(paper: str, color: str):
         return color
 
 
-def _styles(paper: str, learners: list) -> list[dict]:
+def _styles(paper: str, learners: list, labels=None) -> list[dict]:
     """A style per series: its learner's; several series of one learner in a panel keep the
     learner's hue in ``shades`` of it, each with its own marker (apart in greyscale too)."""
-    out = [_style(paper, name, i) for i, name in enumerate(learners)]
+    # a learner drawn once in the panel stands for the learner (its colour in the whole paper)
+    labels = labels or [None] * len(learners)
+    out = [{**_style(paper, name, i, label), "subject": name} for i, (name, label) in enumerate(zip(learners, labels))]
     for name in {n for n in learners if n is not None and learners.count(n) > 1}:
         where = [i for i, n in enumerate(learners) if n == name]
         base = out[where[0]]
         markers = [base["marker"]] + [m for m in MARKERS if m != base["marker"]]
         for j, (i, color) in enumerate(zip(where, shades(base["color"], len(where)))):
-            out[i] = {"color": color, "marker": markers[j % len(markers)]}
+            out[i] = {"color": color, "marker": markers[j % len(markers)], "learner": name}
     return out
 
 
@@ -122,7 +129,9 @@ def _draw_series(ax, theorem, record: Record, axis: Axis, series: Series, pts, s
     if series.fit:
         v = record.claim(fill(series.fit, p0))
         label += f" ({fit_text(v)})"
-    band(ax, xs, pts, style["color"], label, style["marker"])
+    # one colour in the whole figure: a learner's, or (shades of it) one setting's
+    subject = style.get("subject") or PART.join(filter(None, [style.get("learner"), fill(series.label, p0)]))
+    band(ax, xs, pts, style["color"], label, style["marker"], subject=subject)
     if series.bound:
         cid = fill(series.bound, p0)
         text = bound_label(theorem, cid, f"{fill(series.bound_text, p0)} (claim {verdict_text(record.claim(cid))})")
@@ -137,8 +146,9 @@ def _draw_series(ax, theorem, record: Record, axis: Axis, series: Series, pts, s
         marker = {"marker": style["marker"], "markerfacecolor": "none", "markevery": max(1, len(grid) // 5)} \
             if series.bound_marker else {}
         order = np.argsort(grid)
-        ax.plot(np.asarray(grid)[order], np.asarray(ys)[order], "--", color=style["color"], label=text,
-                linewidth=1.6, **marker)
+        drawn = ax.plot(np.asarray(grid)[order], np.asarray(ys)[order], "--", color=style["color"], label=text,
+                        linewidth=1.6, zorder=BOUND_Z, **marker)
+        tag(drawn, SUBJECT + subject)
     return xs
 
 
@@ -193,7 +203,8 @@ def _draw_reference(ax, paper: str, axis: Axis, ref: Reference, out) -> list[flo
         st = {"color": NONPRIVATE, "marker": "x"}
     xs = [axis.value(p.point) for p in pts]
     fit = f" ({fit_text(other.claim(ref.fit))})" if ref.fit else ""
-    band(ax, xs, pts, st["color"], fill(ref.label, pts[0].point) + fit, st["marker"])
+    subject = fill(ref.label, pts[0].point)
+    band(ax, xs, pts, st["color"], subject + fit, st["marker"], subject=subject)
     if ref.bound:
         from privbounds.registry import get
 
@@ -201,11 +212,11 @@ def _draw_reference(ax, paper: str, axis: Axis, ref: Reference, out) -> list[flo
         text = f"{fill(ref.bound_text, pts[0].point)} ({ref.theorem} claim {verdict_text(other.claim(ref.bound))})"
         grid, values = _along(axis, xs)
         bound_line(ax, grid, sweep(claim_bound(thm, ref.bound), pts[0].point, axis.param, values), st["color"],
-                   bound_label(thm, ref.bound, text))
+                   bound_label(thm, ref.bound, text), subject=subject)
     return xs
 
 
-def _finish(ax, panel: Panel, xs, point: dict) -> None:
+def _finish(ax, panel: Panel, xs, point: dict, notes=()) -> None:
     from privbounds.figures.ticks import measured_ticks
 
     axis = panel.x
@@ -219,6 +230,9 @@ def _finish(ax, panel: Panel, xs, point: dict) -> None:
         measured_ticks(ax, xs)
     ax.set_xlabel(axis.label or axis.param)
     ax.set_ylabel(panel.ylabel)
-    if panel.title:
-        ax.set_title(fill(panel.title, point), fontsize=10)
+    title = "\n".join([fill(panel.title, point)] * bool(panel.title) + list(notes))
+    if title:
+        ax.set_title(wrap_title(ax, title), fontsize=10)
+    if panel.why:
+        own_scale(ax, ax.get_yscale(), panel.why)
     legend(ax)

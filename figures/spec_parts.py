@@ -151,10 +151,13 @@ class Panel:
     title: str = ""
     ylabel: str = "n_hat (simultaneous 95% band)"
     yscale: str = "log"
+    # why this panel's y-scale differs from the rest of its figure (said in its title); a
+    # figure keeps one y-scale otherwise (figures/style.py)
+    why: str = ""
     kind: str = "n_hat"
     claim: str | None = None
     each: str | None = None
-    # a scaling claim's fit as a legend entry of its own, when several series share one fit
+    # a scaling claim's fit under the panel's title, when several series share one fit
     fits: tuple[str, ...] = ()
     # kind "ceilings": every point of these success-ceiling claims side by side (a claim
     # judged at one n per setting), each named by its ``labels`` parameters

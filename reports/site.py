@@ -24,6 +24,7 @@ from privbounds.notes import shown as notes_shown
 from privbounds.params import ParameterError
 from privbounds.record import ClaimResult, Record
 from privbounds.registry import ids as registered_ids
+from privbounds.reports import openkey
 from privbounds.reports.findings import NO_CLAIM
 from privbounds.results import available, export_csv, load_valid, overrides_text, results_dir, write_atomic
 
@@ -171,16 +172,18 @@ def environment() -> Environment:
                       autoescape=select_autoescape(["html"]), trim_blocks=True, lstrip_blocks=True)
     env.filters["fmt"] = _fmt
     env.filters["vclass"] = vclass
-    env.globals["interval"] = _interval
+    # what prints an open end marks the page's key (reports/openkey.py)
+    env.globals["interval"] = openkey.marking(_interval)
     env.globals["varying_keys"] = varying_keys
     env.filters["overrides"] = overrides_text
-    env.filters["why"] = verdict_reason
+    env.filters["why"] = openkey.marking(verdict_reason)
     env.filters["origin"] = origin
     env.filters["summary"] = ceiling_summary
-    env.filters["notes"] = notes_text
+    env.filters["notes"] = openkey.marking(notes_text)
     env.globals["FOLD"] = FOLD
     env.globals["DIRECTION"] = DIRECTION
     env.globals["NO_CLAIM"] = NO_CLAIM
+    openkey.register(env)
     return env
 
 
@@ -240,7 +243,7 @@ def build(out: Path) -> Path:
         page = f"{tid}.html"
         pages.append({"id": tid, "page": page, "rec": rec, "counts": counts})
         html = env.get_template("theorem.html").render(root="", rec=rec, figs=figs, tid=tid, errata=errata(tid),
-                                                       guarantees=guarantees, **common)
+                                                       guarantees=guarantees, key=openkey.Key(), **common)
         write_atomic(site / page, html)
     pages += _unsimulated_pages(site, env, {p["id"].split(".")[0] for p in pages}, common)
     order = {tid: i for i, tid in enumerate(registered_ids())}
@@ -266,16 +269,18 @@ def build(out: Path) -> Path:
         write_atomic(site / page, env.get_template("paper.html").render(
             root="", title=members[0]["rec"].paper, pages=members, figs=figs,
             headline_ids=_headline_ids(prefix), caption=_headline_caption(prefix), sources=sources(prefix),
-            verdicts=VERDICTS, **common))
+            verdicts=VERDICTS, key=openkey.Key(),
+            censored=bool(figs) and any(openkey.censored(records[t]) for t in _headline_ids(prefix) if t in records),
+            **common))
     from privbounds.reports.findings import CATEGORIES, collect
 
     found = collect(out)
     write_atomic(site / "findings.html", env.get_template("findings.html").render(
         root="", groups=[(c, h, [f for f in found if f.category == c]) for c, h in CATEGORIES.items()],
-        **common))
+        key=openkey.Key(), **common))
     write_atomic(site / "index.html", env.get_template("index.html").render(
         root="", pages=pages, papers=papers, n_findings=len(found), totals=totals, verdicts=VERDICTS,
-        runs=_runs(out), **common))
+        runs=_runs(out), key=openkey.Key(), **common))
     shutil.copy2(TEMPLATES / "style.css", site / "style.css")
     shutil.copy2(TEMPLATES / "table.js", site / "table.js")
     return site / "index.html"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from privbounds.figures.common import PALETTE, legend, new_figure, save
+from privbounds.figures.common import PALETTE, interval_fill, legend, new_figure, save
 from privbounds.record import verdict_text
 from privbounds.results import load_rows
 
@@ -111,7 +111,7 @@ def _length_panels(ax_t, ax_s, record, out, full_length, coalition_text, xlog=Fa
             pick = sub.loc[sub.groupby("n")["p_hat"].idxmin() if worst == "min" else sub.groupby("n")["p_hat"].idxmax()]
             pick = pick.sort_values("n")
             x = pick["n"].to_numpy() / full
-            ax.fill_between(x, pick["ci_low"], pick["ci_high"], color=color, alpha=0.18, linewidth=0)
+            interval_fill(ax, x, pick["ci_low"], pick["ci_high"], color=color, alpha=0.18, linewidth=0)
             ax.plot(x, pick["p_hat"], "-", marker="osD^v"[ui % 5], color=color, linewidth=2, markersize=5,
                     label=f"n = {u} users: worst of {n_strategies} pirates (thin: each)")
     trials = int(rows["trials"].min()) if len(rows) else 0

@@ -18,6 +18,7 @@ from privbounds.figures.bns.style import (
 )
 from privbounds.figures.common import (
     claim_bound,
+    interval_fill,
     legend,
     new_figure,
     save,
@@ -65,7 +66,7 @@ def _rate(ax, rows, event, st, label, dotted=False, band=True):
         return
     lo, hi = clopper_pearson(g["successes"].to_numpy(), g["trials"].to_numpy(), 0.95)
     if band:
-        ax.fill_between(g["n"], lo, hi, color=st["color"], alpha=0.18, linewidth=0)
+        interval_fill(ax, g["n"], lo, hi, color=st["color"], alpha=0.18, linewidth=0)
     else:
         ax.plot(g["n"], hi, "-", color=st["color"], linewidth=0.7, alpha=0.7)
     face = "none" if dotted or st.get("hollow") else st["color"]

@@ -17,6 +17,7 @@ from privbounds.figures.common import (
     band,
     bound_line,
     claim_bound,
+    interval_fill,
     legend,
     new_figure,
     save,
@@ -24,6 +25,7 @@ from privbounds.figures.common import (
     sweep,
     verdict,
 )
+from privbounds.figures.style import own_scale
 from privbounds.record import verdict_text
 from privbounds.results import load_rows
 
@@ -53,16 +55,16 @@ def plot_lem5_3(theorem, record, out):
         g = g.sort_values("n")
         f = g["n"] / 2.0 ** d
         color = PALETTE[i % len(PALETTE)]
-        ax1.fill_between(f, g["ci_low"], g["ci_high"], color=color, alpha=0.12, linewidth=0)
+        interval_fill(ax1, f, g["ci_low"], g["ci_high"], color=color, alpha=0.12, linewidth=0)
         ax1.plot(f, g["p_hat"], "-", marker=MARKERS[i % len(MARKERS)], color=color, markersize=4,
                  label=f"{corr} corruption, d = {int(d)} ({int(g['trials'].iloc[0])} trials per point)")
     ax1.axvline(0.25, color="k", linestyle="--", linewidth=1.2, label="f = 1/4: below it rounding is exact")
     ax1.axhline(1e-3, color="gray", linestyle=":", linewidth=1.2, label="ceiling 1e-3 claimed for f < 1/4")
-    ax1.set_yscale("symlog", linthresh=1e-3)
     ax1.set_ylim(0, 1.2)
     ax1.set_xlabel("fraction of corrupted points f = m / 2^d")
     ax1.set_ylabel("P(rounding misses the target)")
     ax1.set_title(f"rounding a corrupted parity; ceiling: {v.verdict}", fontsize=10)
+    own_scale(ax1, "symlog", "a probability, exactly 0 below f = 1/4", linthresh=1e-3)
     legend(ax1)
     for learner, name in (("histogram", "noisy-sign histogram"), ("histogram-rounded", "noisy-sign histogram, rounded")):
         pts = select(record, experiment="search", learner=learner)

@@ -74,7 +74,7 @@ def _search(group: tuple[str, ...], label: str) -> Panel:
     return Panel(Axis("n", ROWS_TEXT, "log2", ticks="auto"), kind="ceiling", yscale="linear", group=group,
                  rows=(Rows({"experiment": "search"}, label, stat="p_hat"),),
                  marks="lower-rows", ylabel="P[every hypothesis alpha-accurate]",
-                 title=f"success rates of the search of {ADVANCED}")
+                 title=f"success rates of the search of {ADVANCED}", why="a probability")
 
 
 def _versus_alpha(name: str) -> Figure:

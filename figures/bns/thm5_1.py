@@ -14,6 +14,7 @@ from privbounds.figures.common import (
     band,
     bound_line,
     claim_bound,
+    interval_fill,
     legend,
     new_figure,
     save,
@@ -118,7 +119,7 @@ def plot(theorem, record, out):
         g = g.sort_values("n")
         lo = [_value(conf.get((learner, cls, d, k, n)), "p_low") for n in g["n"]]
         hi = [_value(conf.get((learner, cls, d, k, n)), "p_high") for n in g["n"]]
-        ax2.fill_between(g["n"], lo, hi, color=st["color"], alpha=0.18, linewidth=0)
+        interval_fill(ax2, g["n"], lo, hi, color=st["color"], alpha=0.18, linewidth=0)
         ax2.plot(g["n"], g["p_hat"], "-", marker=st["marker"], color=st["color"], markersize=4,
                  markerfacecolor=st["color"] if k == k_min else "none",
                  label=f"k = {k}: {_name(learner)}, {cls.upper()}_{d}")

@@ -7,7 +7,7 @@ marker of every learner drawn in any figure of this paper, so a learner looks th
 every figure (``common.learner_style("kmms", name)``). The improved set-cover learner is
 one learner whatever its selection step (Select Halfplane for k-gons, the surrogate
 selection for unions of polygons); non-private learners are near-black or grey
-(``common.NONPRIVATE``), with distinct markers where two are drawn together.
+(``common.NONPRIVATE``, the greedy cover a mid grey), each grey one learner.
 """
 
 
@@ -23,7 +23,7 @@ LEARNERS = {
     "argmax": (1, "P"),
     # non-private: the classical learner of Section 1.1 and the greedy cover ...
     "nonprivate": ("nonprivate", "D"),
-    "greedy": ("nonprivate", "s"),
+    "greedy": ("0.4", "s"),
     # ... and the convex hull of the positives, drawn beside the greedy cover, so a lighter grey
     "hull": ("0.5", "X"),
 }

@@ -10,6 +10,7 @@ import numpy as np
 
 from privbounds.bounds import kmms as kmms_bounds
 from privbounds.figures.common import PALETTE, bound_label, legend, new_figure, save
+from privbounds.figures.style import own_scale
 
 MARKS = "os^vD"
 
@@ -71,10 +72,10 @@ def claim4_5(theorem, record, out):
     ax.plot(dd, [kmms_bounds.region_area_ours(d) * 2 * d ** 3 for d in dd], "k--", label="ours: 1/(2d^3)")
     ax.plot(dd, [kmms_bounds.region_area_paper(d) * 2 * d ** 3 for d in dd], "k:", label="Claim 4.5: d^-4/4")
     ax.set_xscale("log")
-    ax.set_yscale("log")
     ax.set_xlabel("d")
     ax.set_ylabel("smallest region's area x 2 d^3")
     ax.set_title("Smallest region (brackets from the threshold rows)", fontsize=9)
+    own_scale(ax, "log", "areas over decades")
     legend(ax)
     return save(fig, record, out)
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from privbounds.bounds import pap as pap_bounds
 from privbounds.figures.common import (
+    BOUND_Z,
     PALETTE,
     bound_line,
     claim_bound,
@@ -20,20 +21,28 @@ from privbounds.figures.common import (
     new_figure,
     save,
 )
+from privbounds.figures.style import SUBJECT, own_scale, tag
 
 MARKS = "os^v"
+# one colour per thing measured, none shared in the figure: the two targets of B and P
+# (panels ii and ii'), the public sampler's two events (i) and the consumption (iii)
+TARGETS = {"threshold-mid": PALETTE[0], "interval-mid": PALETTE[1]}
+EVENTS = {"all_x0": PALETTE[4], "some_d": PALETTE[2], "consumed": PALETTE[5]}
 
 
 def _rows(record, **kw):
     return sorted((r for r in record.rows if all(r.get(k) == v for k, v in kw.items())), key=lambda r: r["n"])
 
 
-def _rate(ax, xs, rows, color, label, marker="o"):
+def _rate(ax, xs, rows, color, label, marker="o", subject=None):
     """Measured rates with their (pointwise 95%) Clopper-Pearson intervals as error bars."""
     p = np.array([r["p_hat"] for r in rows])
     lo = np.array([r["ci_low"] for r in rows])
     hi = np.array([r["ci_high"] for r in rows])
-    ax.errorbar(xs, p, yerr=[p - lo, hi - p], fmt=marker + "-", color=color, label=label, capsize=3, markersize=5)
+    drawn = ax.errorbar(xs, p, yerr=[p - lo, hi - p], fmt=marker + "-", color=color, label=label, capsize=3,
+                        markersize=5)
+    if subject is not None:
+        tag([drawn.lines[0], *drawn.lines[2]], SUBJECT + subject)
 
 
 def lem5_4(theorem, record, out):
@@ -49,10 +58,12 @@ def lem5_4(theorem, record, out):
                                                 ("some_d", "ceiling-some-d", "some point of D"))):
         rows = _rows(record, measure=measure)
         if rows:
-            _rate(ax, [r["n"] for r in rows], rows, PALETTE[i], f"measured P[{name}]", MARKS[i])
+            _rate(ax, [r["n"] for r in rows], rows, EVENTS[measure], f"measured P[{name}]", MARKS[i], subject=measure)
             bound = claim_bound(theorem, claim)
-            bound_line(ax, [r["n"] for r in rows], [bound(r) for r in rows], PALETTE[i], f"ceiling ({claim})", ":")
-    ax.plot(fine, pap_bounds.mixture_all_public_x0(fine), "-", color="k", linewidth=1, label="(1 - 1/m)^m, exact")
+            bound_line(ax, [r["n"] for r in rows], [bound(r) for r in rows], EVENTS[measure], f"ceiling ({claim})",
+                       ":", subject=measure)
+    ax.plot(fine, pap_bounds.mixture_all_public_x0(fine), "-", color="k", linewidth=1, zorder=BOUND_Z,
+            label="(1 - 1/m)^m, exact")
     ax.axhline(0.25, color="gray", linestyle="--", linewidth=1, label="1/4 (the lemma's step)")
     ax.axhline(np.exp(-1), color="gray", linestyle=":", linewidth=1, label="1/e")
     ax.set_xscale("log", base=2)
@@ -68,11 +79,15 @@ def lem5_4(theorem, record, out):
         if not rows:
             continue
         excess = rows[0]["excess"]
-        _rate(ax, [r["n"] for r in rows], rows, PALETTE[i], f"B's success at alpha' = {excess:g}, {target}", MARKS[i])
+        color = TARGETS[target]
+        _rate(ax, [r["n"] for r in rows], rows, color, f"B's success at alpha' = {excess:g}, {target}", MARKS[i],
+              subject=target)
         bound = claim_bound(theorem, "ceiling-learner")
-        bound_line(ax, [r["n"] for r in rows], [bound(r) for r in rows], PALETTE[i], f"ceiling, {target}", ":")
+        bound_line(ax, [r["n"] for r in rows], [bound(r) for r in rows], color, f"ceiling, {target}", ":",
+                   subject=target)
         e = _first_excess(target, rows[0]["T"])
-        ax.axvline(e / excess, color=PALETTE[i], linewidth=1, alpha=0.6, label=f"m = E/alpha' = {e / excess:g}")
+        tag(ax.axvline(e / excess, color=color, linewidth=1, alpha=0.6, label=f"m = E/alpha' = {e / excess:g}"),
+            SUBJECT + target)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("public size m")
     ax.set_ylabel("P[B's excess on D_(1/m) <= alpha']")
@@ -83,7 +98,8 @@ def lem5_4(theorem, record, out):
     ax = axes[3]
     rows = _rows(record, measure="consumed")
     if rows:
-        _rate(ax, [r["n"] for r in rows], rows, PALETTE[2], "measured P[|K - n'/m| > 3 sqrt(n'/m)]")
+        _rate(ax, [r["n"] for r in rows], rows, EVENTS["consumed"], "measured P[|K - n'/m| > 3 sqrt(n'/m)]",
+              subject="consumed")
         bound = claim_bound(theorem, "ceiling-consumed")
         bound_line(ax, [r["n"] for r in rows], [bound(r) for r in rows], "k", "Chernoff ceiling 2 exp(-3)")
     ax.set_xscale("log", base=2)
@@ -113,17 +129,20 @@ def _transferred(ax, record, excess, ms_all) -> None:
             if not rows:
                 continue
             e = _first_excess(target, rows[0]["T"])
-            ax.axhline(e, color=PALETTE[i], linestyle=":", label=f"E = excess of h_0 on D, {target}")
+            color = TARGETS[target]
+            tag(ax.axhline(e, color=color, linestyle=":", label=f"E = excess of h_0 on D, {target}"),
+                SUBJECT + target)
             met = [r for r in rows if r["p_hat"] >= 0.5]
             miss = [r for r in rows if r["p_hat"] < 0.5]
-            for group, face, what in ((met, PALETTE[i], "met"), (miss, "none", "missed")):
+            for group, face, what in ((met, color, "met"), (miss, "none", "missed")):
                 if group:
-                    ax.scatter([r["n"] for r in group], [excess * r["n"] for r in group], marker=MARKS[i],
-                               s=110 if i == 0 else 35, facecolors=face, edgecolors=PALETTE[i], zorder=5 + i,
-                               label=f"P {what} m alpha' in most trials, {target}")
+                    tag(ax.scatter([r["n"] for r in group], [excess * r["n"] for r in group], marker=MARKS[i],
+                                   s=110 if i == 0 else 35, facecolors=face, edgecolors=color, zorder=5 + i,
+                                   label=f"P {what} m alpha' in most trials, {target}"), SUBJECT + target)
         ax.set_xscale("log", base=2)
-        ax.set_yscale("log")
     ax.set_xlabel("public size m")
     ax.set_ylabel("excess error on D")
     ax.set_title("(ii') what the reduction transfers to P (no public data)", fontsize=10)
+    if excess is not None:
+        own_scale(ax, "log", "m alpha' grows with m over two decades")
     legend(ax)

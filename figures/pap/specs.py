@@ -4,7 +4,8 @@ baselines (pap.base_pub, pap.base_priv, pap.base_stumps), the cover's public req
 (Lemma 3.3), PMW (Lemma 2.7), the public requirement against 1/alpha (Theorem 5.1), and
 the violation rates of Lemma 5.3 and Remark 2.9. Every learner in its colour of this
 paper (``LEARNERS``), one shade and marker of it per distribution; each claim's bound
-dashed in its learner's colour, references that are not claims dotted."""
+dashed in its learner's colour (Lemma 2.7's in black: see ``_pmw``), references that are
+not claims dotted."""
 
 from __future__ import annotations
 
@@ -44,11 +45,13 @@ lem3_3 = Figure((_cover("thr", "THR_{T} (d = 1)"), _cover("int", "INT_{T} (d = 2
 
 
 def _pmw(cls: str, title: str) -> Panel:
-    """Lemma 2.7 on one class: PMW's private n_hat against 1/alpha."""
+    """Lemma 2.7 on one class: PMW's private n_hat against 1/alpha. The bound is black,
+    as the claims' ceilings of the figure's third panel: in PMW's colour it would read as
+    the bound of the distribution drawn in that very shade."""
     return Panel(
         inverse("alpha"), where={"class": cls, "measure": "search"}, title=title, ylabel="private n_hat",
         series=(Series(each="dist", learner="pmw", label="PMW, {dist}"),),
-        claims=(ClaimLine(f"upper-{cls}", "our explicit n_PMW", "pmw", "--"),),
+        claims=(ClaimLine(f"upper-{cls}", "our explicit n_PMW (PMW, every distribution)", "k", "--"),),
         fits=(f"scaling-alpha-{cls}",))
 
 
@@ -56,7 +59,7 @@ lem2_7 = Figure((
     _pmw("thr", "PMW, THR_{T} over all of [{T}]"), _pmw("random", "PMW, random class 64 x 64"),
     # the rates at n = n_PMW against their ceilings (once a small-print footnote)
     Panel(kind="ceilings", ceilings=("failure-at-bound", "updates-slack"), labels=("dist",), ylabel="event rate",
-          title="PMW on THR_256 at n = n_PMW"),
+          title="PMW on THR_256 at n = n_PMW", why="rates from 0 to their ceiling"),
 ), height=7.2, intervals="mixed")
 
 thm5_1 = Figure((
@@ -97,7 +100,7 @@ def _stumps(mech: str, learner: str, ylabel: str, title: str) -> Panel:
     """A baseline of section 4 against the number of stumps p."""
     return Panel(
         Axis("p", "number of stumps p (dual VC dimension)"), where={"mechanism": mech}, title=title, ylabel=ylabel,
-        series=(Series(each="dist", learner=learner, label="measured, mu {dist}"),),
+        series=(Series(each="dist", learner=learner, label=f"{title}, mu {{dist}}"),),
         claims=(ClaimLine(f"upper-{mech}", "our explicit bound", learner, "--"),),
         fits=(f"scaling-p-{mech}",))
 

@@ -27,12 +27,16 @@ from privbounds.figures.common import (
     save,
     select,
     verdict,
+    wrap_title,
 )
-from privbounds.figures.pap.style import SERIES_MARKS, learner_color, shades, style
+from privbounds.figures.pap.style import learner_color, setting_style, style
 from privbounds.figures.spec_nhat import worst_points as worst
+from privbounds.figures.style import BAND, SUBJECT, own_scale, tag
 from privbounds.record import Record, fit_text, verdict_text
 from privbounds.simulators.engine.stats import clopper_pearson
 
+PAP = "public+private"
+PUBLIC_DASHES = ("--", "-.", ":")  # the public-only requirement of each p in the stumps frontier
 MECH_NAMES = {"full": "exact marginals", "sub": "subsample of 1/alpha^2 rows", "round": "rounded to 2 alpha",
               "pub": "public rows only", "combo": "DP combination (alg_combo)"}
 
@@ -56,93 +60,112 @@ def draw_stumps_frontier(ax, result: Record) -> None:
     each p (m alpha^2 units), a dotted black vertical at m = 1/alpha^2. ``result`` is the
     result record of pap.thm4_2 (results/pap.thm4_2.json)."""
     pts = [p for p in result.points if p.searched]
-    alphas = sorted({p.point["alpha"] for p in pts})
     if not pts:
         ax.set_axis_off()
         return
-    # the frontier's alpha: the one with the most public sizes
-    alpha = max(alphas, key=lambda a: len({p.point["m"] for p in pts if p.point["alpha"] == a}))
+    alpha = _frontier_alpha(pts)
     ps = sorted({p.point["p"] for p in pts if p.point["alpha"] == alpha})
-    # one learner (Theorem 4.2's release), one shade of its colour per p; the public-only
-    # requirement of each p in the public-only baseline's colour, its shade matching the p
-    for i, (p, color, pub) in enumerate(zip(ps, shades("public+private", len(ps)), shades("public-only", len(ps)))):
+    # one learner (Theorem 4.2's release), one tone of its colour per p; the public-only
+    # requirement of every p in the public-only baseline's colour
+    m_pubs = []
+    for p in ps:
         mine = worst([q for q in pts if q.point["p"] == p and q.point["alpha"] == alpha])
         scale = alpha / math.sqrt(p)
         scaled = [Band(*(v * scale if v else v for v in (q.n_hat, q.n_low, q.n_high)), q.floor_reached)
                   for q in mine]
+        color, marker, subject = setting_style(PAP, ps, p)
         band(ax, [q.point["m"] * alpha ** 2 for q in mine], scaled, color,
-             f"public + private (alg_combo), p = {p}", SERIES_MARKS[i % len(SERIES_MARKS)])
-        beta = mine[0].point["beta"]
-        m_pub = float(pap_bounds.m_public_stumps(alpha, beta, p)) * alpha ** 2
-        ax.axvline(m_pub, color=pub, linestyle="--", linewidth=1.2,
-                   label=f"public data alone suffice, p = {p}: m alpha^2 = {m_pub:.3g}")
+             f"public + private (alg_combo), p = {p}", marker, subject=subject)
+        m_pubs.append(float(pap_bounds.m_public_stumps(alpha, mine[0].point["beta"], p)) * alpha ** 2)
+    for i, (p, m_pub) in enumerate(zip(ps, m_pubs)):  # one colour (public data alone), a dash per p
+        drawn = ax.axvline(m_pub, color=learner_color("public-only"), linestyle=PUBLIC_DASHES[i % len(PUBLIC_DASHES)],
+                           linewidth=1.2, label=f"public data alone suffice, p = {p}: m alpha^2 = {m_pub:.3g}")
+        tag(drawn, SUBJECT + "public-only")
     ax.axvline(float(pap_bounds.m_stumps_escape_shape(alpha)) * alpha ** 2, color="k", linestyle=":", linewidth=1.2,
                label="m = 1/alpha^2")
     ms = sorted({round(p.point["m"] * alpha ** 2, 6) for p in pts if p.point["alpha"] == alpha})
     _symlog_m(ax, [t for t in ms if t in (0, 0.05, 0.25, 1, 2, 8)] + [20])
+    ax.set_xlim(-0.005, max(ms + m_pubs) * 1.6)
     ax.set_ylim(bottom=0)
     ax.set_xlabel("public samples m, in units of 1/alpha^2 (m alpha^2)")
     ax.set_ylabel("private samples needed, n_hat alpha / sqrt(p)")
     flat = next((v for v in result.verdicts if v.claim == "scaling-m-flat"), None)
-    ax.set_title(f"Thm 4.2, stumps, alpha = {alpha:g}:\npublic data below 1/alpha^2 do not help"
-                 + (f"; {verdict_text(flat)}" if flat else ""), fontsize=10)
-    if flat:  # the fit's numbers are long: in the legend, not the title
-        ax.plot([], [], " ", label=f"flat in m: {fit_text(flat)}")
+    title = f"Thm 4.2, stumps, alpha = {alpha:g}: below m = 1/alpha^2,\npublic data do not help"
+    if flat:
+        title += f"; {verdict_text(flat)}\nfit: {fit_text(flat)}"
+    ax.set_title(wrap_title(ax, title), fontsize=10)
+    own_scale(ax, "linear", "n_hat rescaled to O(1), read from 0")
     legend(ax)
 
 
-def _m_series(ax, points, alpha_of, x_of, ks, marks_from=0):
-    """The release's n_hat at each public size m alpha^2 = k in ``ks``, in shades of its colour."""
-    for i, (k, color) in enumerate(zip(ks, shades("public+private", len(ks)))):
+def _frontier_alpha(points) -> float:
+    """The frontier's alpha: the one with the most public sizes."""
+    alphas = {p.point["alpha"] for p in points}
+    return max(alphas, key=lambda a: len({p.point["m"] for p in points if p.point["alpha"] == a}))
+
+
+DODGE = 1.06  # the k-th series of a panel at x times DODGE^k (centred): coinciding points side by side
+
+
+def _m_series(ax, points, alpha_of, x_of, ks):
+    """The release's n_hat at each public size m alpha^2 = k in ``ks`` (every k the figure
+    draws, so that a k keeps its tone and marker in every panel), the series dodged along
+    x (they coincide where public data do not help)."""
+    drawn = [k for k in ks if any(abs(p.point["m"] * alpha_of(p) ** 2 - k) < 1e-6 for p in points)]
+    for i, k in enumerate(drawn):
         mine = [p for p in points if abs(p.point["m"] * alpha_of(p) ** 2 - k) < 1e-6]
-        if mine:
-            band(ax, [x_of(p) for p in mine], mine, color, f"public + private, m alpha^2 = {k:g}",
-                 SERIES_MARKS[(i + marks_from) % len(SERIES_MARKS)])
+        color, marker, subject = setting_style(PAP, ks, k)
+        shift = DODGE ** (i - (len(drawn) - 1) / 2)
+        band(ax, [x_of(p) * shift for p in mine], mine, color, f"public + private, m alpha^2 = {k:g}", marker,
+             subject=subject)
 
 
 def thm4_2(theorem, record, out):
     """Bespoke: the frontier panel rescales n_hat by alpha / sqrt(p) against m alpha^2 on a
     symlog axis (m = 0 included) with each p's public-only requirement as a vertical line,
     which the one plotter's log axes and swept bounds cannot draw."""
+    from privbounds.simulators.pap.stumps_frontier import ALPHA_SWEEP_M, ALPHA_SWEEP_P
+
     fig, axes = new_figure(3, width=6.0, height=7.4)
     draw_stumps_frontier(axes[0], record)
     bound = claim_bound(theorem, "upper-private-only")
     bound_text = bound_label(theorem, "upper-private-only", "private-only bound (upper-private-only, m = 0)")
-    frontier_alpha = max({p.point["alpha"] for p in record.points},
-                         key=lambda a: len({p.point["m"] for p in record.points if p.point["alpha"] == a}))
+    frontier_alpha = _frontier_alpha(record.points)
     # raw n_hat against p while m alpha^2 <= 0.25, with the private-only bound at m = 0
     small = [p for p in _worst(record, alpha=frontier_alpha) if p.point["m"] * frontier_alpha ** 2 <= 0.25 + 1e-9]
-    _m_series(axes[1], small, lambda p: frontier_alpha, lambda p: p.point["p"],
-              sorted({round(p.point["m"] * frontier_alpha ** 2, 6) for p in small}))
+    ks = sorted({round(p.point["m"] * frontier_alpha ** 2, 6) for p in small} | set(ALPHA_SWEEP_M))
+    _m_series(axes[1], small, lambda p: frontier_alpha, lambda p: p.point["p"], ks)
     at0 = [p for p in small if p.point["m"] == 0]
     if at0:
         xs = sorted(p.point["p"] for p in at0)
-        bound_line(axes[1], xs, [bound({**at0[0].point, "p": x}) for x in xs], learner_color("public+private"),
-                   bound_text)
-    v = verdict(record, "scaling-p")
-    axes[1].plot([], [], " ", label=f"fit: {fit_text(v)}")
-    axes[1].set_title(f"alpha = {frontier_alpha:g}, against p\n{verdict_text(v)}", fontsize=10)
-    axes[1].set_xlabel("number of stumps p")
+        bound_line(axes[1], xs, [bound({**at0[0].point, "p": x}) for x in xs], learner_color(PAP), bound_text,
+                   subject=PAP)
+    axes[1].set_title(wrap_title(axes[1], f"alpha = {frontier_alpha:g}, against p\n{_fit(record, 'scaling-p')}"),
+                      fontsize=10)
+    axes[1].set_xlabel(f"number of stumps p (series dodged by {DODGE - 1:.0%})")
     # the alpha sweep
-    from privbounds.simulators.pap.stumps_frontier import ALPHA_SWEEP_M, ALPHA_SWEEP_P
-
     sweep = [p for p in _worst(record, p=ALPHA_SWEEP_P)
              if any(abs(p.point["m"] * p.point["alpha"] ** 2 - k) < 1e-6 for k in ALPHA_SWEEP_M)]
-    _m_series(axes[2], sweep, lambda p: p.point["alpha"], lambda p: p.point["alpha"], list(ALPHA_SWEEP_M))
+    _m_series(axes[2], sweep, lambda p: p.point["alpha"], lambda p: p.point["alpha"], ks)
     at0 = sorted([p for p in sweep if p.point["m"] == 0], key=lambda p: p.point["alpha"])
     if at0:
-        bound_line(axes[2], [p.point["alpha"] for p in at0], [bound(p.point) for p in at0],
-                   learner_color("public+private"), bound_text)
-    v = verdict(record, "scaling-alpha")
-    axes[2].plot([], [], " ", label=f"fit: {fit_text(v)}")
-    axes[2].set_title(f"p = {ALPHA_SWEEP_P}, against alpha\n{verdict_text(v)}", fontsize=10)
-    axes[2].set_xlabel("accuracy alpha")
+        bound_line(axes[2], [p.point["alpha"] for p in at0], [bound(p.point) for p in at0], learner_color(PAP),
+                   bound_text, subject=PAP)
+    axes[2].set_title(wrap_title(axes[2], f"p = {ALPHA_SWEEP_P}, against alpha\n{_fit(record, 'scaling-alpha')}"),
+                      fontsize=10)
+    axes[2].set_xlabel(f"accuracy alpha (series dodged by {DODGE - 1:.0%})")
     for ax in axes[1:]:
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_ylabel("private n_hat (worst distribution)")
         legend(ax)
     return save(fig, record, out)
+
+
+def _fit(record, claim) -> str:
+    """A claim's verdict and fitted exponent, for a panel's title."""
+    v = verdict(record, claim)
+    return f"{verdict_text(v)}; fit: {fit_text(v)}"
 
 
 # --- Theorem 4.3 ---------------------------------------------------------------------------
@@ -191,14 +214,18 @@ def kappa_hats(record) -> dict:
     return out
 
 
-def _rate(ax, rows, color, label, style="o-"):
+def _rate(ax, rows, color, label, style="o-", subject=None, shade=0.15):
+    """Measured rates with their 95% Clopper-Pearson intervals as a band (``style.BAND``)
+    of opacity ``shade``."""
     rows = sorted(rows, key=lambda r: r["n"])
     if not rows:
         return
     n = [r["n"] for r in rows]
     lo, hi = clopper_pearson([r["successes"] for r in rows], [r["trials"] for r in rows], 0.95)
-    ax.fill_between(n, lo, hi, color=color, alpha=0.15, linewidth=0)
-    ax.plot(n, [r["p_hat"] for r in rows], style, color=color, markersize=4, label=label)
+    tag(ax.fill_between(n, lo, hi, color=color, alpha=shade, linewidth=0), BAND)
+    drawn = ax.plot(n, [r["p_hat"] for r in rows], style, color=color, markersize=5, label=label)
+    if subject is not None:
+        tag(drawn, SUBJECT + subject)
 
 
 MECH_LEARNER = {"full": "exact", "sub": "subsample", "round": "rounded", "pub": "public-only", "combo": "public+private"}
@@ -211,18 +238,22 @@ def _attack_curves(record, a_member, a_fp, a_eps, a_acc) -> None:
     ps = sorted({r["p"] for r in _rows(record, event="member")})
     cert = certified_epsilons(record)
     for mech in mechs:
-        color, marker = style(MECH_LEARNER[mech])
+        learner = MECH_LEARNER[mech]
+        color, marker = style(learner)
         for j, p in enumerate(ps):
-            tag = f"{MECH_NAMES[mech]}" + (f", p = {p}" if len(ps) > 1 else "")
+            name = f"{MECH_NAMES[mech]}" + (f", p = {p}" if len(ps) > 1 else "")
             line = marker + ("-", "--")[j % 2]
-            _rate(a_member, _rows(record, event="member", mechanism=mech, p=p), color, f"private row: {tag}", line)
-            _rate(a_member, _rows(record, event="public", mechanism=mech, p=p), color, f"public row: {tag}",
-                  marker + ":")
-            _rate(a_fp, _rows(record, event="fp", mechanism=mech, p=p), color, tag, line)
-            _rate(a_acc, _rows(record, event="accurate", mechanism=mech, p=p), color, tag, line)
+            for ax, event, text, how in ((a_member, "member", f"private row: {name}", line),
+                                         (a_member, "public", f"public row: {name}", marker + ":"),
+                                         (a_fp, "fp", name, line), (a_acc, "accurate", name, line)):
+                # five releases' intervals overlap down to 0: light bands, so that they stay readable
+                _rate(ax, _rows(record, event=event, mechanism=mech, p=p), color, text, how, subject=learner,
+                      shade=0.07)
             mine = sorted((k[2], e) for k, e in cert.items() if k[0] == mech and k[1] == p)
             if mine:
-                a_eps.plot([n for n, _ in mine], [e for _, e in mine], line, color=color, markersize=5, label=tag)
+                drawn = a_eps.plot([n for n, _ in mine], [e for _, e in mine], line, color=color, markersize=5,
+                                   label=name)
+                tag(drawn, SUBJECT + learner)
 
 
 def _attack_ceilings(theorem, record, a_member, a_fp, a_eps) -> None:
@@ -264,6 +295,9 @@ def thm4_3(theorem, record, out):
     a_eps.set_title("epsilon the accusations certify (95% lower bound)", fontsize=10)
     a_eps.set_ylabel("certified epsilon")
     a_acc.set_title("P[alpha-accurate: max_j |G_j - mu_j| <= alpha]\n(the paper's accuracy)", fontsize=10)
+    # the rates of the top row span decades down to 0 (symlog); these two do not
+    own_scale(a_eps, "linear", "an epsilon, not a rate")
+    own_scale(a_acc, "linear", "a rate that goes from 0 to 1")
     for ax in (a_member, a_fp, a_eps, a_acc):
         ax.set_xscale("log", base=2)
         ax.set_xlabel("rows N of the sample (half public)")
@@ -282,7 +316,8 @@ def _thm4_3_threshold(record, out):
     # the tracing threshold n_0 against p
     pts = [p for p in select(record, event="untraced") if p.searched]
     if pts:
-        band(a_n0, [p.point["p"] for p in pts], pts, rounded[0], "n_0 of the rounded marginals", rounded[1])
+        band(a_n0, [p.point["p"] for p in pts], pts, rounded[0], "n_0 of the rounded marginals", rounded[1],
+             subject="rounded")
         first = min(pts, key=lambda p: p.point["p"])
         p0, n0 = first.point["p"], first.n_hat
         xs = np.array(sorted(p.point["p"] for p in pts), float)
@@ -290,26 +325,27 @@ def _thm4_3_threshold(record, out):
         a_n0.plot(xs, n0 * xs / p0, "-.", color="gray", label="p through the first point")
         v = verdict(record, "scaling-threshold-p")
         k = first.point
-        a_n0.set_title(f"tracing threshold n_0: fewer than kappa0/alpha^2 = "
-                       f"{math.ceil(k['kappa0'] / k['alpha'] ** 2 - 1e-9)} rows\naccused w.p. >= 1 - beta; "
-                       + verdict_text(v), fontsize=10)
-        a_n0.plot([], [], " ", label=f"fit: {fit_text(v)}")
+        a_n0.set_title(wrap_title(a_n0, f"tracing threshold n_0: fewer than kappa0/alpha^2 = "
+                                  f"{math.ceil(k['kappa0'] / k['alpha'] ** 2 - 1e-9)} rows accused w.p. >= 1 - beta"
+                                  f"\n{verdict_text(v)}; fit: {fit_text(v)}"), fontsize=10)
     a_n0.set_xscale("log", base=2)
     a_n0.set_yscale("log")
     a_n0.set_xlabel("number of stumps p")
     a_n0.set_ylabel("rows N (simultaneous 95% band of n_0)")
     legend(a_n0)
     kap = kappa_hats(record)
-    for i, (p, color) in enumerate(zip(sorted(kap), shades("rounded", len(kap)))):
+    for p in sorted(kap):
         rows = sorted(_rows(record, event="flagged", p=p), key=lambda r: r["n"])
         n_ref, lo, hi, _ = kap[p]
-        _rate(a_kappa, rows, color, f"p = {p}, N = {n_ref}: kappa_hat in [{lo:.3g}, {hi:.3g})",
-              SERIES_MARKS[i % len(SERIES_MARKS)] + "-")
+        color, marker, subject = setting_style("rounded", sorted(kap), p)
+        _rate(a_kappa, rows, color, f"p = {p}, N = {n_ref}: kappa_hat in [{lo:.3g}, {hi:.3g})", marker + "-",
+              subject=subject)
     a_kappa.axhline(0.5, color="k", linestyle=":", linewidth=1, label="1/2 (the median)")
     a_kappa.set_xscale("log", base=2)
     a_kappa.set_xlabel("t (rows)")
     a_kappa.set_ylabel("P[at least t rows accused] (95% Clopper-Pearson)")
     a_kappa.set_title("rounded marginals at N = sqrt(p / ln(1/rho)) / alpha:\n"
                       "kappa_hat = alpha^2 x median number accused", fontsize=10)
+    own_scale(a_kappa, "linear", "a probability; the median is where it crosses 1/2")
     legend(a_kappa)
     return save(fig, record, out, part="threshold", what="the tracing threshold of the rounded marginals")

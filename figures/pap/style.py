@@ -1,15 +1,31 @@
 """Colours of the figures of Bassily et al., "Private Query Release Assisted by Public
 Data" (ICML 2020): each learner's colour and marker from ``LEARNERS`` (this package),
-and shades of one learner's colour for the several series one learner draws (one per
+and tones of one learner's colour for the several series one learner draws (one per
 distribution, per number of stumps p, ...), so a colour always names a learner and the
-series of one learner differ by shade and marker (readable in greyscale)."""
+series of one learner differ by tone and marker (readable in greyscale).
+
+The tones are fixed per setting (``setting_style``): a distribution, or a value of p,
+keeps its tone and marker in every panel of a figure, and none is the learner's own
+colour, which its bound and its worst case keep (so a dashed bound never reads as the
+bound of one distribution only). Tones differ in lightness and slightly in hue (a dark,
+a bright and a light tone, not three near-identical shades)."""
 
 from __future__ import annotations
 
+import colorsys
+
+from matplotlib.colors import to_rgb
+
 from privbounds.figures.common import learner_style
-from privbounds.figures.common import shades as common_shades
 
 SERIES_MARKS = "os^vDP"
+# (hue shift, lightness, saturation factor) of the k-th tone of a learner's colour: dark,
+# bright, light, middle
+TONES = ((0.0, 0.2, 1.0), (0.05, 0.46, 1.0), (-0.04, 0.6, 0.8), (0.1, 0.33, 1.0))
+# the distributions of the threshold experiments and the stumps' mean vectors mu, in the
+# order the declared figures draw them (sorted): each keeps one tone and marker per learner
+THR_DISTS = ("dirichlet", "geometric", "uniform")
+STUMP_DISTS = ("random", "skewed", "zero")
 
 
 def style(learner: str) -> tuple:
@@ -22,6 +38,20 @@ def learner_color(learner: str):
     return style(learner)[0]
 
 
-def shades(learner: str, n: int) -> list:
-    """``n`` shades of the learner's colour, dark to light (the colour itself when n = 1)."""
-    return common_shades(learner_color(learner), n)
+def tone(color, k: int) -> tuple:
+    """The k-th tone of ``color`` (``TONES``), never ``color`` itself."""
+    h, _, s = colorsys.rgb_to_hls(*to_rgb(color))
+    dh, light, sat = TONES[k % len(TONES)]
+    return colorsys.hls_to_rgb((h + dh) % 1.0, light, s * sat)
+
+
+def tones(learner: str, n: int) -> list:
+    """``n`` tones of the learner's colour, darkest first, none the colour itself."""
+    return [tone(learner_color(learner), k) for k in range(n)]
+
+
+def setting_style(learner: str, settings, value) -> tuple:
+    """(colour, marker, subject) of one setting ``value`` among ``settings`` (all the
+    values a figure draws, in a fixed order) of a learner: the same in every panel."""
+    k = list(settings).index(value)
+    return tone(learner_color(learner), k), SERIES_MARKS[k % len(SERIES_MARKS)], f"{learner} | {value}"

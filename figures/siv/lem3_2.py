@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.figures.common import PALETTE, bound_label, legend, new_figure, save
+from privbounds.figures.common import PALETTE, bound_label, interval_fill, legend, new_figure, save
 
 FLOOR = 1e-4  # a measured 0 is drawn at the floor (log axis); its band's top is the evidence
 
@@ -27,7 +27,7 @@ def plot(theorem, record, out):
             ds = sorted(ds, key=lambda d: d.n)
             a = np.array([d.n for d in ds], float) * A_STEP
             color = PALETTE[i % len(PALETTE)]
-            ax.fill_between(a, [max(d.p_low, FLOOR) for d in ds], [max(d.p_high, FLOOR) for d in ds],
+            interval_fill(ax, a, [max(d.p_low, FLOOR) for d in ds], [max(d.p_high, FLOOR) for d in ds],
                             color=color, alpha=0.25, linewidth=0)
             ax.plot(a, [max(d.p_hat, FLOOR) for d in ds], "o-", color=color, markersize=3.5,
                     label=f"measured, eps = {eps:g}")

@@ -8,6 +8,7 @@ import numpy as np
 
 from privbounds.figures.common import PALETTE, bound_label, legend, new_figure, save
 from privbounds.figures.curves import mean_panel
+from privbounds.figures.style import own_scale
 
 
 def plot_prop12(theorem, record, out):
@@ -40,4 +41,5 @@ def plot_prop12(theorem, record, out):
     mean_panel(axes[-1], smooth, "n", bound_label(theorem, "upper-smooth-aerm", "AERM bound"),
                ylabel="AERM gap, x uniform on [0, 1]")
     axes[-1].set_title(f"smooth D: {smooth.verdict}", fontsize=10)
+    own_scale(axes[-1], "log", "the gap falls over decades")
     return save(fig, record, out, intervals="means")

@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from privbounds.bounds import wlf as B
-from privbounds.figures.common import PALETTE, learner_style, legend, new_figure, save
+from privbounds.figures.common import PALETTE, interval_fill, learner_style, legend, new_figure, save
+from privbounds.figures.style import own_scale
 
 
 def _worst_by(ds, x):
@@ -32,8 +33,8 @@ def prop33(theorem, record, out):
     ax = axes[0]
     ds = sorted(record.claim("rate").details, key=lambda d: d.n)
     x = np.array([d.n for d in ds], float)
-    ax.fill_between(x, [max(d.low, 1e-6) for d in ds], [d.high for d in ds], color=st["color"], alpha=0.25,
-                    linewidth=0)
+    interval_fill(ax, x, [max(d.low, 1e-6) for d in ds], [d.high for d in ds], color=st["color"], alpha=0.25,
+                        linewidth=0)
     ax.plot(x, [max(d.value, 1e-6) for d in ds], "-", color=st["color"], marker=st["marker"],
             label="ERM on floor(sqrt n) rows: mean excess risk")
     ax.plot(x, [d.bound for d in ds], "--", color=st["color"], label="sqrt(2 log(2|H|)/floor(sqrt n)) (ours)")
@@ -63,5 +64,6 @@ def prop33(theorem, record, out):
     ax.set_xlabel("n")
     ax.set_ylabel("log10 delta")
     ax.set_title("(ii) drawn, not measured (eps = 1)", fontsize=10)
+    own_scale(ax, "linear", "log10 of deltas that underflow a float")
     legend(ax)
     return save(fig, record, out, intervals="means")

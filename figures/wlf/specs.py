@@ -34,11 +34,11 @@ thm19 = Figure((
 
 ex20 = Figure((_mean(["upper-ex20"], each="dist", group=("bits",), ylabel="mean excess risk"),), **MEANS)
 
-SIGNED = "{verdict} (linear: the gap takes both signs)"
+SIGNED = {"yscale": "linear", "why": "the gap takes both signs"}
 
 thm7 = Figure((
     _mean(["aerm"], each="dist", ylabel="mean AERM gap"),
-    _mean(["generalises"], each="dist", ylabel="mean generalisation gap", yscale="linear", title=SIGNED),
+    _mean(["generalises"], each="dist", ylabel="mean generalisation gap", **SIGNED),
     _mean(["consistent"], each="dist", ylabel="mean excess risk"),
 ), **MEANS)
 
@@ -73,7 +73,7 @@ thm35 = Parts((
     ("chain", Figure((Panel(N, kind="mean", rows=_CHAIN, each=("dist", "schedule", "epsilon"), ylabel="value",
                             title="|GG| <= ST_max, ER <= GG + AG: dist={dist}, schedule={schedule}"),), **MEANS)),
     (None, Figure(tuple(_mean([c], each="dist", group=("schedule",),
-                              **({"yscale": "linear", "title": SIGNED} if c == "gen-gap" else {}))
+                              **(SIGNED if c == "gen-gap" else {}))
                         for c in ("stability", "gen-gap-symmetrised", "gen-gap", "consistency")), **MEANS)),
 ))
 
@@ -149,9 +149,9 @@ lem4 = Figure((
           ylabel="mean excess risk (eps = 1, exact over h)",
           title="rate at sqrt(n): ER_sub(n) and ER_base(floor(sqrt n))"),
     Panel(N, kind="mean", yscale="linear", ylabel="ER_sub(n) - ER_base(floor(sqrt n))",
-          rows=(Rows({"measure": "excess_risk_difference"}, "mean difference (95% band)", color=1, marker="s"),),
+          rows=(Rows({"measure": "excess_risk_difference"}, "mean difference (95% band)", marker="s"),),
           lines=(Line(_zero, lambda p: (p["n"],), "0: equal in distribution", "grey", "-"),),
-          title="difference of the two means (a check of the simulator; linear: it crosses 0)"),
+          title="difference of the two means (a check of the simulator)", why="it crosses 0"),
 ), width=6.2, height=5.2, intervals="means")
 
 # --- boosting and examples ----------------------------------------------------------------------
@@ -167,7 +167,7 @@ ex22 = Figure((
     _mean(["upper-rate"], group=("d",), ylabel="mean excess risk"),
     Panel(N, kind="mean", group=("d",), yscale="linear", ylabel="P(stage (i) picks the true support)",
           rows=(Rows({"quantity": "true_support", "experiment": "mean"}, "measured mean"),),
-          title="true support (no bound claimed; linear: a probability)"),
+          title="true support (no bound claimed)", why="a probability"),
 ), width=6.0, height=6.0, intervals="means")
 
 

@@ -32,7 +32,7 @@ def test_the_shared_style_passes():
 
 @pytest.mark.parametrize("defect, expected", [
     ("wide", "wide"),
-    ("tiny text", "pt"),
+    ("tiny text", "px at 900 px wide"),
     ("legend over data", "covers"),
     ("wide title", "wider than the figure"),
     ("legend over another panel", "covers the panel"),
