@@ -35,7 +35,9 @@ from privbounds.results import (
     check_writable,
     load,
     load_valid,
+    no_results,
     results_dir,
+    run_command,
     save,
     write_log,
 )
@@ -331,7 +333,7 @@ def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None, jobs: int = 1,
         ids = [ids]
     if isinstance(jobs, bool) or not isinstance(jobs, Integral) or jobs < 1:
         raise ParameterError(f"{flag('jobs')} must be an integer >= 1, got {jobs!r}")
-    have = available(out)
+    have, asked = available(out), list(ids or ())
     exact = set()
     if ids or paper:
         # a pattern or a paper means "those of them with results"; an exact id must have them
@@ -339,8 +341,12 @@ def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None, jobs: int = 1,
         ids = [i for i in resolve_ids(ids, paper) if i in have or i in exact]
     else:
         ids = have
-    if not ids:
-        raise ParameterError(f"no results in {out / 'results'}; run 'privbounds run --out {out}' first")
+    if not ids and not have:
+        raise ParameterError(no_results(out, asked))
+    if not ids:  # the folder holds results, of other theorems than those asked for
+        shown = " ".join(asked + [f"--paper {paper}"] * bool(paper))
+        raise ParameterError(f"no theorem selected by {shown} has results in {out}; make them with: "
+                             f"{run_command(out, asked, paper)}")
     # all read before drawing any; an id asked for by name must be readable, one matched by
     # a pattern or the default is skipped with a warning when it is not
     results = {tid: load(out, tid) for tid in ids if tid in exact}
@@ -433,12 +439,18 @@ def show(theorem_id: str, out=DEFAULT_OUT) -> dict:
 def findings(out=DEFAULT_OUT) -> list[dict]:
     """Where theory and experiment part, from the results in ``out``: every claim not
     plainly confirmed, every bound looser than 10x everywhere, every reconstructed
-    constant, every failed run (reports/findings.py), each with its numbers."""
+    constant, every failed run (reports/findings.py), each in a line (``text``) and with
+    its numbers as numbers (``numbers``)."""
+    return [f.as_dict() for f in finding_records(out)]
+
+
+def finding_records(out=DEFAULT_OUT) -> list:
+    """``findings`` as typed records (reports.findings.Finding)."""
     from privbounds.reports.findings import collect
 
     if not available(out):
-        raise ParameterError(f"no results in {Path(out) / 'results'}; run 'privbounds run --out {out}' first")
-    return [f.as_dict() for f in collect(out)]
+        raise ParameterError(no_results(out))
+    return collect(out)
 
 
 def report(out=DEFAULT_OUT) -> Path:

@@ -144,7 +144,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("show", help="one theorem: statement, claims with their bounds, the files "
                                      "that implement it, its last verdicts")
-    sp.add_argument("id", metavar="ID", help="a theorem id, e.g. siv.thm3_3 ('privbounds list' shows them all)")
+    sp.add_argument("ids", nargs="+", metavar="ID",
+                    help="theorem ids, or shell patterns such as 'siv.*' (each shown in full); "
+                         "'privbounds list' shows them all")
     out_opt(sp)
 
     sp = sub.add_parser("run", help="run simulators, write results/<id>.csv and .json",
