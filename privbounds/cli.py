@@ -253,6 +253,7 @@ def _dispatch(args, argv) -> int:
         kw = dict(fidelity=args.fidelity, jobs=args.jobs, seed=args.seed, out=args.out,
                   backend=args.backend, scheduler=args.scheduler, paper=args.paper,
                   use_cache=not args.no_cache, cache_max=args.cache_max, force_jobs=args.force_jobs,
+                  force=getattr(args, "force", False),
                   command=" ".join(["privbounds", *(argv if argv is not None else sys.argv[1:])]))
         if args.command == "reproduce" and args.fidelity == "smoke":
             print("privbounds: smoke fidelity has no committed baseline: reproduce will run, draw and "

@@ -113,7 +113,11 @@ def run_opts(sp, overrides=True):
     if overrides:  # reproduce regenerates the registered grids only
         sp.add_argument("--set", type=_override, action="append", default=[], metavar="NAME=V1,V2",
                         help="replace one grid axis by these values, e.g. --set epsilon=0.5,1 "
-                             "('privbounds list' shows each theorem's parameters)")
+                             "('privbounds list' shows each theorem's parameters); refused into an --out "
+                             "that holds the theorem's registered results, unless --force")
+        sp.add_argument("--force", action="store_true",
+                        help="let --set replace the registered results in --out (keep them apart with "
+                             "another --out instead)")
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
     sp.add_argument("--no-cache", action="store_true",
                     help="neither reuse nor store finished blocks (the store is keyed by the code "

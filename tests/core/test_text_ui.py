@@ -1,6 +1,6 @@
 """The text interfaces (issue 32, item 4): the list's table, JSON whose numbers are numbers,
-``show`` with patterns and suggestions, the note on a folder without results. Single
-theorems at smoke fidelity: seconds."""
+``show`` with patterns and suggestions, the note on a folder without results, and a --set
+run that would replace registered results. Single theorems at smoke fidelity: seconds."""
 
 import json
 import textwrap
@@ -9,7 +9,7 @@ import pytest
 
 import privbounds
 from privbounds.cli import main
-from privbounds.params import Interval, number_text
+from privbounds.params import Interval, ParameterError, number_text
 from privbounds.registry import select
 
 
@@ -210,3 +210,49 @@ def test_reading_a_folder_without_results_is_one_line_naming_it(tmp_path, comman
         assert code == 2 and err.count("\n") == 1, err
         assert err.startswith(f"privbounds: error: --out {out} {what}; make them with: privbounds run ")
     assert not (tmp_path / "missing").exists() and not any((tmp_path / "empty").iterdir())
+
+
+# --- 5. a --set run does not replace registered results unless forced -----------------------
+
+def _files(folder):
+    return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_a_set_run_over_registered_results_is_refused_unless_forced(one_run, tmp_path, capsys):
+    import shutil
+
+    out = tmp_path / "out"
+    shutil.copytree(one_run, out)
+    before = _files(out)
+    code, _, err = run_cli(["run", "siv.thm3_3", "--fidelity", "smoke", "--set", "d=3", "--quiet",
+                            "--out", str(out)], capsys)
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith(f"privbounds: error: --out {out} holds the registered results of siv.thm3_3")
+    assert "--set" in err and "--force" in err
+    assert _files(out) == before  # nothing written, nothing lost
+    with pytest.raises(ParameterError, match="^out .* holds the registered results of siv.thm3_3, which a run with "
+                                             "overrides would replace: .* or add force"):
+        privbounds.run("siv.thm3_3", fidelity="smoke", out=out, progress=False, overrides={"d": [3]})
+    assert _files(out) == before
+    # forced, it replaces them, with a warning
+    code, _, err = run_cli(["run", "siv.thm3_3", "--fidelity", "smoke", "--set", "d=3", "--quiet", "--force",
+                            "--out", str(out)], capsys)
+    assert code == 0 and "warning: replacing the registered results of siv.thm3_3" in err
+    assert json.loads((out / "results" / "siv.thm3_3.json").read_text())["overrides"] == {"d": [3]}
+    # the registered run over them says what it replaces (their blocks stay in the store)
+    code, _, err = run_cli(["run", "siv.thm3_3", "--fidelity", "smoke", "--quiet", "--out", str(out)], capsys)
+    assert code == 0 and "replacing the custom-grid results of siv.thm3_3 (--set d=3)" in err
+
+
+def test_a_set_run_into_the_default_folder_is_refused_too(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert run_cli(["run", "siv.thm3_3", "--fidelity", "smoke", "--quiet"], capsys)[0] == 0
+    before = _files(tmp_path / "privbounds-out")
+    code, _, err = run_cli(["run", "siv.thm3_3", "--fidelity", "smoke", "--quiet", "--set", "epsilon=0.5"], capsys)
+    assert code == 2 and err.strip() == (
+        "privbounds: error: --out privbounds-out holds the registered results of siv.thm3_3, which a run with --set "
+        "would replace: give it its own --out, or add --force to replace them")
+    assert _files(tmp_path / "privbounds-out") == before
+    # in a folder of its own it runs
+    assert run_cli(["run", "siv.thm3_3", "--fidelity", "smoke", "--quiet", "--set", "epsilon=0.5",
+                    "--out", "custom"], capsys)[0] == 0
