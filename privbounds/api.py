@@ -21,6 +21,7 @@ from privbounds.arguments import (  # noqa: F401  (resolve_ids, normalise_overri
     _ids_arg,
     capped_jobs,
     check_memory,
+    check_replacing,
     normalise_overrides,
     resolve_ids,
     validate_common,
@@ -35,7 +36,9 @@ from privbounds.results import (
     check_writable,
     load,
     load_valid,
+    no_results,
     results_dir,
+    run_command,
     save,
     write_log,
 )
@@ -73,46 +76,17 @@ class TheoremsFailed(Exception):
         super().__init__(f"{len(failures)} theorem(s) failed: {', '.join(failures)}")
 
 
-def _warn_before_replacing(out: Path, ids, fidelity: str, seed: int, overrides: dict) -> None:
-    """One warning when this run will overwrite registered-grid results of another kind (a
-    custom grid, another fidelity or another seed) in the same folder."""
-    replaced, how = [], set()
-    for tid in ids:
-        if not (out / "results" / f"{tid}.json").is_file():
-            continue
-        try:
-            old = load(out, tid)
-        except ResultError:
-            continue  # named when it is read; nothing registered to lose
-        mine = {k: v for k, v in overrides.items() if k in get(tid).simulator.params}
-        if old.overrides:
-            continue
-        if mine:
-            how.add("a custom grid (" + " ".join(f"--set {k}={','.join(map(str, v))}" for k, v in mine.items()) + ")")
-        elif old.fidelity != fidelity:
-            how.add(f"{fidelity} fidelity (they are {old.fidelity})")
-        elif old.provenance.seed != seed:
-            how.add(f"seed {seed} (they have seed {old.provenance.seed})")
-        else:
-            continue
-        replaced.append(tid)
-    if replaced:
-        from privbounds.messages import warn
-
-        shown = ", ".join(replaced[:4]) + (f" and {len(replaced) - 4} more" if len(replaced) > 4 else "")
-        warn(f"replacing the registered results of {shown} in {out} by a run with {'; '.join(sorted(how))}; "
-             f"keep such runs in their own {flag('out')}")
-
-
 def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEFAULT_OUT,
         backend: str = "loky", scheduler: str | None = None, overrides: dict | None = None,
         progress: bool = True, command: str | None = None, paper: str | None = None,
-        use_cache: bool = True, cache_max: int = DEFAULT_MAX_BYTES, force_jobs: bool = False) -> dict:
+        use_cache: bool = True, cache_max: int = DEFAULT_MAX_BYTES, force_jobs: bool = False,
+        force: bool = False) -> dict:
     """Run the simulators of ``ids`` (all runnable theorems by default; exact ids or shell
-    patterns, optionally limited to ``paper``), evaluate every claim and write each
-    theorem's ``results/<id>.json`` and ``.csv`` as soon as it finishes. Returns {id:
-    result record}; raises ``TheoremsFailed`` (after writing the others) when some
-    theorems raised, each recorded as failed with the path of its traceback."""
+    patterns, optionally limited to ``paper``), evaluate every claim and write each theorem's
+    ``results/<id>.json`` and ``.csv`` as soon as it finishes. Returns {id: result record};
+    raises ``TheoremsFailed`` (after writing the others) when some theorems raised, each
+    recorded as failed with its traceback's path; refuses ``overrides`` that would replace
+    registered results in ``out``, unless ``force``."""
     if str(out).strip():
         from privbounds.learners import load_saved
 
@@ -128,12 +102,11 @@ def run(ids=None, fidelity: str = "quick", jobs: int = 1, seed: int = 0, out=DEF
         check_memory(work, fidelity, 1 if backend == "sequential" else jobs)
     if not str(out).strip():
         raise ParameterError(f"{flag('out')} must name a folder, got ''")
+    check_replacing(Path(out), ids, fidelity, seed, overrides, force)  # before anything is written
     out = check_writable(out)
     if command is None:  # called from Python rather than the CLI
         command = (f"privbounds.run({ids!r}, fidelity={fidelity!r}, jobs={jobs}, seed={seed}, "
                    f"backend={backend!r}, overrides={overrides!r})")
-
-    _warn_before_replacing(out, ids, fidelity, seed, overrides)
     version = code_version()
     records, failures = {}, {}
 
@@ -331,7 +304,7 @@ def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None, jobs: int = 1,
         ids = [ids]
     if isinstance(jobs, bool) or not isinstance(jobs, Integral) or jobs < 1:
         raise ParameterError(f"{flag('jobs')} must be an integer >= 1, got {jobs!r}")
-    have = available(out)
+    have, asked = available(out), list(ids or ())
     exact = set()
     if ids or paper:
         # a pattern or a paper means "those of them with results"; an exact id must have them
@@ -339,8 +312,12 @@ def plot(ids=None, out=DEFAULT_OUT, paper: str | None = None, jobs: int = 1,
         ids = [i for i in resolve_ids(ids, paper) if i in have or i in exact]
     else:
         ids = have
-    if not ids:
-        raise ParameterError(f"no results in {out / 'results'}; run 'privbounds run --out {out}' first")
+    if not ids and not have:
+        raise ParameterError(no_results(out, asked))
+    if not ids:  # the folder holds results, of other theorems than those asked for
+        shown = " ".join(asked + [f"--paper {paper}"] * bool(paper))
+        raise ParameterError(f"no theorem selected by {shown} has results in {out}; make them with: "
+                             f"{run_command(out, asked, paper)}")
     # all read before drawing any; an id asked for by name must be readable, one matched by
     # a pattern or the default is skipped with a warning when it is not
     results = {tid: load(out, tid) for tid in ids if tid in exact}
@@ -433,12 +410,18 @@ def show(theorem_id: str, out=DEFAULT_OUT) -> dict:
 def findings(out=DEFAULT_OUT) -> list[dict]:
     """Where theory and experiment part, from the results in ``out``: every claim not
     plainly confirmed, every bound looser than 10x everywhere, every reconstructed
-    constant, every failed run (reports/findings.py), each with its numbers."""
+    constant, every failed run (reports/findings.py), each in a line (``text``) and with
+    its numbers as numbers (``numbers``)."""
+    return [f.as_dict() for f in finding_records(out)]
+
+
+def finding_records(out=DEFAULT_OUT) -> list:
+    """``findings`` as typed records (reports.findings.Finding)."""
     from privbounds.reports.findings import collect
 
     if not available(out):
-        raise ParameterError(f"no results in {Path(out) / 'results'}; run 'privbounds run --out {out}' first")
-    return [f.as_dict() for f in collect(out)]
+        raise ParameterError(no_results(out))
+    return collect(out)
 
 
 def report(out=DEFAULT_OUT) -> Path:

@@ -7,11 +7,14 @@ from __future__ import annotations
 import os
 import sys
 from numbers import Integral
+from pathlib import Path
 
 import numpy as np
 
+from privbounds.messages import warn
 from privbounds.params import ParameterError, flag
 from privbounds.registry import get, select
+from privbounds.results import ResultError, load, overrides_text, results_dir
 from privbounds.simulators.engine.runner import BACKENDS
 from privbounds.simulators.engine.simulator import FIDELITIES
 
@@ -43,6 +46,52 @@ def resolve_ids(ids=None, paper: str | None = None, runnable: bool = True) -> li
             raise ParameterError(f"{i} is a {t.status} entry with no simulator of its own ({tested}); "
                                  f"see 'privbounds show {i}'")
     return keep
+
+
+def check_replacing(out: Path, ids, fidelity: str, seed: int, overrides: dict, force: bool = False) -> None:
+    """Before a run writes anything to ``out``: refuse (ParameterError) a run with overrides
+    that would replace registered results (a registered grid's results are what ``check``,
+    the baseline and the report's totals rest on, and a --set grid is usually smaller),
+    unless ``force``; and warn in one line when a run replaces results of another kind
+    (registered ones by another fidelity or seed or, forced, by a custom grid; custom-grid
+    ones by another grid: their blocks stay in the store, so their command runs again
+    from it)."""
+    replaced, how, refused, custom = [], set(), [], []
+    for tid in ids:
+        if not (results_dir(out) / f"{tid}.json").is_file():
+            continue
+        try:
+            old = load(out, tid)
+        except ResultError:
+            continue  # named when it is read; nothing readable to lose
+        mine = {k: v for k, v in overrides.items() if k in get(tid).simulator.params}
+        if old.overrides:
+            if old.overrides != mine:
+                custom.append(f"{tid} ({overrides_text(old)})")
+        elif mine and old.status == "finished" and not force:
+            refused.append(tid)
+        elif mine:
+            how.add("a custom grid (" + " ".join(f"--set {k}={','.join(map(str, v))}" for k, v in mine.items()) + ")")
+            replaced.append(tid)
+        elif old.fidelity != fidelity or old.provenance.seed != seed:
+            how.add(f"{fidelity} fidelity (they are {old.fidelity})" if old.fidelity != fidelity
+                    else f"seed {seed} (they have seed {old.provenance.seed})")
+            replaced.append(tid)
+    if refused:
+        setting = "--set" if flag("set") == "--set" else "overrides"
+        raise ParameterError(f"{flag('out')} {out} holds the registered results of {_some(refused)}, which a run with "
+                             f"{setting} would replace: give it its own {flag('out')}, or add {flag('force')} to "
+                             "replace them")
+    if replaced:
+        warn(f"replacing the registered results of {_some(replaced)} in {out} by a run with {'; '.join(sorted(how))}; "
+             f"keep such runs in their own {flag('out')}")
+    if custom:
+        warn(f"replacing the custom-grid results of {_some(custom)} in {out}; the same --set run again reads "
+             "their blocks back from the store")
+
+
+def _some(items: list[str], most: int = 4) -> str:
+    return ", ".join(items[:most]) + (f" and {len(items) - most} more" if len(items) > most else "")
 
 
 def normalise_overrides(overrides) -> dict:

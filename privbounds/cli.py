@@ -17,7 +17,7 @@ import time
 import traceback
 from pathlib import Path
 
-from privbounds import cache_cli, messages, scaffold
+from privbounds import cache_cli, scaffold
 from privbounds.cli_parser import build_parser
 from privbounds.params import _FROM_CLI, ParameterError
 from privbounds.record import verdict_text
@@ -122,141 +122,52 @@ def _measure(args, argv) -> int:
 
 
 def _list(args) -> int:
-    from privbounds import results
+    from privbounds import listing
     from privbounds.api import resolve_ids
-    from privbounds.registry import get
 
     if args.instances:
-        from privbounds.instances import families
-
-        rows = [{"name": f.name, "description": f.description, "theorem": f.theorem, "also": list(f.also),
-                 # where another theorem runs the instance at its own values (bns.thm3_1: d = 3)
-                 "also_values": {t: {**f.also_points.get(t, {}), **f.also_defaults.get(t, {})} for t in f.also},
-                 "parameters": {k: spec.describe() for k, spec in f.params.items()}, "defaults": f.defaults,
-                 "grid": {} if f.measurable else f.grid, "measurable": not f.measurable,
-                 **({"not_measurable": f.measurable} if f.measurable else {})}
-                for f in families().values()]
-        if args.json:
-            print(json.dumps(rows, indent=1))
-            return 0
-        width = max(len(r["name"]) for r in rows)
-
-        def at(theorem, values):  # a theorem with the values it runs the instance at
-            return theorem + (" [" + ", ".join(f"{k} = {v}" for k, v in values.items()) + "]" if values else "")
-        for r, f in zip(rows, families().values()):
-            also = ", ".join(at(t, r["also_values"][t]) for t in r["also"])
-            print(f"{r['name']:<{width}} {r['description']} (the instance of {at(r['theorem'], f.theorem_point)}"
-                  f"{'; also run by ' + also if also else ''})")
-            print("    parameters: " + "; ".join(f"{k}: {v}" for k, v in r["parameters"].items())
-                  + ("; defaults: " + ", ".join(f"{k} = {v:g}" for k, v in r["defaults"].items())
-                     if r["defaults"] else "")
-                  + ("; measure's default grid: " + ", ".join(f"{k} = {v}" for k, v in r["grid"].items())
-                     if r["grid"] else ""))
-            if not r["measurable"]:  # its theorem has no n_hat to set a learner's beside
-                print(f"    not for privbounds measure: {r['not_measurable']}")
-        return 0
-
-    have = set(results.available(args.out))
-    rows = []
-    for tid in resolve_ids(args.ids, args.paper, runnable=False):
-        t = get(tid)
-        s = {**t.summary(), "parameters": t.parameters()}
-        last = {}
-        if tid in have:
-            try:
-                rec = results.load(args.out, tid)
-            except results.ResultError as e:
-                messages.warn(f"skipping {e}")
-                s["last_status"] = "unreadable"
-            else:
-                s["last_status"] = rec.status
-                last = {v.claim: v.verdict for v in rec.verdicts}
-        for c in s["claims"]:
-            c["last_verdict"] = last.get(c["id"])
-        rows.append(s)
+        return listing.list_instances(args.json)
+    ids = resolve_ids(args.ids, args.paper, runnable=False)
+    listing.note_empty(args.out, ids, args.ids)
+    rows = listing.theorem_rows(ids, args.out)
     if args.json:
         print(json.dumps(rows, indent=1))
-        return 0
-    for s in rows:
-        print(f"{s['id']:<12} {s['number']} - {s['title']}")
-        if s["status"] != "simulated":
-            print(f"    ({s['status']}: " + (f"tested by {', '.join(s['tested_by'])})" if s["tested_by"]
-                                                else "not measured; see 'privbounds show " + s["id"] + "')"))
-        elif s.get("last_status") == "failed":
-            print("    (last run failed; see 'privbounds show " + s["id"] + "')")
-        elif s.get("last_status") == "unreadable":
-            print("    (its result file is unreadable: see the warning above; rerun it)")
-        for c in s["claims"]:
-            v = c["last_verdict"] or "not run"
-            print(f"    {c['id']:<24} {c['kind']:<16} {v}")
-        for prm in s["parameters"]:
-            grid = prm["grid"].get("quick") or next(iter(prm["grid"].values()), [])
-            shown = ", ".join(map(str, grid[:8])) + (", ..." if len(grid) > 8 else "")
-            print(f"    --set {prm['name']}=...  {prm['allowed']}; quick grid: {shown or 'not on the grid'}")
+    else:
+        listing.print_theorems(rows)
     return 0
 
 
 def _show(args) -> int:
-    from privbounds.api import show
+    """Each theorem the ids and patterns select (``run``'s selection: registry.select), in
+    full, a blank line between two."""
+    from privbounds import listing
+    from privbounds.api import resolve_ids, show
 
-    info = show(args.id, args.out)
-    print(f"{info['id']}  {info['number']} - {info['title']}")
-    print(f"paper:     {info['paper']}")
-    print(f"status:    {info['status']}" + (f" ({info['reason']})" if info["reason"] else ""))
-    if info["tested_by"]:
-        print(f"tested by: {', '.join(info['tested_by'])}")
-    print(f"statement: {info['statement']}")
-    print(f"math:      {info['math']}")
-    if info["notes"]:
-        print(f"notes:     {info['notes']}")
-    if info["errata"]:
-        from privbounds.registry import Erratum
-        from privbounds.reports.findings import NO_CLAIM
-
-        print(f"errata in the paper ({NO_CLAIM}):")
-        for e in info["errata"]:
-            print(f"    {Erratum(**e).line()}")
-    print("files:")
-    for f in info["files"]:
-        print(f"    {f}")
-    if info["uses"]:
-        print("uses (reusable parts, and what the simulator imports):")
-        for f in info["uses"]:
-            print(f"    {f}")
-    if info["claims"]:
-        print("claims:")
-    for c in info["claims"]:
-        print(f"    {c['id']} ({c['kind']}): {c['description']}")
-        if c.get("bound_name"):
-            print(f"        bound {c['bound_name']} [{c['bound_kind']}]: {c['bound_source']}")
-        if c.get("last_verdict"):
-            print(f"        last verdict: {c['last_verdict']}" + (f" ({c['last_evidence']})" if c.get("last_evidence")
-                                                                  else ""))
-    if info.get("unaudited"):
-        print("not audited with power:")
-        for what, why in info["unaudited"].items():
-            print(f"    {what}: {why}")
-    if info.get("last_run"):
-        print(f"last run:  {info['last_run']}")
+    ids = resolve_ids(args.ids, runnable=False)
+    listing.note_empty(args.out, ids, args.ids)
+    for i, tid in enumerate(ids):
+        if i:
+            print()
+        listing.print_show(show(tid, args.out))
     return 0
 
 
 def _findings(args) -> int:
-    from privbounds.api import findings
+    from privbounds.api import finding_records
     from privbounds.reports.findings import CATEGORIES
 
-    found = findings(args.out)
+    found = finding_records(args.out)
     if args.json:
-        print(json.dumps(found, indent=1))
+        print(json.dumps([f.as_dict() for f in found], indent=1, allow_nan=False))
         return 0
     for cat, heading in CATEGORIES.items():
-        mine = [f for f in found if f["category"] == cat]
+        mine = [f for f in found if f.category == cat]
         if not mine:
             continue
         print(f"{heading} ({len(mine)}):")
         for f in mine:
-            what = f"{f['theorem']} {f['claim']}" if f["claim"] else f["theorem"]
-            print(f"  {what}: {f['numbers']}")
+            what = f"{f.theorem} {f.claim}" if f.claim else f.theorem
+            print(f"  {what}: {f.text}")
     if not found:
         print("no findings: every claim is plainly confirmed")
     return 0
@@ -342,6 +253,7 @@ def _dispatch(args, argv) -> int:
         kw = dict(fidelity=args.fidelity, jobs=args.jobs, seed=args.seed, out=args.out,
                   backend=args.backend, scheduler=args.scheduler, paper=args.paper,
                   use_cache=not args.no_cache, cache_max=args.cache_max, force_jobs=args.force_jobs,
+                  force=getattr(args, "force", False),
                   command=" ".join(["privbounds", *(argv if argv is not None else sys.argv[1:])]))
         if args.command == "reproduce" and args.fidelity == "smoke":
             print("privbounds: smoke fidelity has no committed baseline: reproduce will run, draw and "

@@ -113,7 +113,11 @@ def run_opts(sp, overrides=True):
     if overrides:  # reproduce regenerates the registered grids only
         sp.add_argument("--set", type=_override, action="append", default=[], metavar="NAME=V1,V2",
                         help="replace one grid axis by these values, e.g. --set epsilon=0.5,1 "
-                             "('privbounds list' shows each theorem's parameters)")
+                             "('privbounds list' shows each theorem's parameters); refused into an --out "
+                             "that holds the theorem's registered results, unless --force")
+        sp.add_argument("--force", action="store_true",
+                        help="let --set replace the registered results in --out (keep them apart with "
+                             "another --out instead)")
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
     sp.add_argument("--no-cache", action="store_true",
                     help="neither reuse nor store finished blocks (the store is keyed by the code "
@@ -144,7 +148,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("show", help="one theorem: statement, claims with their bounds, the files "
                                      "that implement it, its last verdicts")
-    sp.add_argument("id", metavar="ID", help="a theorem id, e.g. siv.thm3_3 ('privbounds list' shows them all)")
+    sp.add_argument("ids", nargs="+", metavar="ID",
+                    help="theorem ids, or shell patterns such as 'siv.*' (each shown in full); "
+                         "'privbounds list' shows them all")
     out_opt(sp)
 
     sp = sub.add_parser("run", help="run simulators, write results/<id>.csv and .json",

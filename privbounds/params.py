@@ -36,9 +36,21 @@ def _finite(value) -> bool:
         return False
 
 
-def _number(x, integer: bool) -> str:
-    """An end of a range as a message prints it: an integer exactly (4194304, not 4.1943e+06)."""
-    return str(int(x)) if integer else f"{x:g}"
+# Below 2^53 every integral float is the integer a user wrote; above it a float is not
+# exact anyway, and its %g form is the honest one (no 300-digit expansion of 1e300).
+_EXACT = 2**53
+
+
+def number_text(x, fmt: str = "g") -> str:
+    """A number as the command line prints it: an integral one exactly (1048576 and
+    1000000, not 1.04858e+06 and 1e+06), any other in ``fmt`` (``"g"``; ``""`` for repr)."""
+    if isinstance(x, bool) or not isinstance(x, Real):
+        return str(x)
+    if isinstance(x, Integral):
+        return str(int(x))
+    if math.isfinite(x) and float(x).is_integer() and abs(x) < _EXACT:
+        return str(int(x))
+    return format(x, fmt) if fmt else repr(float(x))
 
 
 def _shown(value) -> str:
@@ -116,14 +128,22 @@ class Interval:
     def describe(self) -> str:
         if self.integer and self.high is None and self.low is not None:
             lo = self.low if self.closed in ("both", "left") else self.low + 1
-            return f"an integer >= {lo:g}"
+            return f"an integer >= {number_text(lo)}"
         left = "[" if self.closed in ("both", "left") or self.floor else "("
         right = "]" if self.closed in ("both", "right") else ")"
-        lo = "-inf" if self.low is None else _number(self.floor or self.low, self.integer)
-        hi = "inf" if self.high is None else _number(self.high, self.integer)
+        lo = "-inf" if self.low is None else number_text(self.floor or self.low)
+        hi = "inf" if self.high is None else number_text(self.high)
         kind = "an integer" if self.integer else "a number"
         zero = "0 or " if self.floor and self.closed in ("both", "left") else ""
         return f"{zero}{kind} in {left}{lo}, {hi}{right}"
+
+    def limits(self) -> dict:
+        """What ``describe`` says, as numbers (``--json``): the ends (None: unbounded), whether
+        each is allowed, whether only integers are, and whether 0 is allowed below a floor."""
+        floor_zero = bool(self.floor) and self.closed in ("both", "left")
+        return {"integer": self.integer, "low": self.floor or self.low, "high": self.high,
+                "low_closed": self.closed in ("both", "left") or bool(self.floor),
+                "high_closed": self.closed in ("both", "right"), "zero_allowed": floor_zero}
 
     def validate(self, value) -> None:
         if self.name is None:
@@ -175,6 +195,10 @@ class Options:
 
     def describe(self) -> str:
         return "one of " + ", ".join(map(str, self.allowed))
+
+    def limits(self) -> dict:
+        """The values allowed, as a list (``--json``)."""
+        return {"choices": list(self.allowed)}
 
     def canonical(self, value):
         return value

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import tempfile
 import time
 from pathlib import Path
@@ -163,6 +164,19 @@ def available(out) -> list[str]:
         else:
             warn(f"skipping {p}: not the result of a registered theorem (its name must be <id>.json)")
     return have
+
+
+def run_command(out, ids=(), paper: str | None = None) -> str:
+    """The command that makes the results of ``ids`` (patterns too) in ``out``, quoted for a shell."""
+    words = ["privbounds", "run", *ids, *(["--paper", paper] if paper else []), "--out", str(out)]
+    return shlex.join(words)
+
+
+def no_results(out, ids=()) -> str:
+    """Why ``out`` holds no results, naming the folder and how to make them, in a line: the
+    error of a command that reads results, the note of one that lists theorems."""
+    what = "does not exist, so it holds no results" if not Path(out).exists() else "holds no results"
+    return f"{flag('out')} {out} {what}; make them with: {run_command(out, ids)}"
 
 
 def load(out, theorem_id: str) -> Record:

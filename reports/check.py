@@ -69,7 +69,7 @@ from privbounds.reports.baseline import (  # noqa: F401  (BASELINE_DIR, _means: 
     read_baseline,
     summarise,
 )
-from privbounds.results import ResultError, available, load, overrides_text, write_atomic
+from privbounds.results import ResultError, available, load, no_results, overrides_text, write_atomic
 from privbounds.simulators.engine.simulator import point_key
 
 FALSE_ALARM = 0.05  # Benjamini-Hochberg level over the whole suite's two-sample tests
@@ -243,7 +243,7 @@ def _read_records(out: Path, ids, fidelity: str | None) -> tuple[dict, dict, str
     why) and their one fidelity; a ``ParameterError`` for results a check cannot compare."""
     ids = list(ids) if ids else available(out)
     if not ids:
-        raise ParameterError(f"no results in {Path(out) / 'results'}; run 'privbounds run --out {out}' first")
+        raise ParameterError(no_results(out))
     records, unreadable = {}, {}
     for tid in ids:
         try:

@@ -17,7 +17,8 @@ lists them.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+import math
+from dataclasses import asdict, dataclass, field
 
 from privbounds.claims import CONFIRMED, ERRATUM, EXACT, INCONCLUSIVE, REFUTED, SLACK
 from privbounds.record import ClaimResult, fit_text
@@ -45,21 +46,37 @@ CATEGORIES = {
 
 @dataclass
 class Finding:
+    """One finding: ``text`` says it in a line, with its numbers; ``numbers`` holds the same
+    numbers as numbers (name -> value; None for an open interval end or a value that is not
+    finite; empty where the finding is words only: a failed run, a reconstructed constant)."""
+
     category: str
     theorem: str
     claim: str | None
     kind: str | None
     verdict: str | None
-    numbers: str
+    text: str
     page: str
+    numbers: dict = field(default_factory=dict)
     # a misprint that no claim tests (privbounds.registry.Erratum as a dict), else None
     erratum: dict | None = None
 
     def as_dict(self) -> dict:
         out = asdict(self)
+        out["numbers"] = _finite(out["numbers"])  # JSON has no inf or nan
         if out["erratum"] is None:  # the other findings keep their shape
             del out["erratum"]
         return out
+
+
+def _finite(value):
+    """``value`` with every float that is not finite (an estimate of -inf: no loss shown)
+    replaced by None, in nested mappings and lists too."""
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
 # How a misprint without a claim is marked, wherever it is listed.
@@ -88,8 +105,18 @@ def _fmt(x) -> str:
     return "open" if x is None else f"{x:.3g}"
 
 
+def _deciding(v: ClaimResult):
+    """The point that decides a claim's verdict (a refuted point before an inconclusive one
+    before a confirmed one; a vacuous point decides nothing) and how many points share its
+    verdict."""
+    order = {REFUTED: 0, ERRATUM: 0, INCONCLUSIVE: 1, CONFIRMED: 2, EXACT: 2}
+    d = min(v.details, key=lambda d: order.get(d.verdict, 3))
+    return d, sum(1 for x in v.details if x.verdict == d.verdict)
+
+
 def evidence(v: ClaimResult) -> str:
-    """The evidence of one verdict in a line: the fit, or the point that decides it."""
+    """The evidence of one verdict in a line: the fit, or the point that decides it
+    (``evidence_numbers`` gives the same numbers as numbers)."""
     if v.kind == "scaling":
         return _fit_evidence(v)
     details = v.details
@@ -103,9 +130,7 @@ def evidence(v: ClaimResult) -> str:
                 + (f"; {v.reason}" if v.reason else ""))
     if not details:
         return "no point selected"
-    order = {REFUTED: 0, ERRATUM: 0, INCONCLUSIVE: 1, CONFIRMED: 2, EXACT: 2}  # a vacuous point decides nothing
-    d = min(details, key=lambda d: order.get(d.verdict, 3))
-    n_bad = sum(1 for x in details if x.verdict == d.verdict)
+    d, n_bad = _deciding(v)
     if v.kind == "success ceiling":
         return (f"{d.label}: p_hat {d.p_hat:.4g} [{d.p_low:.4g}, {d.p_high:.4g}] against ceiling "
                 f"{d.ceiling:.4g} ({d.trials} trials); {n_bad} of {len(details)} points {d.verdict}")
@@ -121,6 +146,35 @@ def evidence(v: ClaimResult) -> str:
     return (f"{d.label}: {exact}n_hat {d.n_hat} [{_fmt(d.n_low)}, {_fmt(d.n_high)}]{floor} against "
             f"bound {d.bound:.4g}, slack {_fmt(d.slack)} ({d.trials} trials); {n_bad} of "
             f"{len(details)} points {d.verdict}" + (f"; {v.reason}" if v.reason else ""))
+
+
+def evidence_numbers(v: ClaimResult) -> dict:
+    """The numbers of ``evidence(v)``, unrounded, by name: a fit's exponent and interval,
+    an audit's epsilons, or the deciding point (its parameters under ``point``) with its
+    estimate, interval, bound and slack, and how many of the claim's points share its
+    verdict (a mean bound's ``statistic`` says which value it compares: "mean" or "max")."""
+    if v.kind == "scaling":
+        if v.fit is None:
+            return {}
+        raw = v.fit_raw
+        return {"exponent": v.fit.exponent, "exponent_low": v.fit.low, "exponent_high": v.fit.high,
+                "fit_points": v.fit.points, "predicted": v.predicted, "tolerance": v.tolerance,
+                **({"raw_exponent": raw.exponent, "raw_exponent_low": raw.low, "raw_exponent_high": raw.high}
+                   if raw else {})}
+    if not v.details:
+        return {}
+    if v.kind == "privacy audit":
+        d = v.details[0]
+        return {"epsilon": d.epsilon, "delta": d.delta, "eps_hat": d.eps_hat, "ratio": d.ratio,
+                "eps_hat_doubled": d.eps_hat_doubled, "trials_per_side": d.budgets["1"]["trials"]}
+    d, n_same = _deciding(v)
+    out = {"point": d.point, "trials": d.trials, "points": len(v.details), "points_with_this_verdict": n_same}
+    if v.kind == "success ceiling":
+        return {**out, "p_hat": d.p_hat, "p_low": d.p_low, "p_high": d.p_high, "ceiling": d.ceiling}
+    if v.kind == "mean bound":
+        return {**out, "statistic": d.statistic, "value": d.value, "low": d.low, "high": d.high, "bound": d.bound}
+    return {**out, "n_hat": d.n_hat, "n_low": d.n_low, "n_high": d.n_high, "bound": d.bound, "slack": d.slack,
+            "floor_reached": bool(d.floor_reached), **({"exact_n_hat": d.exact} if d.has_exact else {})}
 
 
 def _fit_evidence(v: ClaimResult) -> str:
@@ -145,13 +199,15 @@ def _slack_range(v: ClaimResult) -> tuple | None:
     return min(ends), max(d.slack_high or e for d, e in zip(real, ends))
 
 
-def _loose(v: ClaimResult) -> str | None:
-    """The slack of a bound claim that is looser than LOOSE at every point."""
+def _loose(v: ClaimResult) -> tuple[str, dict] | None:
+    """The slack of a bound claim that is looser than LOOSE at every point: in words, and
+    as numbers."""
     rng = _slack_range(v)
     if rng is None or rng[0] < LOOSE:
         return None
     n = sum(1 for d in v.details if d.verdict != "vacuous")
-    return f"slack at least {rng[0]:.3g} at all {n} points (largest {rng[1]:.3g})"
+    return (f"slack at least {rng[0]:.3g} at all {n} points (largest {rng[1]:.3g})",
+            {"slack_least": rng[0], "slack_largest": rng[1], "points": n})
 
 
 def _category(v: ClaimResult) -> str | None:
@@ -184,16 +240,16 @@ def collect(out) -> list[Finding]:
             if measured and "-vs-" in v.claim:
                 # a theorem's bound held to another learner: a comparison, not a finding about the paper
                 if v.verdict not in (CONFIRMED, SLACK, "below the bound"):
-                    found.append(Finding("learners", numbers=evidence(v), **base))
+                    found.append(Finding("learners", text=evidence(v), numbers=evidence_numbers(v), **base))
                 continue
             category = _category(v)
             if category:
-                found.append(Finding(category, numbers=evidence(v), **base))
+                found.append(Finding(category, text=evidence(v), numbers=evidence_numbers(v), **base))
             loose = None if category == "could-not-fail" else _loose(v)
             if loose:
-                found.append(Finding("loose", numbers=loose, **base))
+                found.append(Finding("loose", text=loose[0], numbers=loose[1], **base))
             if "RECONSTRUCTED" in (v.bound_source or ""):
-                found.append(Finding("reconstructed", numbers=f"bound {v.bound_name}: {v.bound_source}", **base))
+                found.append(Finding("reconstructed", text=f"bound {v.bound_name}: {v.bound_source}", **base))
     found += errata_findings(records)  # after the claims', so an erratum claim stays first in its group
     rank = {c: i for i, c in enumerate(CATEGORIES)}
     return sorted(found, key=lambda f: rank[f.category])  # stable: theorem order kept within a category

@@ -26,7 +26,15 @@ from privbounds.record import ClaimResult, Record
 from privbounds.registry import ids as registered_ids
 from privbounds.reports import openkey
 from privbounds.reports.findings import NO_CLAIM
-from privbounds.results import available, export_csv, load_valid, overrides_text, results_dir, write_atomic
+from privbounds.results import (
+    available,
+    export_csv,
+    load_valid,
+    no_results,
+    overrides_text,
+    results_dir,
+    write_atomic,
+)
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 
@@ -212,8 +220,9 @@ def _totals(own: list) -> dict:
 def build(out: Path) -> Path:
     records = load_valid(out)  # an unreadable record is named in a warning and left out
     if not records:
-        what = "no readable results" if available(out) else "no results"
-        raise ParameterError(f"{what} in {results_dir(out)}; run 'privbounds run --out {out}' first")
+        if not available(out):
+            raise ParameterError(no_results(out))
+        raise ParameterError(f"no readable results in {results_dir(out)}; run 'privbounds run --out {out}' first")
     site = Path(out) / "report"
     (site / "figures").mkdir(parents=True, exist_ok=True)
     (site / "data").mkdir(parents=True, exist_ok=True)

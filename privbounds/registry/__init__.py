@@ -17,6 +17,7 @@ papers, in the order of their entry-point names, and come after them in the regi
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import importlib
 import inspect
@@ -159,7 +160,9 @@ class Theorem:
 
         def order(vals):
             return sorted(vals, key=lambda v: (isinstance(v, str), v if not isinstance(v, str) else 0, str(v)))
+        # "allowed" in words, "limits" as numbers for a program (a plugin's own spec may have none)
         return [{"name": name, "allowed": spec.describe(),
+                 "limits": spec.limits() if hasattr(spec, "limits") else {},
                  "grid": {fid: order(vals) for fid, vals in grids.get(name, {}).items()}}
                 for name, spec in sim.params.items()]
 
@@ -276,7 +279,8 @@ def module_of(theorem_id: str) -> str:
     paper's under privbounds.registry, a plugin's in its own package."""
     _discover()
     if theorem_id not in _ENTRIES:
-        raise ParameterError(f"unknown theorem id {theorem_id!r}; see 'privbounds list' for the known ids")
+        raise ParameterError(f"unknown theorem id {theorem_id!r}{_did_you_mean(theorem_id, ids())}; "
+                             "see 'privbounds list' for the known ids")
     return _ENTRIES[theorem_id][0]
 
 
@@ -288,7 +292,8 @@ def papers() -> dict[str, Paper]:
 def get(theorem_id: str) -> Theorem:
     _discover()
     if theorem_id not in _ENTRIES:
-        raise ParameterError(f"unknown theorem id {theorem_id!r}; see 'privbounds list' for the known ids")
+        raise ParameterError(f"unknown theorem id {theorem_id!r}{_did_you_mean(theorem_id, ids())}; "
+                             "see 'privbounds list' for the known ids")
     if theorem_id not in _BUILT:
         try:
             thm = _ENTRIES[theorem_id][1]()
@@ -335,11 +340,21 @@ def select(patterns=None, paper: str | None = None) -> list[str]:
         matched = {i for i in chosen if fnmatch.fnmatchcase(i, pat)}
         if not matched:
             where = f" in paper {paper}" if paper else ""
+            near = _did_you_mean(pat, known)
             if any(c in pat for c in "*?["):
-                raise ParameterError(f"no theorem id matches {pat!r}{where}; see 'privbounds list'")
-            raise ParameterError(f"unknown theorem id {pat!r}{where}; see 'privbounds list'")
+                raise ParameterError(f"no theorem id matches {pat!r}{where}{near}; see 'privbounds list'")
+            raise ParameterError(f"unknown theorem id {pat!r}{where}{near}; see 'privbounds list'")
         hits |= matched
     return [i for i in chosen if i in hits]
+
+
+def _did_you_mean(name: str, known) -> str:
+    """`` (did you mean a, b or c?)`` with the known ids closest to a mistyped one ('' if
+    none is close): 'siv.thm33' is one keystroke from 'siv.thm3_3'."""
+    near = difflib.get_close_matches(name, list(known), n=3)
+    if not near:
+        return ""
+    return f" (did you mean {near[0] if len(near) == 1 else ', '.join(near[:-1]) + ' or ' + near[-1]}?)"
 
 
 def _source_path(module: str) -> str:

@@ -37,7 +37,7 @@ def test_every_non_confirmed_claim_is_a_finding_with_its_numbers(out):
     assert listed == {k for k, v in verdicts.items() if v not in ("confirmed", "confirmed (exact)")}
     # a bound that could not fail is listed apart from the confirmations that were at risk
     assert all(f["verdict"] == "confirmed (slack >= 100x)" for f in found if f["category"] == "could-not-fail")
-    assert all(f["numbers"] and f["page"].startswith(f["theorem"] + ".html") for f in found)
+    assert all(f["text"] and f["page"].startswith(f["theorem"] + ".html") for f in found)
 
 
 def test_a_planted_refutation_and_a_loose_bound_are_reported(out):
@@ -54,7 +54,7 @@ def test_a_planted_refutation_and_a_loose_bound_are_reported(out):
             d["slack_low"] = d["slack_high"] = 2 * LOOSE
     _edit(out, "siv.thm3_3", loosen)
     found = privbounds.findings(out)
-    assert any(f["category"] == "refuted" and f["theorem"] == "bns.thm5_1" and "refuted" in f["numbers"]
+    assert any(f["category"] == "refuted" and f["theorem"] == "bns.thm5_1" and "refuted" in f["text"]
                for f in found)
     assert any(f["category"] == "loose" and f["theorem"] == "siv.thm3_3" for f in found)
 

@@ -77,7 +77,7 @@ def test_a_run_logs_its_wall_time_beside_the_prediction_from_the_run_before(tmp_
     assert second[1]["predicted"] == pytest.approx(round(max(cost.seconds, cost.chain), 1))
     code, text, _ = run_cli(["plan", "siv.thm3_3", "--fidelity", "smoke", "--out", str(out)], capsys)
     assert code == 0 and f"costs from the last run in {out}" in text
-    privbounds.run("siv.thm3_3", fidelity="smoke", out=out, progress=False, overrides={"d": [3]})
+    privbounds.run("siv.thm3_3", fidelity="smoke", out=out, progress=False, overrides={"d": [3]}, force=True)
     assert plan.runs(out)[-1]["predicted"] is None  # a --set grid is not the one whose cost is known
     assert "siv.thm3_3" not in plan.costs(["siv.thm3_3"], "smoke", out)  # nor its record's cost
     page = privbounds.report(out).read_text()

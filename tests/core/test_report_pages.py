@@ -39,7 +39,9 @@ def test_a_custom_grid_is_marked_everywhere_and_replacing_registered_results_war
     out = str(tmp_path)
     assert main(["run", "bns.obs3_2", "--fidelity", "smoke", "--quiet", "--out", out]) == 0
     assert "replacing" not in capsys.readouterr().err
-    assert main(["run", "bns.obs3_2", "--fidelity", "smoke", "--set", "k=1,4", "--quiet", "--out", out]) == 0
+    # replacing registered results by a --set run is refused (tests/core/test_cli.py), unless forced
+    assert main(["run", "bns.obs3_2", "--fidelity", "smoke", "--set", "k=1,4", "--quiet", "--out", out,
+                 "--force"]) == 0
     err = capsys.readouterr().err
     assert "warning: replacing the registered results of bns.obs3_2" in err and "--set k=1,4" in err
     from privbounds.figures import drawn
@@ -52,7 +54,7 @@ def test_a_custom_grid_is_marked_everywhere_and_replacing_registered_results_war
         assert "custom grid: --set k=1,4" in (site / page).read_text(), page
     # a run at another fidelity or seed over registered results warns too
     assert main(["run", "bns.obs3_2", "--fidelity", "smoke", "--quiet", "--out", out]) == 0
-    capsys.readouterr()
+    assert "replacing the custom-grid results of bns.obs3_2 (--set k=1,4)" in capsys.readouterr().err
     assert main(["run", "bns.obs3_2", "--fidelity", "smoke", "--seed", "5", "--quiet", "--out", out]) == 0
     assert "by a run with seed 5 (they have seed 0)" in capsys.readouterr().err
 
