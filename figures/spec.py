@@ -29,7 +29,7 @@ from privbounds.figures.common import (
     save,
 )
 from privbounds.figures.spec_curves import _ceilings_panel, _claim_panel, _curves_options, _expand_curves
-from privbounds.figures.spec_nhat import nhat_panel
+from privbounds.figures.spec_nhat import nhat_panel, planned, shade_plan
 from privbounds.figures.spec_parts import (  # noqa: F401  (the declarations, imported from here by the papers)
     Axis,
     ClaimLine,
@@ -61,7 +61,7 @@ class Figure:
     def __call__(self, theorem, record: Record, out, part: str | None = None):
         panels = [p for panel in self.panels for p in _expand(panel, record)]
         fig, axes = new_figure(max(1, len(panels)), width=self.width, height=self.height)
-        with reserved(_learner_colours(theorem, record, panels)):
+        with reserved(_learner_colours(theorem, record, panels)), planned(shade_plan(record, panels)):
             for ax, panel in zip(axes, panels):
                 draw_panel(ax, theorem, record, panel, out)
         return save(fig, record, out, part=part, intervals=self.intervals, what=self.what)

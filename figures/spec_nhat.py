@@ -4,6 +4,8 @@ learners, lines for scale, slope guides, and the axes. Not tied to one paper."""
 
 from __future__ import annotations
 
+import contextlib
+from contextvars import ContextVar
 from dataclasses import replace
 
 import numpy as np
@@ -106,18 +108,54 @@ def _color(paper: str, color: str):
         return color
 
 
+_PLAN: ContextVar[dict | None] = ContextVar("privbounds_shade_plan", default=None)
+
+
+def shade_plan(record: Record, panels) -> dict:
+    """For each learner drawn as several series in one panel: the labels of those series
+    across the whole figure, in order, so that a label keeps its shade from panel to panel
+    (``_styles``), and no shade names two settings."""
+    plan = {}
+    for panel in panels:
+        if panel.kind != "n_hat":
+            continue
+        drawn = [(s, pts) for spec in panel.series for s in _series(spec, panel, record)
+                 if len(pts := _points(record, panel, s)) >= max(1, s.least)]
+        names = [fill(s.learner, pts[0].point) if s.learner else None for s, pts in drawn]
+        for (s, pts), name in zip(drawn, names):
+            label = fill(s.label, pts[0].point)
+            if name is not None and names.count(name) > 1 and label not in plan.setdefault(name, []):
+                plan[name].append(label)
+    return plan
+
+
+@contextlib.contextmanager
+def planned(plan: dict):
+    """While one figure is drawn: its ``shade_plan``."""
+    token = _PLAN.set(plan)
+    try:
+        yield
+    finally:
+        _PLAN.reset(token)
+
+
 def _styles(paper: str, learners: list, labels=None) -> list[dict]:
-    """A style per series: its learner's; several series of one learner in a panel keep the
-    learner's hue in ``shades`` of it, each with its own marker (apart in greyscale too)."""
-    # a learner drawn once in the panel stands for the learner (its colour in the whole paper)
+    """A style per series: its learner's (a learner drawn once in a panel stands for the
+    learner, in its colour in the whole paper); several series of one learner in a panel
+    keep the learner's hue in ``shades`` of it, each with its own marker (apart in
+    greyscale too), one shade per label in the whole figure (``shade_plan``)."""
     labels = labels or [None] * len(learners)
     out = [{**_style(paper, name, i, label), "subject": name} for i, (name, label) in enumerate(zip(learners, labels))]
+    plan = _PLAN.get() or {}
     for name in {n for n in learners if n is not None and learners.count(n) > 1}:
         where = [i for i, n in enumerate(learners) if n == name]
         base = out[where[0]]
         markers = [base["marker"]] + [m for m in MARKERS if m != base["marker"]]
-        for j, (i, color) in enumerate(zip(where, shades(base["color"], len(where)))):
-            out[i] = {"color": color, "marker": markers[j % len(markers)], "learner": name}
+        order = plan.get(name) or [labels[i] for i in where]
+        tones = shades(base["color"], len(order))
+        for j, i in enumerate(where):
+            k = order.index(labels[i]) if labels[i] in order else j
+            out[i] = {"color": tones[k % len(tones)], "marker": markers[k % len(markers)], "learner": name}
     return out
 
 

@@ -45,7 +45,7 @@ def _by_dist(ax, record, x_of, dists, label, learner=PAP, **where):
     for dist in dists:
         pts = [p for p in select(record, dist=dist, **where) if p.searched]
         if pts:
-            color, marker, subject = setting_style(learner, dists, dist)
+            color, marker, subject = setting_style(learner, dists, dist, "mu" if dists == STUMP_DISTS else "dist")
             band(ax, [x_of(p.point) for p in pts], pts, color, label.format(dist=dist), marker, subject=subject)
 
 

@@ -73,7 +73,7 @@ def draw_stumps_frontier(ax, result: Record) -> None:
         scale = alpha / math.sqrt(p)
         scaled = [Band(*(v * scale if v else v for v in (q.n_hat, q.n_low, q.n_high)), q.floor_reached)
                   for q in mine]
-        color, marker, subject = setting_style(PAP, ps, p)
+        color, marker, subject = setting_style(PAP, ps, p, "p")
         band(ax, [q.point["m"] * alpha ** 2 for q in mine], scaled, color,
              f"public + private (alg_combo), p = {p}", marker, subject=subject)
         m_pubs.append(float(pap_bounds.m_public_stumps(alpha, mine[0].point["beta"], p)) * alpha ** 2)
@@ -114,7 +114,7 @@ def _m_series(ax, points, alpha_of, x_of, ks):
     drawn = [k for k in ks if any(abs(p.point["m"] * alpha_of(p) ** 2 - k) < 1e-6 for p in points)]
     for i, k in enumerate(drawn):
         mine = [p for p in points if abs(p.point["m"] * alpha_of(p) ** 2 - k) < 1e-6]
-        color, marker, subject = setting_style(PAP, ks, k)
+        color, marker, subject = setting_style(PAP, ks, k, "m_alpha2")
         shift = DODGE ** (i - (len(drawn) - 1) / 2)
         band(ax, [x_of(p) * shift for p in mine], mine, color, f"public + private, m alpha^2 = {k:g}", marker,
              subject=subject)
@@ -337,7 +337,7 @@ def _thm4_3_threshold(record, out):
     for p in sorted(kap):
         rows = sorted(_rows(record, event="flagged", p=p), key=lambda r: r["n"])
         n_ref, lo, hi, _ = kap[p]
-        color, marker, subject = setting_style("rounded", sorted(kap), p)
+        color, marker, subject = setting_style("rounded", sorted(kap), p, "p")
         _rate(a_kappa, rows, color, f"p = {p}, N = {n_ref}: kappa_hat in [{lo:.3g}, {hi:.3g})", marker + "-",
               subject=subject)
     a_kappa.axhline(0.5, color="k", linestyle=":", linewidth=1, label="1/2 (the median)")

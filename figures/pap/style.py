@@ -20,8 +20,14 @@ from privbounds.figures.common import learner_style
 
 SERIES_MARKS = "os^vDP"
 # (hue shift, lightness, saturation factor) of the k-th tone of a learner's colour: dark,
-# bright, light, middle
-TONES = ((0.0, 0.2, 1.0), (0.05, 0.46, 1.0), (-0.04, 0.6, 0.8), (0.1, 0.33, 1.0))
+# bright, light; then a second family turned toward violet, for a second parameter drawn in
+# the same figure (``FIRST``), so that no tone names two settings in one figure
+TONES = ((0.0, 0.2, 1.0), (0.05, 0.46, 1.0), (-0.04, 0.6, 0.8),
+         (0.13, 0.22, 0.9), (0.13, 0.45, 0.85), (0.11, 0.66, 0.7))
+# the first tone of each parameter's settings: the figures that draw two parameters of one
+# learner (thm3_1: distributions and mu vectors; thm4_2: p and m alpha^2; the headline:
+# distributions and p) give them different families
+FIRST = {"dist": 0, "mu": 3, "p": 3, "m_alpha2": 0}
 # the distributions of the threshold experiments and the stumps' mean vectors mu, in the
 # order the declared figures draw them (sorted): each keeps one tone and marker per learner
 THR_DISTS = ("dirichlet", "geometric", "uniform")
@@ -50,8 +56,11 @@ def tones(learner: str, n: int) -> list:
     return [tone(learner_color(learner), k) for k in range(n)]
 
 
-def setting_style(learner: str, settings, value) -> tuple:
-    """(colour, marker, subject) of one setting ``value`` among ``settings`` (all the
-    values a figure draws, in a fixed order) of a learner: the same in every panel."""
+def setting_style(learner: str, settings, value, param: str = "dist") -> tuple:
+    """(colour, marker, subject) of one setting ``value`` of the parameter ``param`` among
+    ``settings`` (all the values a figure draws, in a fixed order) of a learner: the same
+    in every panel, in the tone family of its parameter (``FIRST``)."""
     k = list(settings).index(value)
-    return tone(learner_color(learner), k), SERIES_MARKS[k % len(SERIES_MARKS)], f"{learner} | {value}"
+    first = FIRST.get(param, 0)
+    return (tone(learner_color(learner), first + k), SERIES_MARKS[k % len(SERIES_MARKS)],
+            f"{learner} | {param} = {value}")
