@@ -21,7 +21,6 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
-from matplotlib.colors import to_hex  # noqa: E402
 
 from privbounds.figures.layout import MAX_WIDTH  # noqa: E402
 from privbounds.figures.style import BAND, DPI, OPEN, OPEN_ABOVE, OPEN_BELOW, SUBJECT, bounds_under, tag  # noqa: E402
@@ -29,11 +28,19 @@ from privbounds.figures.ticks import plain_log_ticks  # noqa: E402
 from privbounds.record import ClaimResult, PointResult, Record, verdict_summary  # noqa: E402
 
 sns.set_theme(style="whitegrid", context="notebook")
-PALETTE = sns.color_palette("colorblind")
-# Non-private learners and their bounds: near-black, never a palette colour, so they stand
-# apart from every private curve (and in greyscale).
-NONPRIVATE = "0.15"
-MARKERS = "os^vDP*Xh<>"
+# re-exported: the plotters take the palette and the learners' styles from here
+from privbounds.figures.colours import (  # noqa: E402, F401
+    MARKERS,
+    NONPRIVATE,
+    PALETTE,
+    free_colour,
+    learner_style,
+    learners_colours,
+    reserved,
+    shade,
+    shades,
+)
+
 # The report shows figures at most about 1100 px wide; a figure wider than MAX_WIDTH inches
 # (at the DPI it is saved with) would be shrunk until its legends are unreadable, so
 # panels wrap onto rows of at most MAX_COLS.
@@ -53,65 +60,6 @@ def new_figure(ncols: int = 1, width: float = 6.4, height: float = 4.6):
         ax.set_visible(False)
         fig.delaxes(ax)
     return fig, flat[:ncols]
-
-
-def learner_style(paper: str, learner: str) -> dict:
-    """Colour and marker of a learner, the same in every figure of its paper: each paper's
-    figure package lists its learners in ``LEARNERS`` (name -> palette index, colour or
-    "nonprivate"; marker). Keyword arguments for ``ax.plot``; the bound of the learner is
-    drawn dashed in the same colour (``bound_line``)."""
-    import importlib
-
-    table = importlib.import_module(f"privbounds.figures.{paper}").LEARNERS
-    if learner not in table:
-        raise KeyError(f"learner {learner!r} has no style in privbounds.figures.{paper}.LEARNERS")
-    color, marker = table[learner]
-    if color == "nonprivate":  # the tables name it, so that importing them loads no plotting library
-        color = NONPRIVATE
-    return {"color": PALETTE[color] if isinstance(color, int) else color, "marker": marker}
-
-
-_RESERVED: ContextVar[dict | None] = ContextVar("privbounds_reserved_colours", default=None)
-
-
-@contextlib.contextmanager
-def reserved(colours):
-    """While drawing one figure: the colours its learners own; ``free_colour`` hands out
-    the others, one per subject for the whole figure, so that a curve that is not a
-    learner never wears a learner's colour and keeps its colour from panel to panel."""
-    token = _RESERVED.set({"taken": {to_hex(c) for c in colours}, "given": {}})
-    try:
-        yield
-    finally:
-        _RESERVED.reset(token)
-
-
-def free_colour(i: int, subject=None):
-    """The colour of ``subject`` in the figure being drawn (the next palette colour no
-    learner owns and no other subject has, the first time it is asked for); outside a
-    figure's ``reserved``, or without a subject, the i-th palette colour."""
-    state = _RESERVED.get()
-    if state is None:
-        return PALETTE[i % len(PALETTE)]
-    if subject is not None and subject in state["given"]:
-        return state["given"][subject]
-    used = state["taken"] | {to_hex(c) for c in state["given"].values()}
-    free = [c for c in PALETTE if to_hex(c) not in used] or [c for c in PALETTE if to_hex(c) not in state["taken"]]
-    colour = (free or PALETTE)[0 if subject is not None else i % len(free or PALETTE)]
-    if subject is not None:
-        state["given"][subject] = colour
-    return colour
-
-
-def learners_colours(paper: str, names) -> list:
-    """The colours of the named learners of ``paper`` (names without a style are skipped)."""
-    out = []
-    for name in names:
-        try:
-            out.append(learner_style(paper, str(name))["color"])
-        except (KeyError, ImportError, AttributeError):
-            pass
-    return out
 
 
 def fn_label(fn, text: str) -> str:
@@ -241,30 +189,6 @@ def _place_legends(fig) -> None:
         low = min(box.y0, ax.bbox.y0) if box is not None else ax.bbox.y0
         pad = 4 * fig.dpi / 72
         lg.set_bbox_to_anchor((0.5, (low - pad - ax.bbox.y0) / ax.bbox.height), transform=ax.transAxes)
-
-
-def shade(color, t: float) -> tuple:
-    """``color`` mixed with white (t > 0) or black (t < 0) by |t|."""
-    from matplotlib.colors import to_rgb
-
-    c = np.array(to_rgb(color))
-    return tuple(c + ((np.ones(3) if t > 0 else np.zeros(3)) - c) * abs(t))
-
-
-def shades(color, n: int) -> list:
-    """``n`` variants of one colour, darkest first: several series of one learner in a
-    panel (one per alpha, per distribution, ...) keep the learner's hue and differ in
-    lightness (and, drawn with different markers, stay apart in greyscale)."""
-    from matplotlib.colors import to_rgb
-
-    c = np.array(to_rgb(color))
-    if n <= 1:
-        return [tuple(c)]
-    if c.mean() < 0.3:  # near-black (a non-private learner): lighter greys only
-        return [tuple(c + (1 - c) * f) for f in np.linspace(0, 0.55, n)]
-    # never the learner's own colour (an odd count would put it in the middle): that one
-    # is its bound's, and a setting's colour must differ from it
-    return [shade(c, f) for f in np.linspace(-0.45, 0.45, n + n % 2)[:n]]
 
 
 def claim_bound(theorem, claim_id: str):
