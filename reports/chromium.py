@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import os
 import select
 import signal
@@ -95,7 +96,7 @@ PROBE = """JSON.stringify((() => {
     main: [m[0] + parseFloat(pad.paddingLeft), m[1], m[2] - parseFloat(pad.paddingRight), m[3]],
     figures: Array.from(document.querySelectorAll("figure"), (f) => box(f)),
     images: Array.from(document.images, (i) => ({src: i.getAttribute("src"), box: box(i),
-      loaded: i.complete && i.naturalWidth > 0})),
+      natural: i.naturalWidth, loaded: i.complete && i.naturalWidth > 0})),
     missing: Array.from(document.querySelectorAll(".missing"), (e) => e.textContent.trim()),
     title: document.title,
   };
@@ -128,8 +129,8 @@ class Session:
             target = self.call("Target.createTarget", url="about:blank")["targetId"]
             self._session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
             self.call("Page.enable")
-            self.call("Emulation.setDeviceMetricsOverride", width=width, height=1000,
-                      deviceScaleFactor=scale, mobile=False)
+            # no scrollbar: the page is laid out at the window's full width, whatever its height
+            self.call("Emulation.setScrollbarsHidden", hidden=True)
         except BaseException:
             self.close()
             raise
@@ -196,6 +197,7 @@ class Session:
     def load(self, url: str) -> dict:
         """Open ``url`` and wait for its load event (images and scripts done); what the
         page is made of (``PROBE``)."""
+        self._window(1000)  # every page laid out in the same window, whatever the last one's height
         sent = self._send("Page.navigate", {"url": url})
         deadline = time.monotonic() + self.timeout
         answered = loaded = False
@@ -208,16 +210,30 @@ class Session:
             # an event of a load started before this one carries no way to tell it apart,
             # but loads here never overlap: each waits for its own event
             loaded = loaded or msg.get("method") == "Page.loadEventFired"
-        value = self.call("Runtime.evaluate", expression=PROBE, returnByValue=True)["result"]["value"]
-        return json.loads(value)
+        # A window as tall as the page: every capture is then a crop of one layout. (With
+        # captureBeyondViewport the browser lays the page out again for each clip, at the
+        # clip's width, so that a region's capture is not what the full page shows.) The
+        # page is measured again in that window, where its boxes are final.
+        self._window(self._probe()["height"])
+        return self._probe()
+
+    def _probe(self) -> dict:
+        return json.loads(self.call("Runtime.evaluate", expression=PROBE, returnByValue=True)["result"]["value"])
+
+    def _window(self, height: int) -> None:
+        self.call("Emulation.setDeviceMetricsOverride", width=self.width, height=max(1, int(height)),
+                  deviceScaleFactor=self.scale, mobile=False)
 
     def capture(self, box: tuple[float, float, float, float], zoom: float = 1.0) -> bytes:
-        """A PNG of the page's region ``box`` (CSS pixels: left, top, right, bottom), below
-        the window too, at the session's device scale times ``zoom`` (drawn at that size,
-        not resampled: a zoom of 0.5 takes about a third of the time of 1)."""
-        x0, y0, x1, y1 = box
+        """A PNG of the page's region ``box`` (CSS pixels: left, top, right, bottom; the
+        window is as tall as the page once it is loaded), at the session's device scale
+        times ``zoom`` (drawn at that size, not resampled: a zoom of 0.5 takes about a third
+        of the time of 1)."""
+        # whole CSS pixels: a clip at a fraction of a pixel is drawn shifted by it, so its
+        # pixels would not be those of the same region in a capture of the whole page
+        x0, y0, x1, y1 = math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3])
         clip = {"x": x0, "y": y0, "width": x1 - x0, "height": y1 - y0, "scale": zoom}
-        data = self.call("Page.captureScreenshot", format="png", clip=clip, captureBeyondViewport=True)["data"]
+        data = self.call("Page.captureScreenshot", format="png", clip=clip)["data"]
         png = base64.b64decode(data)
         if png[:8] != PNG_MAGIC:
             raise ChromiumError("the screenshot is not a PNG")

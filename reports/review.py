@@ -15,7 +15,8 @@ its drawing record and rebuilds the report) and writes ``DIR/review/``:
 - ``problems.txt``: per figure, the problems that ``privbounds.figures.layout`` found when
   it was drawn (``figures/<name>.drawn.json``), figures shown without such a record, and
   pages whose figure is missing or did not load;
-- ``index.html``: the sheets, and a link to each page's screenshot and the page itself.
+- ``index.html``: the sheets, and a link to each page's screenshot and the page itself;
+- ``pages.json``: per page, its height, figures, errors and the thumbnail's region of it.
 
 The exit status is 1 when problems.txt lists anything (``--no-fail``: 0), 2 for a folder
 without a report. Pages render in ``--jobs`` browser processes, each rendering many pages
@@ -28,6 +29,7 @@ import argparse
 import fnmatch
 import html
 import json
+import math
 import queue
 import re
 import shutil
@@ -65,8 +67,10 @@ class Shot:
     page: Page
     shot: Path | None = None
     thumb: Path | None = None
+    box: tuple[int, int, int, int] | None = None  # the thumbnail's region of the page, in CSS pixels
     height: int = 0
     figures: list[str] = field(default_factory=list)
+    widths: dict[str, tuple[float, int]] = field(default_factory=dict)  # figure -> (shown CSS px, drawn px)
     errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -103,17 +107,20 @@ def _render_one(session: chromium.Session, page: Page, folder: Path, page_scale:
     shot = Shot(page)
     info = session.load(page.file.resolve().as_uri())
     shot.height = min(info["height"], 30000)  # the browser cannot capture much taller in one piece
-    shot.figures = [Path(i["src"]).stem for i in info["images"] if i["src"] and i["src"].startswith("figures/")]
+    figures = [i for i in info["images"] if (i["src"] or "").startswith("figures/")]
+    shot.figures = [Path(i["src"]).stem for i in figures]
+    shot.widths = {Path(i["src"]).stem: (i["box"][2] - i["box"][0], i["natural"]) for i in figures if i["natural"]}
     shot.errors += [f"image {i['src']} did not load" for i in info["images"] if not i["loaded"]]
     shot.errors += [t.split(":")[0] for t in info["missing"] if "figure" in t]
     shot.shot = folder / "shots" / f"{page.id}.png"
     shot.shot.write_bytes(session.capture((0, 0, WIDTH, shot.height), page_scale))
     if info["figures"]:
-        left, right = info["main"][0], info["main"][2]
-        top = max(0, min(f[1] for f in info["figures"]) - PAD)
-        bottom = min(shot.height, max(f[3] for f in info["figures"]) + PAD)
+        left, right = math.floor(info["main"][0] - PAD), math.ceil(info["main"][2] + PAD)
+        top = max(0, math.floor(min(f[1] for f in info["figures"]) - PAD))
+        bottom = min(shot.height, math.ceil(max(f[3] for f in info["figures"]) + PAD))
+        shot.box = (left, top, right, bottom)
         shot.thumb = folder / "figures" / f"{page.id}.png"
-        shot.thumb.write_bytes(session.capture((left - PAD, top, right + PAD, bottom)))
+        shot.thumb.write_bytes(session.capture(shot.box))
     shot.seconds = time.perf_counter() - started
     return shot
 
@@ -212,8 +219,42 @@ def problems_text(out: Path, shots: list[Shot], recorded: dict[str, list[str]]) 
         lines += ["", "Pages whose figures are missing or did not render:",
                   *(f"  {s.page.id}: {'; '.join(s.errors)}" for s in pages)]
     count = sum(len(v) for v in bad.values()) + len(unrecorded) + sum(len(s.errors) for s in pages)
+    lines += text_sizes(out, shots)
     lines += ["", f"{count} problem{'s' if count != 1 else ''}."]
     return "\n".join(lines) + "\n", count
+
+
+SMALL_TEXT = 11.5  # CSS pixels: legend text below this is listed (the page's own text is 16 px)
+
+
+def text_sizes(out: Path, shots: list[Shot]) -> list[str]:
+    """Informational lines of problems.txt: each figure's smallest legend text as the page
+    shows it, in CSS pixels (points / 72 x shown width / drawn width in inches), where it
+    is under ``SMALL_TEXT``; and pages that show their figures at different scales, so
+    that the same font size reads differently from one figure to the next."""
+    from privbounds.figures import drawn
+
+    sizes = []
+    for s in shots:
+        for name, (css, natural) in s.widths.items():
+            try:
+                rec = drawn.load(Path(out) / "figures", name)
+                pt = min(a["legend_fontsize"] for a in rec["axes"] if a.get("legend_fontsize"))
+                shown = pt / 72 * css / rec["width_in"]
+            except (OSError, ValueError, KeyError, TypeError, ZeroDivisionError):  # no record, no legend
+                continue
+            if shown < SMALL_TEXT:
+                sizes.append((shown, name, css / natural))
+    lines = ["", f"Legend text under {SMALL_TEXT:g} CSS px as the page shows it (informational, not counted; "
+                 "the page's text is 16 px):"]
+    lines += [f"  {px:4.1f} px  {name} (shown at {100 * scale:.0f}% of its drawn size)"
+              for px, name, scale in sorted(sizes)] or ["  none"]
+    scales = {s.page.id: {n: css / natural for n, (css, natural) in s.widths.items()} for s in shots}
+    mixed = {p: v for p, v in scales.items() if len(v) > 1 and max(v.values()) > 1.15 * min(v.values())}
+    if mixed:
+        lines += ["", "Pages whose figures are shown at different scales (their text sizes differ; informational):",
+                  *(f"  {p}: " + ", ".join(f"{n} {100 * x:.0f}%" for n, x in v.items()) for p, v in mixed.items())]
+    return lines
 
 
 def _cells(shots: list[Shot], paper: str, recorded: dict) -> list:
@@ -314,6 +355,10 @@ def review(out, jobs: int = 2, patterns=None, draw: bool = False, svg: bool = Tr
     made = make_sheets(shots, folder, recorded, columns, max(max_height, 1), jobs)
     timing = (f"{len(shots)} pages rendered in {rendered:.1f} s ({jobs} browser{'s' if jobs != 1 else ''}), "
               f"{sum(len(v) for v in made.values())} sheets in {time.perf_counter() - started - rendered:.1f} s")
+    (folder / "pages.json").write_text(json.dumps([
+        {"id": s.page.id, "paper": s.page.paper, "height": s.height, "figures": s.figures, "errors": s.errors,
+         "shot": s.shot and str(s.shot.relative_to(folder)), "thumb": s.thumb and str(s.thumb.relative_to(folder)),
+         "box": s.box, "seconds": round(s.seconds, 3)} for s in shots], indent=1))
     text, count = problems_text(out, shots, recorded)
     (folder / "problems.txt").write_text(text, encoding="utf-8")
     index = write_index(folder, shots, made, count, timing)

@@ -74,13 +74,21 @@ def test_a_review_renders_pages_draws_a_sheet_and_lists_problems(smoke_site, tid
 
 
 def _check_shots(out: Path, tid: str) -> None:
-    for page in ("paper-bns", tid, "siv.thm3_6"):
-        shot = Image.open(out / "review" / "shots" / f"{page}.png")
-        assert shot.width == review.WIDTH and shot.height > 600, f"{page}: {shot.size}"
-        rgb = np.asarray(shot.convert("RGB"), float)
+    pages = {p["id"]: p for p in json.loads((out / "review" / "pages.json").read_text())}
+    assert sorted(pages) == sorted(["paper-bns", tid, "siv.thm3_6"])
+    for page in pages.values():
+        shot = np.asarray(Image.open(out / "review" / page["shot"]).convert("RGB"))
+        assert shot.shape[1] == review.WIDTH and shot.shape[0] == page["height"] > 600, f"{page['id']}: {shot.shape}"
         # the footer is the page's last thing: the bottom rows are not the blank of a tall window
-        assert (rgb[-80:] < 200).any(), f"{page}: the bottom of the screenshot is blank"
-    assert not (out / "review" / "figures" / "siv.thm3_6.png").exists(), "a page without a figure got a thumbnail"
+        assert (shot[-80:] < 200).any(), f"{page['id']}: the bottom of the screenshot is blank"
+        if page["thumb"] is None:
+            continue
+        # a thumbnail is its region of the page's screenshot, pixel for pixel: one layout, at 1400 px
+        x0, y0, x1, y1 = page["box"]
+        thumb = np.asarray(Image.open(out / "review" / page["thumb"]).convert("RGB"))
+        assert np.array_equal(shot[y0:y1, x0:x1], thumb), f"{page['id']}: the thumbnail is not the page's region"
+    assert pages["siv.thm3_6"]["thumb"] is None, "a page without a figure got a thumbnail"
+    assert len(pages[tid]["figures"]) == 3 and len(pages["paper-bns"]["figures"]) == 3
 
 
 def _check_sheet(out: Path, tid: str) -> None:
@@ -94,8 +102,6 @@ def _check_sheet(out: Path, tid: str) -> None:
     thumb = Image.open(folder / "figures" / f"{tid}.png")
     # two thumbnails side by side at their own size (never shrunk), a gap around each
     assert layout["size"][0] == sheets.GAP + 2 * (thumb.width + sheets.GAP)
-    # the theorem's thumbnail is its figures as the page shows them: as tall as its three images
-    assert thumb.height > 3 * 300
     cells = {c["id"]: c for c in layout["cells"]}
     assert cells["paper-bns"]["caption"] == "paper-bns (headline)" and not cells["paper-bns"]["alert"]
     assert cells[tid]["caption"] == f"{tid} - 1 problem" and cells[tid]["alert"]
@@ -140,6 +146,20 @@ def test_problems_are_read_from_the_drawing_records(tmp_path):
     assert f"b:\n  - {PLANTED}" in text and "\n  d\n" in text
 
 
+def test_small_legend_text_and_mixed_scales_are_listed_but_not_counted(tmp_path):
+    (tmp_path / "figures").mkdir()
+    for name, width_in in (("x.thm1", 13.0), ("x.thm1-part", 8.0)):
+        record = {"problems": [], "width_in": width_in, "axes": [{"legend_fontsize": 9.0}]}
+        (tmp_path / "figures" / f"{name}.drawn.json").write_text(json.dumps(record))
+    # drawn at 120 dpi; the wide figure is shrunk to the page's 1152 px, the narrow one not
+    page = review.Shot(review.Page("x.thm1", "x", tmp_path / "x.thm1.html"), figures=["x.thm1", "x.thm1-part"],
+                       widths={"x.thm1": (1152.0, 1560), "x.thm1-part": (960.0, 960)})
+    text, count = review.problems_text(tmp_path, [page], review.recorded_problems(tmp_path))
+    assert count == 0
+    assert "11.1 px  x.thm1 (shown at 74% of its drawn size)" in text and "px  x.thm1-part" not in text
+    assert "x.thm1: x.thm1 74%, x.thm1-part 100%" in text
+
+
 def test_a_paper_too_tall_for_one_sheet_goes_on_several(tmp_path):
     cells = []
     for i, (w, h) in enumerate([(300, 200), (300, 500), (300, 100), (300, 300), (300, 250)]):
@@ -167,5 +187,5 @@ def test_every_page_of_the_site_is_reviewed(smoke_site, tmp_path):
     assert len(list((out / "review" / "shots").glob("*.png"))) == len(pages)
     assert {p.paper for p in pages if (out / "review" / "figures" / f"{p.id}.png").exists()} \
         <= {json.loads(j.read_text())["cells"][0]["id"].split(".")[0].removeprefix("paper-")
-            for j in (out / "review").glob("*.json")}
+            for j in (out / "review").glob("*.json") if j.name != "pages.json"}
     assert index.is_file() and count >= 0
