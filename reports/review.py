@@ -353,8 +353,9 @@ def review(out, jobs: int = 2, patterns=None, draw: bool = False, svg: bool = Tr
     rendered = time.perf_counter() - started
     recorded = recorded_problems(out)
     made = make_sheets(shots, folder, recorded, columns, max(max_height, 1), jobs)
+    n_sheets = sum(len(v) for v in made.values())
     timing = (f"{len(shots)} pages rendered in {rendered:.1f} s ({jobs} browser{'s' if jobs != 1 else ''}), "
-              f"{sum(len(v) for v in made.values())} sheets in {time.perf_counter() - started - rendered:.1f} s")
+              f"{n_sheets} sheet{'s' if n_sheets != 1 else ''} in {time.perf_counter() - started - rendered:.1f} s")
     (folder / "pages.json").write_text(json.dumps([
         {"id": s.page.id, "paper": s.page.paper, "height": s.height, "figures": s.figures, "errors": s.errors,
          "shot": s.shot and str(s.shot.relative_to(folder)), "thumb": s.thumb and str(s.thumb.relative_to(folder)),
