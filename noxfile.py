@@ -1,4 +1,4 @@
-"""nox sessions: tests, slow, bench, reproduce, check, mutations, alarms, lint, lowest, gallery, example.
+"""nox sessions: tests, slow, bench, reproduce, review, check, mutations, alarms, lint, lowest, gallery, example.
 
 Each session installs the project (editable) with the extras it needs into its own
 virtual environment; ``nox -s tests`` is equivalent to the README's test command.
@@ -46,6 +46,18 @@ def reproduce(session):
     """Every figure, the report and the check at quick fidelity (pass e.g. -- --fidelity full)."""
     _install(session, "dask")
     session.run("privbounds", "reproduce", "--fidelity", "quick", "--jobs", "2", *session.posargs)
+
+
+@nox.session(python=PY)
+def review(session):
+    """The figure review of a run's results (pass -- --out DIR; default privbounds-out, where
+    'nox -s reproduce' writes): every figure redrawn with its drawing record, the report
+    rebuilt, every theorem and paper page rendered in headless Chromium at 1400 px, and
+    DIR/review/ written: a contact sheet per paper (or several), problems.txt (the figures'
+    readability problems; the session fails when it lists any) and index.html. Needs
+    Debian's chromium; about two minutes for a quick run's 136 pages on 2 cores."""
+    _install(session, "dask")
+    session.run("python", "-m", "privbounds.reports.review", "--draw", *session.posargs)
 
 
 @nox.session(python=PY)

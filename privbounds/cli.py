@@ -236,6 +236,9 @@ def _dispatch(args, argv) -> int:
         return cache_cli.main(args)
     if args.command == "new":
         return scaffold.main(args)
+    if args.command == "review":
+        from privbounds.reports import review
+        return review.run(args)
     if args.command == "plan":
         return _plan(args)
     if args.command == "measure":

@@ -178,6 +178,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     cache_cli.add_parser(sub, out_opt)
     scaffold.add_parser(sub)
+    from privbounds.reports import review
+    review.add_parser(sub, out_opt)
     _add_plan(sub)
 
     sp = sub.add_parser("reproduce", help="run + figures + report + check (the check is skipped at smoke "

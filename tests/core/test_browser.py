@@ -21,8 +21,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
-import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
@@ -34,14 +32,11 @@ from matplotlib.image import imread
 
 import privbounds
 from privbounds.claims.verdicts import VERDICTS as VOCABULARY
+from privbounds.reports import chromium
+from privbounds.reports.chromium import PNG_MAGIC
 from privbounds.reports.site import vclass
 
-CHROMIUM = Path("/usr/bin/chromium")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 WINDOW = (1280, 2000)
-TIMEOUT = 45  # seconds for one browser call; a normal one takes about one second
-PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 # The report may show any word of the verdict vocabulary, and no other.
 VERDICTS = set(VOCABULARY)
 THEOREM_IDS = [t.id for t in privbounds.theorems()]
@@ -106,10 +101,7 @@ class Browser:
         self.scratch = scratch
         self.calls = self.copies = 0
         self._doms: dict[str, Node] = {}
-        self.missing = None
-        if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
-            self.missing = (f"{CHROMIUM} not found: the browser tests need Debian's chromium "
-                            "package (apt-get install -y chromium)")
+        self.missing = chromium.missing()
 
     def require(self) -> None:
         """Fail (under CI) or skip (elsewhere) when there is no browser."""
@@ -122,27 +114,10 @@ class Browser:
 
     def _run(self, *args: str) -> str:
         self.calls += 1
-        work = self.scratch / f"call{self.calls}"
-        profile, home = work / "profile", work / "home"
-        profile.mkdir(parents=True)
-        home.mkdir()
-        env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
-               "XDG_CACHE_HOME": str(home / ".cache")}
-        cmd = [str(CHROMIUM), *FLAGS, f"--user-data-dir={profile}", *args]
-        # Own session, so that on a timeout the browser and all its helpers go together.
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                text=True, env=env, start_new_session=True)
         try:
-            stdout, stderr = proc.communicate(timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.communicate()
-            pytest.fail(f"chromium took over {TIMEOUT} s: {' '.join(cmd)}", pytrace=False)
-        if proc.returncode != 0:
-            tail = "\n".join(stderr.splitlines()[-20:])
-            pytest.fail(f"chromium exited with {proc.returncode}: {' '.join(cmd)}\n{tail}",
-                        pytrace=False)
-        return stdout
+            return chromium.run(args, self.scratch / f"call{self.calls}")
+        except chromium.ChromiumError as e:
+            pytest.fail(str(e), pytrace=False)
 
     def dom(self, page: Path) -> Node:
         """The DOM of ``page`` as the browser rendered it (after scripts and loading)."""
