@@ -20,6 +20,9 @@ PALETTE = sns.color_palette("colorblind")
 # apart from every private curve (and in greyscale).
 NONPRIVATE = "0.15"
 MARKERS = "os^vDP*Xh<>"
+# the palette in the order curves that are not learners get it: each next colour far from
+# the ones before (blue, green, orange, purple, ...; the two oranges and the pale yellow late)
+APART = [PALETTE[i] for i in (0, 2, 1, 4, 9, 5, 3, 7, 6, 8)]
 
 
 def learner_style(paper: str, learner: str) -> dict:
@@ -63,7 +66,7 @@ def free_colour(i: int, subject=None):
     if subject is not None and subject in state["given"]:
         return state["given"][subject]
     used = state["taken"] | {to_hex(c) for c in state["given"].values()}
-    free = [c for c in PALETTE if to_hex(c) not in used] or [c for c in PALETTE if to_hex(c) not in state["taken"]]
+    free = [c for c in APART if to_hex(c) not in used] or [c for c in APART if to_hex(c) not in state["taken"]]
     colour = (free or PALETTE)[0 if subject is not None else i % len(free or PALETTE)]
     if subject is not None:
         state["given"][subject] = colour

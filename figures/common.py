@@ -23,7 +23,17 @@ import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
 from privbounds.figures.layout import MAX_WIDTH  # noqa: E402
-from privbounds.figures.style import BAND, DPI, OPEN, OPEN_ABOVE, OPEN_BELOW, SUBJECT, bounds_under, tag  # noqa: E402
+from privbounds.figures.style import (  # noqa: E402
+    BAND,
+    DPI,
+    OPEN,
+    OPEN_ABOVE,
+    OPEN_BELOW,
+    SUBJECT,
+    bounds_under,
+    interleave,
+    tag,
+)
 from privbounds.figures.ticks import plain_log_ticks  # noqa: E402
 from privbounds.record import ClaimResult, PointResult, Record, verdict_summary  # noqa: E402
 
@@ -337,6 +347,7 @@ def save_named(fig, name: str, title: str, out) -> list[Path]:
         bottom = 0.035
     plain_log_ticks(fig)  # before any layout: every tick label is measured as it is drawn
     bounds_under(fig)
+    interleave(fig)
     _fit(fig, bottom)
     # The layout is final. tight_layout leaves a placeholder layout engine on the figure,
     # for which savefig would draw the whole figure once more before each real draw (a

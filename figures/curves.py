@@ -19,18 +19,23 @@ def ceiling_panel(ax, v: ClaimResult, xlabel: str = "n", ceiling_text: str = "ce
     groups = {}
     for d in v.details:
         groups.setdefault(d.label.rsplit(", n=", 1)[0], []).append(d)
+    # a zero count is drawn on a floor a decade under the smallest positive rate or upper
+    # end, so that its interval [0, high] rises from just under the data, not from 1e-12
+    seen = [y for d in v.details for y in (d.p_hat, d.p_high) if y is not None and y > 0]
+    floor = min(seen, default=1e-12) / 10
     for i, (label, ds) in enumerate(sorted(groups.items())):
         ds = sorted(ds, key=lambda d: d.n)
         x = np.array([d.n for d in ds], float)
         color = PALETTE[i % len(PALETTE)]
-        interval_fill(ax, x, [d.p_low for d in ds], [d.p_high for d in ds], color=color, alpha=0.25,
-                        linewidth=0)
-        ax.plot(x, [max(d.p_hat, 1e-12) for d in ds], "o-", color=color, markersize=4,
+        interval_fill(ax, x, [max(d.p_low, floor) for d in ds], [max(d.p_high, floor) for d in ds], color=color,
+                      alpha=0.25)
+        ax.plot(x, [max(d.p_hat, floor) for d in ds], "o-", color=color, markersize=4,
                 label=f"measured, {label}")
         ax.plot(x, [d.ceiling for d in ds], "--", color=color, label=f"{ceiling_text}, {label}")
     ax.set_yscale("log")
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("probability of the bounded event")
+    low = any(d.p_hat is not None and d.p_hat < floor for d in v.details)
+    ax.set_ylabel("probability of the bounded event" + (f"\n(0 drawn at {floor:.0e})" if low else ""))
     legend(ax, sort=True)
 
 

@@ -169,7 +169,11 @@ def _curves_panel(ax, theorem, record: Record, panel: Panel) -> None:
                 first = first or c[0][-1]
     vals = [y for *_, c in curves for t in c for y in t[1:5] if y is not None and np.isfinite(y) and y > 0]
     log = panel.yscale == "log" and bool(vals)
-    floor = max(vals) * 1e-12 if log else -np.inf  # exact values reach 1e-270: 12 decades, the rest on the floor
+    # the floor: a decade under the smallest positive measured value or upper end (a zero count's
+    # band then rises from just under the data, not from 12 decades down), and at most 12
+    # decades under the largest value (exact bounds reach 1e-270): what lies under it is drawn on it
+    seen = [y for *_, c in curves for t in c for y in (t[1], t[3]) if y is not None and np.isfinite(y) and y > 0]
+    floor = max(min(seen, default=0) / 10, max(vals) * 1e-12) if log else -np.inf
     clip = lambda ys: np.maximum(np.array([np.nan if y is None else y for y in ys], float), floor)  # noqa: E731
     several = len({cv[3] for cv in curves if cv[1] is not None} or groups) > 1  # the claims' curves, else rows'
     at = {}  # a claim's bound at each x: the same for every curve, it is drawn once, in black

@@ -151,10 +151,10 @@ def _styles(paper: str, learners: list, labels=None) -> list[dict]:
         where = [i for i, n in enumerate(learners) if n == name]
         base = out[where[0]]
         markers = [base["marker"]] + [m for m in MARKERS if m != base["marker"]]
-        order = plan.get(name) or [labels[i] for i in where]
+        order = plan.get(name) or [labels[i] if labels[i] is not None else j for j, i in enumerate(where)]
         tones = shades(base["color"], len(order))
         for j, i in enumerate(where):
-            k = order.index(labels[i]) if labels[i] in order else j
+            k = order.index(labels[i]) if labels[i] is not None and labels[i] in order else j
             out[i] = {"color": tones[k % len(tones)], "marker": markers[k % len(markers)], "learner": name}
     return out
 

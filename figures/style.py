@@ -15,6 +15,8 @@ fails its paper's figure tests. The rules, so that a reader takes a figure in at
   measured point;
 - a bound line (dashed or dotted, no markers) is drawn under every measured curve of its
   panel, so that a measured curve under a bound stays visible;
+- bounds that coincide take turns in one dash pattern (``interleave``), so none hides
+  another;
 - every legend entry has a visible handle (no text-only entries: what a panel says
   without a line goes in its title);
 - censored points (open interval ends) are drawn only by ``common.band``, with the glyphs
@@ -68,6 +70,36 @@ def bounds_under(fig, z: float = 1.9) -> None:
                 line.set_zorder(z)
 
 
+DASH = 4.0  # points: each of k coinciding bounds draws one dash in k (``interleave``)
+
+
+def _key(line) -> tuple | None:
+    xy = np.asarray(line.get_xydata(), float)
+    if not len(xy) or not np.isfinite(xy).all():
+        return None
+    return (len(xy), *np.round(np.log10(np.abs(xy.ravel()) + 1e-300), 6))
+
+
+def _coinciding(ax) -> list[list]:
+    """Groups of the panel's bound lines (in drawing order) that draw the same points in
+    different colours: the last would hide the others."""
+    groups = {}
+    for line in ax.get_lines():
+        if line.get_visible() and _is_bound(line) and (k := _key(line)) is not None:
+            groups.setdefault(k, []).append(line)
+    return [g for g in groups.values() if len({to_hex(ln.get_color()) for ln in g}) > 1]
+
+
+def interleave(fig) -> None:
+    """Bounds that coincide (two learners' bounds with the same value, say) take turns in
+    one dash pattern, so that each colour shows along the shared line."""
+    for ax in fig.axes:
+        for group in _coinciding(ax):
+            k = len(group)
+            for i, line in enumerate(group):
+                line.set_linestyle((i * DASH, (DASH, (k - 1) * DASH)))
+
+
 def text_px(fig, points: float) -> float:
     """Height in pixels of ``points``-point text when the report shows ``fig``."""
     natural = fig.get_figwidth() * DPI
@@ -77,7 +109,19 @@ def text_px(fig, points: float) -> float:
 def problems(fig, axes) -> list[str]:
     """One line per broken style rule of ``fig`` (laid out), ``axes`` its visible panels."""
     return [*_small_text(fig), *_scales(axes), *_colours(fig, axes), *_regions(axes), *_bounds_on_top(axes),
-            *_handles(fig, axes), *_open_markers(axes)]
+            *_handles(fig, axes), *_open_markers(axes), *_hidden(axes)]
+
+
+def _hidden(axes) -> list[str]:
+    """Bound lines that coincide in one dash pattern: all but the last are hidden."""
+    out = []
+    for ax in axes:
+        for group in _coinciding(ax):
+            # dashes that start at one offset overlap (``interleave`` gives each its own)
+            if len({getattr(ln, "_dash_pattern", (0, None))[0] for ln in group}) < len(group):
+                out.append(f"{len(group)} bounds coincide in {ax.get_title()[:30]!r} and hide each other "
+                           f"({', '.join(repr(ln.get_label()[:25]) for ln in group)})")
+    return out
 
 
 def _small_text(fig) -> list[str]:

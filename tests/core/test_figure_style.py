@@ -60,6 +60,8 @@ def _plant(defect, fig, axes):
         ax.plot([], [], " ", label="fit: a text-only entry")
     elif defect == "censored glyph misused":
         ax.plot(X, 30 * X, linestyle="", marker=style.OPEN_ABOVE, color="k", label="not censored")
+    elif defect == "coinciding bounds":
+        ax.plot(X, 20 * X, "--", color=PALETTE[5], label="another learner's bound, the same values")
     elif defect == "small legend on a wide figure":
         fig.set_figwidth(11.25)
         ax.plot(X, 3 * X, "-o", color=PALETTE[4], label="small")
@@ -76,6 +78,7 @@ def _plant(defect, fig, axes):
     ("legend entry without handle", "no visible line or marker"),
     ("censored glyph misused", "censored-point glyph"),
     ("small legend on a wide figure", "px at 900 px wide"),
+    ("coinciding bounds", "hide each other"),
 ])
 def test_each_planted_defect_is_reported(defect, expected):
     fig, axes = _clean()
@@ -99,6 +102,15 @@ def test_saving_puts_every_bound_under_the_measured_curves(tmp_path):
     assert line.get_zorder() == 2
     save_named(fig, "t", "title", tmp_path)
     assert line.get_zorder() < 2 and not [p for p in problems(fig) if "drawn over" in p]
+
+
+def test_saving_interleaves_coinciding_bounds(tmp_path):
+    fig, axes = _clean()
+    other = axes[0].plot(X, 20 * X, "--", color=PALETTE[5], label="another learner's bound, the same values")[0]
+    save_named(fig, "t", "title", tmp_path)
+    mine = [ln for ln in axes[0].get_lines() if ln.get_label() == "bound of A"][0]
+    assert mine._dash_pattern[0] != other._dash_pattern[0]  # offset dashes: both colours show
+    assert not [p for p in problems(fig) if "hide each other" in p]
 
 
 def test_text_size_is_judged_at_the_report_width():
