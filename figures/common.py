@@ -32,6 +32,7 @@ from privbounds.figures.style import (  # noqa: E402
     SUBJECT,
     bounds_under,
     interleave,
+    mark_lone_points,
     tag,
 )
 from privbounds.figures.ticks import plain_log_ticks  # noqa: E402
@@ -157,7 +158,7 @@ def bound_line(ax, x, y, color, label, style="--", subject: str | None = None):
 LEGEND_FONT = 9
 
 
-def legend(ax, sort: bool = False, ncol: int = 1):
+def legend(ax, sort: bool = False, ncol: int = 1, title: str = ""):
     """Legend below the axes, so it never hides the data (optionally sorted by label);
     each label wrapped to the width of the panel's cell, since a legend wider than its
     cell would leave the figure; ``save`` makes the figure tall enough for it."""
@@ -172,7 +173,7 @@ def legend(ax, sort: bool = False, ncol: int = 1):
     labels = ["\n".join(textwrap.fill(part, chars, subsequent_indent="  ") for part in t.split("\n"))
               for t in labels]
     lg = ax.legend(handles, labels, fontsize=LEGEND_FONT, loc="upper center", bbox_to_anchor=(0.5, -0.14),
-                   ncol=ncol, frameon=False)
+                   ncol=ncol, frameon=False, title=title or None, title_fontsize=LEGEND_FONT)
     lg._privbounds_below = True  # ``save`` moves it to just under the axis label
 
 
@@ -238,17 +239,30 @@ INTERVALS = {
 }
 
 
+def fixed_names(record: Record) -> dict:
+    """The parameters every point of the record shares (not lists or dicts), with their value."""
+    points = [p.point for p in record.points]
+    if not points:
+        return {}
+    return {k: v for k, v in points[0].items()
+            if not isinstance(v, (list, dict)) and all(p.get(k) == v for p in points)}
+
+
+def _setting(key, value) -> str:
+    return f"{key} = {value:g}" if isinstance(value, float) else f"{key} = {value}"
+
+
 def fixed_parameters(record: Record, also=()) -> str:
     """The parameters every point of the record (and of ``also``, other theorems' records
     the figure draws) shares, and the trials per evaluated sample size: the settings a
-    reader needs to read the figure."""
+    reader needs to read the figure. A parameter the record holds fixed but another drawn
+    record does not is named with the record's id (legends leave it out: ``legend_text``)."""
     records = [record, *[r for r in also if r]]
-    points = [p.point for r in records for p in r.points]
-    shared = []
-    if points:
-        for key, value in points[0].items():
-            if all(p.get(key) == value for p in points) and not isinstance(value, (list, dict)):
-                shared.append(f"{key} = {value:g}" if isinstance(value, float) else f"{key} = {value}")
+    mine = fixed_names(record)
+    shared = [_setting(k, v) for k, v in mine.items()
+              if all(p.point.get(k) == v for r in records[1:] for p in r.points)]
+    shared += [f"{_setting(k, v)} ({record.id})" for k, v in mine.items()
+               if not all(p.point.get(k) == v for r in records[1:] for p in r.points)]
     trials = sorted({int(row["trials"]) for r in records for row in r.rows if row.get("trials")})
     if trials:
         shared.append(f"{trials[0]} trials per evaluated n" if len(trials) == 1
@@ -348,6 +362,7 @@ def save_named(fig, name: str, title: str, out) -> list[Path]:
     plain_log_ticks(fig)  # before any layout: every tick label is measured as it is drawn
     bounds_under(fig)
     interleave(fig)
+    mark_lone_points(fig)
     _fit(fig, bottom)
     # The layout is final. tight_layout leaves a placeholder layout engine on the figure,
     # for which savefig would draw the whole figure once more before each real draw (a

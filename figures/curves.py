@@ -13,6 +13,21 @@ from privbounds.figures.common import PALETTE, bound_label, interval_fill, legen
 from privbounds.record import ClaimResult, verdict_text
 
 
+def _shared_parts(groups: dict) -> tuple[dict, str]:
+    """Groups keyed by labels such as "epsilon=0.5, inner_n=20": the settings every group
+    shares leave the labels and are said once, in the legend's title."""
+    labels = [str(k).split(", ") for k in groups if k]
+    if len(labels) < 2 or len(labels) != len(groups):
+        return groups, ""
+    common = [p for p in labels[0] if all(p in parts for parts in labels[1:])]
+    if not common:
+        return groups, ""
+    short = {k: ", ".join(p for p in str(k).split(", ") if p not in common) for k in groups}
+    if len(set(short.values())) < len(groups):
+        return groups, ""
+    return {short[k]: ds for k, ds in groups.items()}, "all: " + ", ".join(common)
+
+
 def ceiling_panel(ax, v: ClaimResult, xlabel: str = "n", ceiling_text: str = "ceiling") -> None:
     """One success-ceiling claim: per group, the measured probability with its
     (Bonferroni-adjusted) Clopper-Pearson band, and the ceiling dashed in the same colour."""
@@ -23,6 +38,7 @@ def ceiling_panel(ax, v: ClaimResult, xlabel: str = "n", ceiling_text: str = "ce
     # end, so that its interval [0, high] rises from just under the data, not from 1e-12
     seen = [y for d in v.details for y in (d.p_hat, d.p_high) if y is not None and y > 0]
     floor = min(seen, default=1e-12) / 10
+    groups, common = _shared_parts(groups)
     for i, (label, ds) in enumerate(sorted(groups.items())):
         ds = sorted(ds, key=lambda d: d.n)
         x = np.array([d.n for d in ds], float)
@@ -36,6 +52,7 @@ def ceiling_panel(ax, v: ClaimResult, xlabel: str = "n", ceiling_text: str = "ce
     ax.set_xlabel(xlabel)
     low = any(d.p_hat is not None and d.p_hat < floor for d in v.details)
     ax.set_ylabel("probability of the bounded event" + (f"\n(0 drawn at {floor:.0e})" if low else ""))
+    legend(ax, sort=True, title=common)
     legend(ax, sort=True)
 
 
@@ -63,6 +80,7 @@ def mean_panel(ax, v: ClaimResult, xlabel: str = "n", bound_text: str = "bound",
         groups.setdefault(key, []).append(d)
     worst = v.statistic == "max"
     what = "largest measured" if worst else "measured mean"
+    groups, common = _shared_parts(groups)
     vals = [y for d in v.details for y in (d.value, d.low, d.bound) if np.isfinite(y)]
     log = bool(vals) and min(vals) > 0 and max(vals) / min(vals) > 20
     # exact values can be as small as 1e-270: on a log axis keep 12 decades under the top,
@@ -88,4 +106,4 @@ def mean_panel(ax, v: ClaimResult, xlabel: str = "n", bound_text: str = "bound",
     ax.set_xlabel(xlabel)
     ax.set_ylabel((ylabel or (v.quantity or "measured value")) + (f" (under {floor:.0e}: on the floor)"
                                                                        if clipped else ""))
-    legend(ax, sort=True)
+    legend(ax, sort=True, title=common)

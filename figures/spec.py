@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from privbounds.figures.common import (
+    fixed_names,
     learners_colours,
     new_figure,
     reserved,
@@ -42,6 +43,7 @@ from privbounds.figures.spec_parts import (  # noqa: F401  (the declarations, im
     _order,
     domain,
     fill,
+    held,
     inverse,
 )
 from privbounds.record import Record
@@ -61,7 +63,8 @@ class Figure:
     def __call__(self, theorem, record: Record, out, part: str | None = None):
         panels = [p for panel in self.panels for p in _expand(panel, record)]
         fig, axes = new_figure(max(1, len(panels)), width=self.width, height=self.height)
-        with reserved(_learner_colours(theorem, record, panels)), planned(shade_plan(record, panels)):
+        with reserved(_learner_colours(theorem, record, panels)), planned(shade_plan(record, panels)), \
+                held(fixed_names(record)):
             for ax, panel in zip(axes, panels):
                 draw_panel(ax, theorem, record, panel, out)
         return save(fig, record, out, part=part, intervals=self.intervals, what=self.what)

@@ -28,7 +28,7 @@ from privbounds.figures.common import (
     wrap_title,
 )
 from privbounds.figures.spec_nhat import _along, _style
-from privbounds.figures.spec_parts import Axis, Panel, _order, fill
+from privbounds.figures.spec_parts import Axis, Panel, _order, fill, legend_text
 from privbounds.figures.style import SUBJECT, own_scale, tag
 from privbounds.record import ClaimResult, Record, fit_text, verdict_text
 
@@ -160,6 +160,7 @@ def _curves_panel(ax, theorem, record: Record, panel: Panel) -> None:
         colour.update({k: st["color"] for k, st in mark.items()})
     groups = sorted({key(p) for v, ds, _ in sources for p in (d.point if v else d for d in ds)},
                     key=lambda k: tuple(map(_order, k)))
+    varying = {k for i, k in enumerate(panel.group) if len({g[i] for g in groups}) > 1}
     drawn, keyed, curves, first = set(), {}, [], None
     for i, (v, ds, rows) in enumerate(sources):
         for g in groups:
@@ -184,13 +185,15 @@ def _curves_panel(ax, theorem, record: Record, panel: Panel) -> None:
               and all(len(b) == 1 for b in m.values())}
     for i, v, rows, g, c in curves:
         x = np.array([t[0] for t in c], float) * (1 + panel.dodge * groups.index(g))
-        name = ", ".join(f"{k}={val}" for k, val in zip(panel.group, g) if val is not None)
+        # a grouping parameter that takes one value in the panel is said once, in its title
+        name = ", ".join(f"{k}={val}" for k, val in zip(panel.group, g) if val is not None and k in varying)
         color = colour[g] if rows is None or rows.color is None else (
             PALETTE[rows.color] if isinstance(rows.color, int) else rows.color)
         what = rows.label if rows else panel.measured or (
             "measured" if panel.kind == "ceiling" else "largest measured" if v.statistic == "max" else "measured mean")
-        label = fill(what, c[0][-1]) if "{" in what else what + (f", {name}" if several and name else "")
-        subject = str(g[0]) if panel.group == ("learner",) else name or label  # its colour's meaning
+        label = legend_text(what, c[0][-1]) if "{" in what else what + (f", {name}" if several and name else "")
+        full = ", ".join(f"{k}={val}" for k, val in zip(panel.group, g) if val is not None)
+        subject = str(g[0]) if panel.group == ("learner",) else full or label  # its colour's meaning
         if not {(g, t[0], t[1]) for t in c} <= drawn:  # a claim's measured values drawn by another: once
             drawn |= {(g, t[0], t[1]) for t in c}
             if c[0][2] is not None:
@@ -216,7 +219,9 @@ def _curves_panel(ax, theorem, record: Record, panel: Panel) -> None:
     if panel.marks and curves:
         ax.plot([], [], "--", color="0.4", label=bound_label(theorem, panel.marks, "dashed: the lower bound at each "
                 f"curve, same colour (claim {verdict_text(record.claim(panel.marks))})"))
-    _curves_finish(ax, panel, axis, curves, first, floor, sources, combine)
+    held = {k: groups[0][i] for i, k in enumerate(panel.group) if k not in varying and groups and groups[0][i] is not None
+            and len({p.point.get(k) for p in record.points} | {r.get(k) for r in record.rows if k in r}) > 1}
+    _curves_finish(ax, panel, axis, curves, first, floor, sources, combine, held)
 
 
 def _bound_text(theorem, panel: Panel, i: int, v, point) -> str:
@@ -224,7 +229,7 @@ def _bound_text(theorem, panel: Panel, i: int, v, point) -> str:
     return bound_label(theorem, v.claim, fill(text, point))
 
 
-def _curves_finish(ax, panel: Panel, axis: Axis, curves, first, floor, sources, combine) -> None:
+def _curves_finish(ax, panel: Panel, axis: Axis, curves, first, floor, sources, combine, held=None) -> None:
     """Lines, scales, labels and title of a ``_curves_panel``."""
     from privbounds.figures.ticks import measured_ticks
 
@@ -252,7 +257,7 @@ def _curves_finish(ax, panel: Panel, axis: Axis, curves, first, floor, sources, 
         if panel.kind == "ceiling" else "measured value")
     low = any(y is not None and y < floor for *_, c in curves for t in c for y in t[1:2])
     ax.set_ylabel(ylabel + (f" (under {floor:.0e}: on the floor)" if low else ""))
-    where = ", ".join(f"{k}={v}" for k, v in panel.where.items())
+    where = ", ".join(f"{k}={v}" for k, v in {**panel.where, **(held or {})}.items())
     verdicts = (f"{where}: " if where else "") + "; ".join(  # a title template's "{verdict}"
         f"{v.claim}: {_part_verdict(v, ds, combine)}" for v, ds, _ in sources if v is not None)
     ax.set_title(wrap_title(ax, fill(panel.title, {**(first or {}), "verdict": verdicts}) if panel.title

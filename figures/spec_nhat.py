@@ -27,7 +27,17 @@ from privbounds.figures.common import (
     sweep,
     wrap_title,
 )
-from privbounds.figures.spec_parts import SMOOTH, Axis, Panel, Reference, Series, Slope, _order, fill
+from privbounds.figures.spec_parts import (
+    SMOOTH,
+    Axis,
+    Panel,
+    Reference,
+    Series,
+    Slope,
+    _order,
+    fill,
+    legend_text,
+)
 from privbounds.figures.style import PART, SUBJECT, own_scale, tag
 from privbounds.record import Record, fit_text, verdict_text
 
@@ -38,7 +48,7 @@ def nhat_panel(ax, theorem, record: Record, panel: Panel, out) -> None:
     drawn = [(s, pts) for spec in panel.series for s in _series(spec, panel, record)
              if len(pts := _points(record, panel, s)) >= max(1, s.least)]
     styles = _styles(paper, [fill(s.learner, pts[0].point) if s.learner else None for s, pts in drawn],
-                     [fill(s.label, pts[0].point) for s, pts in drawn])
+                     [legend_text(s.label, pts[0].point) for s, pts in drawn])
     xs, first = [], drawn[0][1][0].point if drawn else None
     for (series, pts), style in zip(drawn, styles):
         xs += _draw_series(ax, theorem, record, panel.x, series, pts, style)
@@ -123,7 +133,7 @@ def shade_plan(record: Record, panels) -> dict:
                  if len(pts := _points(record, panel, s)) >= max(1, s.least)]
         names = [fill(s.learner, pts[0].point) if s.learner else None for s, pts in drawn]
         for (s, pts), name in zip(drawn, names):
-            label = fill(s.label, pts[0].point)
+            label = legend_text(s.label, pts[0].point)
             if name is not None and names.count(name) > 1 and label not in plan.setdefault(name, []):
                 plan[name].append(label)
     return plan
@@ -163,16 +173,16 @@ def _draw_series(ax, theorem, record: Record, axis: Axis, series: Series, pts, s
     """A series' band (with its fitted exponent) and its claim's bound in the same colour."""
     p0 = pts[0].point
     xs = [axis.value(p.point) for p in pts]
-    label = fill(series.label, p0)
+    label = base = legend_text(series.label, p0)
     if series.fit:
         v = record.claim(fill(series.fit, p0))
         label += f" ({fit_text(v)})"
     # one colour in the whole figure: a learner's, or (shades of it) one setting's
-    subject = style.get("subject") or PART.join(filter(None, [style.get("learner"), fill(series.label, p0)]))
+    subject = style.get("subject") or PART.join(filter(None, [style.get("learner"), base]))
     band(ax, xs, pts, style["color"], label, style["marker"], subject=subject)
     if series.bound:
         cid = fill(series.bound, p0)
-        text = bound_label(theorem, cid, f"{fill(series.bound_text, p0)} (claim {verdict_text(record.claim(cid))})")
+        text = bound_label(theorem, cid, f"{legend_text(series.bound_text, p0)} (claim {verdict_text(record.claim(cid))})")
         bound = claim_bound(theorem, cid)
         if series.smooth:
             grid, values = _along(axis, xs)

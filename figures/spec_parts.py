@@ -4,8 +4,10 @@ their texts are written in. Not tied to one paper; nothing here draws."""
 
 from __future__ import annotations
 
+import contextlib
 import string
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -216,3 +218,29 @@ class _Kept:
 def fill(template: str, point: dict) -> str:
     """A label or title template filled from a point ("{alpha}", "{class!u}_{d}")."""
     return _Fill().vformat(template, (), point)
+
+
+_HELD: ContextVar[frozenset] = ContextVar("privbounds_held", default=frozenset())
+
+
+@contextlib.contextmanager
+def held(names):
+    """While one figure is drawn: the parameters its record holds fixed (its subtitle
+    states them once; ``legend_text`` leaves them out of the legend)."""
+    token = _HELD.set(frozenset(names))
+    try:
+        yield
+    finally:
+        _HELD.reset(token)
+
+
+def legend_text(template: str, point: dict) -> str:
+    """A legend label: ``fill``, without the comma-separated parts that only name
+    parameters the figure's record holds fixed ("N* of X, n = {users} users" reads "N* of
+    X" when every point has the same users)."""
+    names = _HELD.get()
+    if names:
+        parts = template.split(", ")
+        keep = [p for p in parts if not ((fs := {f for _, f, _, _ in string.Formatter().parse(p) if f}) and fs <= names)]
+        template = ", ".join(keep) or template
+    return fill(template, point)

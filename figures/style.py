@@ -17,6 +17,10 @@ fails its paper's figure tests. The rules, so that a reader takes a figure in at
   panel, so that a measured curve under a bound stays visible;
 - bounds that coincide take turns in one dash pattern (``interleave``), so none hides
   another;
+- a line through a single point gets a marker (``mark_lone_points``), or it draws
+  nothing;
+- a setting fixed in the whole figure is said once, in the subtitle, not on every
+  legend line;
 - every legend entry has a visible handle (no text-only entries: what a panel says
   without a line goes in its title);
 - censored points (open interval ends) are drawn only by ``common.band``, with the glyphs
@@ -25,6 +29,7 @@ fails its paper's figure tests. The rules, so that a reader takes a figure in at
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 
 import numpy as np
@@ -70,6 +75,24 @@ def bounds_under(fig, z: float = 1.9) -> None:
                 line.set_zorder(z)
 
 
+def _lone(line) -> bool:
+    """A line drawn through one finite point, without a marker: it leaves no ink."""
+    xy = np.asarray(line.get_xydata(), float)
+    return (line.get_marker() in (None, "None", "", " ") and len(xy) > 0
+            and int(np.isfinite(xy).all(axis=1).sum()) == 1)
+
+
+def mark_lone_points(fig) -> None:
+    """A line with a single point (a bound at the one setting measured) is drawn as a
+    short bar, like the ceilings, so that it shows where its legend says it is."""
+    for ax in fig.axes:
+        for line in ax.get_lines():
+            if _lone(line):
+                line.set_marker("_")
+                line.set_markersize(16)
+                line.set_markeredgewidth(2)
+
+
 DASH = 4.0  # points: each of k coinciding bounds draws one dash in k (``interleave``)
 
 
@@ -109,7 +132,28 @@ def text_px(fig, points: float) -> float:
 def problems(fig, axes) -> list[str]:
     """One line per broken style rule of ``fig`` (laid out), ``axes`` its visible panels."""
     return [*_small_text(fig), *_scales(axes), *_colours(fig, axes), *_regions(axes), *_bounds_on_top(axes),
-            *_handles(fig, axes), *_open_markers(axes), *_hidden(axes)]
+            *_handles(fig, axes), *_open_markers(axes), *_hidden(axes), *_inkless(axes), *_repeated(fig, axes)]
+
+
+SETTING = re.compile(r"\b([A-Za-z_][\w']*) ?= ?(-?[\w.+]+)")
+
+
+def _repeated(fig, axes) -> list[str]:
+    """A setting (``name = value``) on every legend line that names a setting, three lines
+    or more: it is fixed in the figure and belongs once in its subtitle."""
+    legends = [ax.get_legend() for ax in axes if ax.get_legend() is not None] + list(fig.legends)
+    texts = [t.get_text().replace("\n", " ") for lg in legends for t in lg.get_texts()]
+    named = [set(SETTING.findall(t)) for t in texts]
+    named = [n for n in named if n]
+    if len(named) < 3:
+        return []
+    every = set.intersection(*named)
+    return [f"every legend line says {k} = {v}: say it once, in the subtitle" for k, v in sorted(every)]
+
+
+def _inkless(axes) -> list[str]:
+    return [f"{ln.get_label()[:40]!r} is one point without a marker: it draws nothing" for ax in axes
+            for ln in ax.get_lines() if ln.get_visible() and not ln.get_label().startswith("_") and _lone(ln)]
 
 
 def _hidden(axes) -> list[str]:

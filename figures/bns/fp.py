@@ -89,7 +89,9 @@ def _series(rows, by_users):
             st["color"] = shades(st["color"], len(users_all))[j]
             st["hollow"] = j > 0
         name = TABLE_NAMES.get(learner, learner)
-        out.append((int(users), learner, g, st, f"{name}, n = {users} users" if by_users else name))
+        # the number of users names a series only where it varies (else the subtitle says it)
+        out.append((int(users), learner, g, st, f"{name}, n = {users} users" if by_users and len(users_all) > 1
+                    else name))
     return out
 
 

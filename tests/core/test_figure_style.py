@@ -60,6 +60,8 @@ def _plant(defect, fig, axes):
         ax.plot([], [], " ", label="fit: a text-only entry")
     elif defect == "censored glyph misused":
         ax.plot(X, 30 * X, linestyle="", marker=style.OPEN_ABOVE, color="k", label="not censored")
+    elif defect == "one point, no marker":
+        ax.plot([4.0], [50.0], "--", color=PALETTE[6], label="a bound at one setting")
     elif defect == "coinciding bounds":
         ax.plot(X, 20 * X, "--", color=PALETTE[5], label="another learner's bound, the same values")
     elif defect == "small legend on a wide figure":
@@ -79,6 +81,7 @@ def _plant(defect, fig, axes):
     ("censored glyph misused", "censored-point glyph"),
     ("small legend on a wide figure", "px at 900 px wide"),
     ("coinciding bounds", "hide each other"),
+    ("one point, no marker", "draws nothing"),
 ])
 def test_each_planted_defect_is_reported(defect, expected):
     fig, axes = _clean()
@@ -111,6 +114,13 @@ def test_saving_interleaves_coinciding_bounds(tmp_path):
     mine = [ln for ln in axes[0].get_lines() if ln.get_label() == "bound of A"][0]
     assert mine._dash_pattern[0] != other._dash_pattern[0]  # offset dashes: both colours show
     assert not [p for p in problems(fig) if "hide each other" in p]
+
+
+def test_saving_marks_a_line_of_one_point(tmp_path):
+    fig, axes = _clean()
+    lone = axes[0].plot([4.0], [50.0], "--", color=PALETTE[6], label="a bound at one setting")[0]
+    save_named(fig, "t", "title", tmp_path)
+    assert lone.get_marker() == "_" and not [p for p in problems(fig) if "draws nothing" in p]
 
 
 def test_text_size_is_judged_at_the_report_width():
