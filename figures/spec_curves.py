@@ -138,6 +138,25 @@ def _largest(curve: list[tuple]) -> list[tuple]:
     return [best[x] for x in sorted(best)]
 
 
+def _group_styles(theorem, record: Record, panel: Panel, key) -> tuple[dict, dict]:
+    """(colour, marker style) of each group of a curves panel: the figure's colour of the
+    group, or a learner's own (shades of it for learners of one hue)."""
+    every = {key(d.point) for c in (panel.curves or (panel.claim,)) if c for d in record.claim(c).details}
+    every = sorted(every | {key(r) for s in panel.rows for r in record.rows if _matches(r, s.where)},
+                   key=lambda k: tuple(map(_order, k)))
+    # a group's colour is the figure's, from panel to panel (rows-only panels: by their labels)
+    own = panel.group or tuple(r.label for r in panel.rows) or (panel.measured,)
+    colour = {k: free_colour(i, (own, k)) for i, k in enumerate(every)}
+    mark = {}
+    if panel.group == ("learner",):  # curves of the paper's learners: in their own colours
+        mark = {k: _style(theorem.id.split(".")[0], str(k[0]), i) for i, k in enumerate(every)}
+        for col in {st["color"] for st in mark.values()}:  # learners of one hue (a base and its variant): shades
+            ks = [k for k in every if mark[k]["color"] == col]
+            mark.update({k: {**mark[k], "color": c2} for k, c2 in zip(ks, shades(col, 2 * len(ks) - 1))} if len(ks) > 1 else {})
+        colour.update({k: st["color"] for k, st in mark.items()})
+    return colour, mark
+
+
 def _curves_panel(ax, theorem, record: Record, panel: Panel) -> None:
     """Mean-bound or success-ceiling claims and measured rows against the panel's axis: one
     colour per value of ``group`` (the same in every panel of the figure, its legend naming
@@ -146,18 +165,7 @@ def _curves_panel(ax, theorem, record: Record, panel: Panel) -> None:
 
     axis, sources = panel.x or Axis("n", "n", "log"), _sources(panel, record)
     key = lambda p: tuple(p.get(k) for k in panel.group)  # noqa: E731
-    every = {key(d.point) for c in (panel.curves or (panel.claim,)) if c for d in record.claim(c).details}
-    every = sorted(every | {key(r) for s in panel.rows for r in record.rows if _matches(r, s.where)},
-                   key=lambda k: tuple(map(_order, k)))
-    # a group's colour is the figure's, from panel to panel (rows-only panels: by their labels)
-    own = panel.group or tuple(r.label for r in panel.rows) or (panel.measured,)
-    colour = {k: free_colour(i, (own, k)) for i, k in enumerate(every)}
-    if panel.group == ("learner",):  # curves of the paper's learners: in their own colours
-        mark = {k: _style(theorem.id.split(".")[0], str(k[0]), i) for i, k in enumerate(every)}
-        for col in {st["color"] for st in mark.values()}:  # learners of one hue (a base and its variant): shades
-            ks = [k for k in every if mark[k]["color"] == col]
-            mark.update({k: {**mark[k], "color": c2} for k, c2 in zip(ks, shades(col, 2 * len(ks) - 1))} if len(ks) > 1 else {})
-        colour.update({k: st["color"] for k, st in mark.items()})
+    colour, mark = _group_styles(theorem, record, panel, key)
     groups = sorted({key(p) for v, ds, _ in sources for p in (d.point if v else d for d in ds)},
                     key=lambda k: tuple(map(_order, k)))
     varying = {k for i, k in enumerate(panel.group) if len({g[i] for g in groups}) > 1}
