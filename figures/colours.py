@@ -62,7 +62,7 @@ def free_colour(i: int, subject=None):
     figure's ``reserved``, or without a subject, the i-th palette colour."""
     state = _RESERVED.get()
     if state is None:
-        return PALETTE[i % len(PALETTE)]
+        return APART[i % len(APART)]
     if subject is not None and subject in state["given"]:
         return state["given"][subject]
     used = state["taken"] | {to_hex(c) for c in state["given"].values()}

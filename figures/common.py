@@ -31,6 +31,7 @@ from privbounds.figures.style import (  # noqa: E402
     OPEN_BELOW,
     SUBJECT,
     bounds_under,
+    explain_scales,
     interleave,
     mark_lone_points,
     tag,
@@ -361,6 +362,7 @@ def save_named(fig, name: str, title: str, out) -> list[Path]:
         bottom = 0.035
     plain_log_ticks(fig)  # before any layout: every tick label is measured as it is drawn
     bounds_under(fig)
+    explain_scales(fig)
     interleave(fig)
     mark_lone_points(fig)
     _fit(fig, bottom)

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from privbounds.figures.common import PALETTE, bound_label, interval_fill, legend, new_figure, save
+from privbounds.figures.common import (
+    bound_label,
+    free_colour,
+    interval_fill,
+    legend,
+    new_figure,
+    save,
+)
+from privbounds.figures.style import scale_reason
 from privbounds.record import ClaimResult, verdict_text
 
 
@@ -42,7 +50,7 @@ def ceiling_panel(ax, v: ClaimResult, xlabel: str = "n", ceiling_text: str = "ce
     for i, (label, ds) in enumerate(sorted(groups.items())):
         ds = sorted(ds, key=lambda d: d.n)
         x = np.array([d.n for d in ds], float)
-        color = PALETTE[i % len(PALETTE)]
+        color = free_colour(i, ("group", label))  # one colour per setting in the figure, none a learner's
         interval_fill(ax, x, [max(d.p_low, floor) for d in ds], [max(d.p_high, floor) for d in ds], color=color,
                       alpha=0.25)
         ax.plot(x, [max(d.p_hat, floor) for d in ds], "o-", color=color, markersize=4,
@@ -90,7 +98,7 @@ def mean_panel(ax, v: ClaimResult, xlabel: str = "n", bound_text: str = "bound",
     for i, (label, ds) in enumerate(sorted(groups.items(), key=lambda g: str(g[0]))):
         ds = sorted(ds, key=lambda d: d.n)
         x = np.array([d.n for d in ds], float)
-        color = PALETTE[i % len(PALETTE)]
+        color = free_colour(i, ("group", label))  # one colour per setting in the figure, none a learner's
         suffix = f", {label}" if label else ""
         if not worst:
             interval_fill(ax, x, np.maximum([d.low for d in ds], floor), np.maximum([d.high for d in ds], floor),
@@ -100,6 +108,8 @@ def mean_panel(ax, v: ClaimResult, xlabel: str = "n", bound_text: str = "bound",
         ax.plot(x, [d.bound for d in ds], "--", color=color, label=f"{bound_text}{suffix}")
     if log:
         ax.set_yscale("log")
+    elif vals:  # said in the title where the figure's other panels are log (style.explain_scales)
+        scale_reason(ax, "a value <= 0" if min(vals) <= 0 else "the values span less than a factor of 20")
     xs = [d.n for d in v.details]
     if xs and min(xs) > 0 and max(xs) / min(xs) >= 8:
         ax.set_xscale("log")

@@ -66,6 +66,26 @@ def own_scale(ax, scale: str, why: str, **kw) -> None:
     ax.set_title(f"{title}\n({scale} y-scale: {why})" if title else f"({scale} y-scale: {why})", fontsize=size)
 
 
+AUTO_WHY = "_privbounds_scale_auto"
+
+
+def scale_reason(ax, why: str) -> None:
+    """Why a panel that chose its own y-scale from its data (linear: the values span less
+    than a decade, or reach 0) chose it; said in its title only if the figure's other
+    panels chose another (``explain_scales``)."""
+    setattr(ax, AUTO_WHY, why)
+
+
+def explain_scales(fig) -> None:
+    """Where a figure's panels ended with different y-scales, each panel that chose its
+    scale from its data says why (``scale_reason``), in its title."""
+    axes = [ax for ax in fig.axes if ax.get_visible() and _draws(ax)]
+    if len({ax.get_yscale() for ax in axes}) > 1:
+        for ax in axes:
+            if getattr(ax, AUTO_WHY, "") and not getattr(ax, SCALE_WHY, ""):
+                own_scale(ax, ax.get_yscale(), getattr(ax, AUTO_WHY))
+
+
 def bounds_under(fig, z: float = 1.9) -> None:
     """Draw every bound line (dashed or dotted, no markers) of ``fig`` under the measured
     curves, wherever a plotter drew it (at the default zorder: one set on purpose stays)."""
