@@ -63,7 +63,7 @@ DOCS = ROOT / "docs"
 README = ROOT / "README.md"
 KINDS = {"console", "python", "text", "toml", "yaml"}
 OPTIONS = re.compile(r"^\s*<!-- docs-test: (.*?) -->\s*$")
-FENCE = re.compile(r"^(\s*)```(\S*)\s*$")
+FENCE = re.compile(r'^(\s*)```(\S*)(?:\s+title="[^"]*")?\s*$')  # a title names the block on the page
 TIMEOUT = 300  # seconds for one command of the default suite
 SLOW_TIMEOUT = 3600
 
