@@ -77,10 +77,11 @@ class Block:
     kind: str
     text: str
     options: dict = field(default_factory=dict)
+    root: Path = ROOT  # the repository (or the slow test's copy of it) the page is in
 
     @property
     def where(self) -> str:
-        return f"{self.page.relative_to(ROOT)}:{self.line}"
+        return f"{self.page.relative_to(self.root)}:{self.line}"
 
     @property
     def commands(self) -> list[str]:
@@ -109,8 +110,10 @@ def _options(text: str) -> dict:
     return opts
 
 
-def blocks(page: Path) -> list[Block]:
-    """The fenced blocks of a markdown page, with the options of the comment before each."""
+def blocks(page: Path, root: Path = ROOT) -> list[Block]:
+    """The fenced blocks of a markdown page, with the options of the comment before each;
+    read from ``root`` (the slow test reads its copy of the repository, a snapshot)."""
+    page = root / page.relative_to(ROOT)
     lines = page.read_text().splitlines()
     out, i = [], 0
     while i < len(lines):
@@ -125,7 +128,7 @@ def blocks(page: Path) -> list[Block]:
         body = "\n".join(line[len(indent):] if line.startswith(indent) else line.lstrip() for line in lines[i + 1:j])
         before = next((lines[k] for k in range(i - 1, -1, -1) if lines[k].strip()), "")
         opt = OPTIONS.match(before)
-        out.append(Block(page, i + 1, kind, body + "\n", _options(opt.group(1)) if opt else {}))
+        out.append(Block(page, i + 1, kind, body + "\n", _options(opt.group(1)) if opt else {}, root))
         i = j + 1
     return out
 
@@ -301,19 +304,23 @@ def _env(bin_dir: str, plugins: bool) -> dict:
     return env
 
 
-def _run_pages(pages, runner: Runner, include_slow: bool) -> None:
+def _run_pages(pages, runner: Runner, include_slow=lambda page: False, root: Path = ROOT) -> None:
+    """Every block of ``pages`` to run, in order, each page from ``runner``'s folder; the
+    slow ones only on the pages ``include_slow`` accepts. What a page left running in the
+    background ends with the page."""
     base = runner.cwd
-    try:
-        for page in pages:
-            runner.cwd = base
-            for block in blocks(page):
+    for page in pages:
+        runner.cwd = base
+        try:
+            for block in blocks(page, root):
                 if block.kind not in ("console", "python") or "ci" in block.options or "gallery" in block.options:
                     continue
-                if "slow" in block.options and not include_slow:
+                if "slow" in block.options and not include_slow(page):
                     continue
                 runner.run(block)
-    finally:
-        runner.end()
+        finally:
+            runner.end()
+            runner.background.clear()
 
 
 def _shared(page: Path) -> bool:
@@ -328,7 +335,7 @@ FAST_PAGES = [p for p in nav_pages() if not _shared(p) and _runnable(p)]
 def test_page_commands(page, tmp_path):
     runner = Runner(tmp_path, _env(str(Path(sys.executable).parent), plugins=False), tmp_path / "commands.log",
                     TIMEOUT)
-    _run_pages([page], runner, include_slow=False)
+    _run_pages([page], runner)
 
 
 def test_user_guide(tmp_path):
@@ -338,7 +345,7 @@ def test_user_guide(tmp_path):
     assert len(pages) >= 9
     runner = Runner(tmp_path, _env(str(Path(sys.executable).parent), plugins=False), tmp_path / "commands.log",
                     TIMEOUT)
-    _run_pages(pages, runner, include_slow=False)
+    _run_pages(pages, runner)
 
 
 def _sandbox(tmp: Path) -> tuple[Path, Path]:
@@ -362,13 +369,20 @@ def _sandbox(tmp: Path) -> tuple[Path, Path]:
 @pytest.mark.slow
 def test_slow_commands(tmp_path):
     """The pages with slow blocks, every block of them, in the sandbox, each from the
-    copy's root (the user guide's pages all of them, in order, as in the default suite)."""
+    copy's root (getting started and the user guide: all of those pages, in order, as in
+    the default suite). ``PRIVBOUNDS_DOCS_SLOW=guide/,testing`` runs only the slow blocks
+    of the pages whose path holds one of those words (the others' fast blocks still run),
+    for a contributor who changed one page."""
     repo, venv = _sandbox(tmp_path)
     env = _env(str(venv / "bin"), plugins=True)
     env["VIRTUAL_ENV"] = str(venv)
-    slow = [p for p in nav_pages() if any("slow" in b.options for b in blocks(p))]
+    words = [w for w in os.environ.get("PRIVBOUNDS_DOCS_SLOW", "").split(",") if w]
+
+    def chosen(page):
+        return not words or any(w in str(page.relative_to(ROOT)) for w in words)
+    slow = [p for p in nav_pages() if any("slow" in b.options for b in blocks(p, repo))]
     assert slow
     runner = Runner(repo, env, tmp_path / "commands.log", SLOW_TIMEOUT, slow=True)
-    _run_pages([p for p in slow if not _shared(p)], runner, include_slow=True)
-    if any(_shared(p) for p in slow):
-        _run_pages([p for p in nav_pages() if _shared(p)], runner, include_slow=True)
+    _run_pages([p for p in slow if not _shared(p) and chosen(p)], runner, chosen, repo)
+    if any(_shared(p) and chosen(p) for p in slow):
+        _run_pages([p for p in nav_pages() if _shared(p)], runner, chosen, repo)
