@@ -145,7 +145,8 @@ def all_pages() -> list[Path]:
 
 
 def _runnable(page: Path) -> bool:
-    return any(b.kind in ("console", "python") and "ci" not in b.options and "gallery" not in b.options
+    """Whether the default suite runs a block of the page."""
+    return any(b.kind in ("console", "python") and not {"ci", "gallery", "slow"} & set(b.options)
                for b in blocks(page))
 
 
