@@ -1,7 +1,8 @@
-"""nox sessions: tests, slow, bench, reproduce, review, check, mutations, alarms, lint, lowest, gallery, example.
+"""nox sessions: tests, slow, docs, bench, reproduce, review, check, mutations, alarms, lint, lowest, gallery, example.
 
 Each session installs the project (editable) with the extras it needs into its own
-virtual environment; ``nox -s tests`` is equivalent to the README's test command.
+virtual environment; ``nox -s tests`` is equivalent to the test command of the README and
+of docs/getting-started.md.
 """
 
 from pathlib import Path
@@ -29,7 +30,15 @@ def tests(session):
 def slow(session):
     """Long statistical tests (e.g. n_hat interval coverage over 1000 searches)."""
     _install(session)
-    session.run("pytest", "-m", "slow", *session.posargs)
+    session.run("pytest", "-m", "slow", *session.posargs)  # the documentation's slow commands too
+
+
+@nox.session(python=PY)
+def docs(session):
+    """The documentation site (mkdocs.yml, docs/) with warnings as errors, into site/."""
+    _install(session, "docs")
+    # NO_MKDOCS_2_WARNING: Material's notice about its successor, a banner, not a build warning
+    session.run("mkdocs", "build", "--strict", *session.posargs, env={"NO_MKDOCS_2_WARNING": "1"})
 
 
 @nox.session(python=PY)
@@ -129,7 +138,7 @@ def alarms(session):
 def lint(session):
     session.install("ruff")
     session.run("ruff", "check", "privbounds", "bounds", "simulators", "figures", "reports",
-                "tests", "noxfile.py", "examples")
+                "tests", "noxfile.py", "examples", "docs/hooks")
 
 
 # The smoke selection: a quick end-to-end pass through the engine (loky, threading and

@@ -210,7 +210,7 @@ def _add_measure(sub) -> None:
     sp = sub.add_parser("measure", help="measure your own learner on a registered instance, beside a theorem's "
                                         "bounds and learners (results, figure; then 'privbounds report')")
     sp.add_argument("learner", metavar="MODULE:NAME",
-                    help="a learner class or factory (see the README's 'Bring your own learner'); MODULE may "
+                    help="a learner class or factory (see docs/guide/measure.md); MODULE may "
                          "be a file path, e.g. mine.py:MyLearner")
     sp.add_argument("--instance", default="thresholds", help="instance family (default: %(default)s; "
                                                              "'privbounds list --instances' lists them)")

@@ -22,11 +22,11 @@ from privbounds.registry import Paper, Theorem, add_paper, entry
 
 PAPER = Paper("gallery", "Learners from other libraries (not a theorem's algorithm)", kind="learners")
 GRID = {"d": [4, 8, 12], "epsilon": [1.0]}
-# the black-box audit of this learner (README, "Bring your own learner"); its numbers are
+# the black-box audit of this learner (docs/guide/measure.md); its numbers are
 # those that command printed
 UNAUDITED = (
     "audited with the earlier single-flip form of 'privbounds audit', not yet rerun with today's label flips of "
-    "rows alone at their point (the README's example learner, the converged setting, on D = 100 rows of "
+    "rows alone at their point (the example learner of docs/guide/measure.md, the converged setting, on D = 100 rows of "
     "THRESH_4 and D' = D with the label of its largest row flipped; 5,000 fits per side after a pilot of 2,000): "
     "eps_hat -0.62 at the declared eps = 1 and -0.71 with the budget doubled, so the audit had no power and "
     "cannot tell whether the library keeps its declared epsilon (its first-coefficient statistic does not "

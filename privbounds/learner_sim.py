@@ -153,7 +153,7 @@ class LearnerSimulator(Simulator):
             self.params[self.key] = Options((name, *beside))
         self.params = named(self.params)  # an instance's own params: named here, not by the class
         self.unaudited = {name: spec.get("unaudited") or (
-            "no audit ran with this measurement; audit it with 'privbounds audit' (see the README)")}
+            "no audit ran with this measurement; audit it with 'privbounds audit' (docs/guide/audit.md)")}
         # the compared theorem's trial counts, but at least enough to show success 1 - beta at
         # all (a search that cannot stop runs the measured learner up to max_n): the engine
         # certifies it when the lower two-sided Clopper-Pearson end of t successes in t trials,

@@ -128,6 +128,12 @@ def _label(point: dict, keys) -> str:
 
 @dataclass
 class Claim:
+    """One testable prediction of a theorem: ``id`` (unique within the theorem), a
+    ``description`` in words, ``select`` (which parameter points it speaks about) and
+    ``label_keys`` (the parameters that name a point in tables and the generic figure, the
+    last one its x axis). ``erratum`` and ``corrected`` mark a claim on a printed form that
+    contradicts the paper's own proof. Its kinds are the subclasses."""
+
     id: str
     description: str
     select: Callable[[dict], bool]
@@ -262,11 +268,17 @@ class BoundClaim(Claim):
 
 @dataclass
 class UpperBound(BoundClaim):
+    """n_hat at or below the bound at every selected point: *confirmed* when n_hat's
+    interval lies at or below it, *refuted* when above, *inconclusive* when it holds it."""
+
     kind: str = field(init=False, default="upper bound")
 
 
 @dataclass
 class LowerBound(BoundClaim):
+    """n_hat at or above the bound at every selected point (the mirror image of
+    ``UpperBound``); a bound at or below 0 says nothing there: *vacuous*."""
+
     kind: str = field(init=False, default="lower bound")
     upper: bool = field(init=False, default=False)
 

@@ -40,7 +40,7 @@ import numpy as np
 import scipy
 
 FILENAME = "blocks.sqlite"
-DEFAULT_MAX_BYTES = 2 * 1024 ** 3  # a full run of all 94 theorems needs far less (README)
+DEFAULT_MAX_BYTES = 2 * 1024 ** 3  # a full run of all 94 theorems needs far less (docs/guide/run.md)
 LEGACY = "cache"  # the joblib Memory folder of earlier versions, never read
 _FORMAT = 1  # bump when the schema or the value encoding changes
 

@@ -27,7 +27,7 @@ class KmmsEx33(common.SetCoverSimulator):
         "the composition baseline as a whole": (
             "no instance has power: its T' rounds share eps by composition (at k = 1, T' = 6: basic eps0 = "
             "eps/6, advanced smaller still), and an event of a whole run shows at most a few rounds' loss, far "
-            "below eps even with the budget doubled (the README's point about advanced-composition direct "
+            "below eps even with the budget doubled (the point, in docs/verdicts.md, about advanced-composition direct "
             "sums). Its two mechanisms are the SAFE learner's code, audited under kmms.thm2_4 (Laplace) and "
             "kmms.prop2_5 (exponential mechanism)."),
     }

@@ -17,7 +17,7 @@ from privbounds.params import ParameterError
 
 D = np.zeros(10)
 D_PRIME = D.copy()
-D_PRIME[0] = 1.0  # the README's pair: one row moved by 1
+D_PRIME[0] = 1.0  # the pair of docs/guide/audit.md: one row moved by 1
 
 
 def laplace_sum(data, epsilon, rng, size=None):

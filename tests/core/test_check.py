@@ -92,7 +92,7 @@ def test_committed_baselines_cover_every_theorem(fidelity):
             continue
         path = baseline_path(prefix, fidelity)
         assert path.is_file(), (f"no {fidelity} baseline for paper {prefix}: run its theorems at --fidelity "
-                                f"{fidelity} and 'privbounds check --update' (README, Adding a theorem)")
+                                f"{fidelity} and 'privbounds check --update' (docs/guide/own-theorem.md)")
         data = json.loads(path.read_text())
         assert data["fidelity"] == fidelity
         assert set(data["theorems"]) == {t.id for t in theorems() if t.prefix == prefix and t.runnable}

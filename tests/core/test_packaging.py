@@ -62,8 +62,9 @@ def test_a_worker_and_the_command_line_start_without_scipy_stats_pandas_or_matpl
 
 def test_the_github_workflow_runs_the_tests_the_quick_check_and_keeps_the_report():
     text = (ROOT / ".github" / "workflows" / "ci.yml").read_text()
-    for step in ("apt-get install -y -qq chromium", "pip install -e '.[test,dask]'", "run: pytest\n",
-                 "privbounds reproduce --fidelity quick --jobs 2", "actions/upload-artifact", "privbounds-out/report"):
+    for step in ("apt-get install -y -qq chromium", "pip install -e '.[test,dask,docs]'", "run: pytest\n",
+                 "run: mkdocs build --strict", "privbounds reproduce --fidelity quick --jobs 2",
+                 "actions/upload-artifact", "privbounds-out/report", "            site\n"):
         assert step in text, step
 
 
@@ -74,10 +75,10 @@ def test_ci_installs_the_example_plugin_paper_on_its_own_and_checks_it():
     ex = "examples/privbounds-laplace"
     ci = (ROOT / ".ci" / "run").read_text()
     for step in (f".venv/bin/pip install -q -e {ex}", f".venv/bin/pytest {ex}/tests",
-                 '.venv/bin/privbounds run --paper laplace --fidelity quick --jobs 2 --quiet --out "$ex"',
-                 '.venv/bin/privbounds check --out "$ex"', "paper-laplace.html"):
+                 ".venv/bin/privbounds run --paper laplace --fidelity quick --jobs 2 --quiet --out example-out",
+                 ".venv/bin/privbounds check --out example-out", "paper-laplace.html"):
         assert step in ci, step
-    assert ci.index(f"pip install -q -e {ex}") > ci.index('.venv/bin/privbounds check --out "$out"')
+    assert ci.index(f"pip install -q -e {ex}") > ci.index(".venv/bin/privbounds check --out ci-out")
     flow = (ROOT / ".github" / "workflows" / "ci.yml").read_text()
     for step in (f"pip install -e {ex}", f"pytest {ex}/tests", "privbounds check --out example-out"):
         assert step in flow, step

@@ -113,7 +113,7 @@ def test_report_builds(smoke_site):
 
 
 def test_plot_and_report_default_to_the_theorems_that_have_results(tmp_path):
-    # the README's notebook snippet: run one theorem (its siv.thm3_3, a cheap one), then draw and report
+    # the Python example of docs/guide/run.md: run one theorem (its siv.thm3_3, a cheap one), then draw and report
     privbounds.run(["siv.thm3_3"], fidelity="smoke", out=tmp_path, progress=False)
     paths = privbounds.plot(out=tmp_path)
     assert {p.stem for p in paths} == {"siv.thm3_3"}

@@ -1,6 +1,6 @@
-"""The gallery of other libraries' learners (privbounds/gallery.py) and the README's
-bring-your-own-learner example, with diffprivlib. Skipped without the gallery extra;
-``nox -s gallery`` installs it and runs these."""
+"""The gallery of other libraries' learners (privbounds/gallery.py) and the
+bring-your-own-learner example of docs/guide/measure.md, with diffprivlib. Skipped without
+the gallery extra; ``nox -s gallery`` installs it and runs these."""
 
 from __future__ import annotations
 
@@ -15,15 +15,15 @@ import pytest
 pytest.importorskip("diffprivlib")
 pytest.importorskip("sklearn")
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "guide" / "measure.md"
 PLUGINS_ON = {"PRIVBOUNDS_NO_PLUGINS": "0", "MPLBACKEND": "Agg"}
 
 
 def _example() -> str:
-    text = README.read_text()
-    section = text[text.index("## Bring your own learner"):text.index("## What is measured")]
-    block = re.search(r"```python\n(\"\"\"How many examples.*?)```", section, re.S).group(1)
-    return block
+    """The python block marked ``<!-- docs-test: gallery -->`` (tests/core/test_docs.py
+    checks that it is the page's only one and that this test runs it)."""
+    text = PAGE.read_text()
+    return re.search(r"<!-- docs-test: gallery -->\s*```python\n(.*?)```", text, re.S).group(1)
 
 
 def _run(args, cwd, **kw):
@@ -31,11 +31,11 @@ def _run(args, cwd, **kw):
                           timeout=600, **kw)
 
 
-def test_the_readme_example_is_at_most_40_lines_and_runs_with_two_jobs(tmp_path):
+def test_the_docs_example_is_at_most_40_lines_and_runs_with_two_jobs(tmp_path):
     code = _example()
     lines = code.rstrip("\n").splitlines()
     assert len(lines) <= 40
-    assert f"({len(lines)} lines)" in README.read_text()  # the README says how long it is
+    assert f"({len(lines)} lines" in PAGE.read_text()  # the page says how long it is
     small = (code.replace('grid={"d": [4, 8, 12]}', 'grid={"d": [4]}').replace('fidelity="quick"', 'fidelity="smoke"')
              .replace("max_n=2**21", "max_n=2**12"))
     assert small != code
