@@ -1,6 +1,6 @@
 """Figures: a shared style (common.py), the plotter driven by claim kinds that every
-theorem without a plotter of its own gets (generic.py), shared plotters (simple.py,
-curves.py) and one subpackage per paper for its special figures. Importing this package loads no plotting
+theorem without a plotter of its own gets (generic.py), shared plotters
+(curves.py, spec.py) and one subpackage per paper for its special figures. Importing this package loads no plotting
 library; a plotter module is imported when it draws. A plotter is named "module:function"
 under this package, or is a callable (a plugin's, defined in its own package)."""
 
