@@ -200,3 +200,21 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "_powered" in item.originalname:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture
+def run_cli():
+    """Run ``privbounds`` in this process: ``run_cli(argv, capsys)`` gives (exit code,
+    stdout, stderr), an argparse error's exit code included."""
+    from privbounds.cli import main
+
+    def run(argv, capsys):
+        try:
+            code = main(argv)
+        except SystemExit as e:  # argparse errors
+            code = e.code
+        cap = capsys.readouterr()
+        return code, cap.out, cap.err
+
+    return run
+

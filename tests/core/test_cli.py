@@ -13,16 +13,7 @@ from privbounds.cli import main
 from privbounds.registry import get
 
 
-def run_cli(argv, capsys):
-    try:
-        code = main(argv)
-    except SystemExit as e:  # argparse errors
-        code = e.code
-    cap = capsys.readouterr()
-    return code, cap.out, cap.err
-
-
-def test_list_json_has_every_theorem(capsys):
+def test_list_json_has_every_theorem(capsys, run_cli):
     code, out, _ = run_cli(["list", "--json"], capsys)
     assert code == 0
     rows = json.loads(out)
@@ -41,7 +32,7 @@ def test_list_json_has_every_theorem(capsys):
         {p["k"] for p in privbounds.get("bns.obs3_2").simulator.points("quick")})
 
 
-def test_list_shows_last_verdicts(smoke_out, capsys):
+def test_list_shows_last_verdicts(smoke_out, capsys, run_cli):
     code, out, _ = run_cli(["list", "--out", str(smoke_out)], capsys)
     assert code == 0 and "confirmed" in out and "not run" not in out
 
@@ -94,7 +85,7 @@ _BEFORE: dict = {}  # the folder's bytes before the first bad input (each case m
 
 
 @pytest.mark.parametrize("argv, needle", BAD, ids=[" ".join(a) for a, _ in BAD])
-def test_bad_input_one_line_nonzero_nothing_lost(argv, needle, smoke_out, capsys):
+def test_bad_input_one_line_nonzero_nothing_lost(argv, needle, smoke_out, capsys, run_cli):
     # read once: every case compares with it, so a case that wrote anything fails (and so,
     # as they follow it, do the later ones: the folder is no longer what it was)
     if smoke_out not in _BEFORE:
@@ -109,18 +100,18 @@ def test_bad_input_one_line_nonzero_nothing_lost(argv, needle, smoke_out, capsys
     assert snapshot(smoke_out) == before
 
 
-def test_empty_out_is_refused(capsys):
+def test_empty_out_is_refused(capsys, run_cli):
     code, _, err = run_cli(["run", "--fidelity", "smoke", "--out", ""], capsys)
     assert code == 2 and "--out" in err
 
 
-def test_override_that_reaches_only_some_theorems_is_noted(tmp_path, capsys):
+def test_override_that_reaches_only_some_theorems_is_noted(tmp_path, capsys, run_cli):
     code, _, err = run_cli(["run", "siv.thm3_3", "bns.thm5_1", "--fidelity", "smoke", "--set", "k=2",
                             "--out", str(tmp_path), "--quiet"], capsys)
     assert code == 0 and "does not apply to siv.thm3_3" in err
 
 
-def test_unwritable_out(tmp_path, capsys):
+def test_unwritable_out(tmp_path, capsys, run_cli):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     code, _, err = run_cli(["run", "--fidelity", "smoke", "--out", str(blocker / "sub")], capsys)
@@ -128,7 +119,7 @@ def test_unwritable_out(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("command", [["report"], ["check"], ["figures"]])
-def test_commands_on_a_folder_without_results(tmp_path, command, capsys):
+def test_commands_on_a_folder_without_results(tmp_path, command, capsys, run_cli):
     code, _, err = run_cli(command + ["--out", str(tmp_path)], capsys)
     assert code == 2 and "no results" in err and len(err.strip().splitlines()) == 1
 
@@ -140,14 +131,14 @@ def test_real_process_exit_code_and_no_traceback(tmp_path):
     assert proc.stderr.strip() == "privbounds: error: argument --jobs: must be an integer >= 1, got '0'"
 
 
-def test_help_texts(capsys):
+def test_help_texts(capsys, run_cli):
     for argv in (["--help"], ["run", "--help"], ["check", "--help"]):
         code, out, _ = run_cli(argv, capsys)
         assert code == 0 and "usage: privbounds" in out
     assert "reproduce" in run_cli(["--help"], capsys)[1]
 
 
-def test_run_overrides_reach_the_grid(tmp_path, capsys):
+def test_run_overrides_reach_the_grid(tmp_path, capsys, run_cli):
     code, out, err = run_cli(["run", "bns.thm5_1", "--fidelity", "smoke", "--set", "k=2,3",
                               "--out", str(tmp_path), "--quiet"], capsys)
     assert code == 0, err
@@ -159,7 +150,7 @@ def test_run_overrides_reach_the_grid(tmp_path, capsys):
     assert code == 2 and "--set k=2,3" in err
 
 
-def test_a_value_set_twice_runs_once_with_a_note(tmp_path, capsys):
+def test_a_value_set_twice_runs_once_with_a_note(tmp_path, capsys, run_cli):
     code, _, err = run_cli(["run", "bns.obs3_2", "--fidelity", "smoke", "--set", "k=4,4,4.0",
                             "--out", str(tmp_path / "cli"), "--quiet"], capsys)
     assert code == 0, err
@@ -172,7 +163,7 @@ def test_a_value_set_twice_runs_once_with_a_note(tmp_path, capsys):
     assert sim.points("smoke", {"k": [4, 4.0]}) == sim.points("smoke", {"k": [4]})
 
 
-def test_bad_ids_and_out_are_one_line_errors_from_python_and_the_command_line(tmp_path, capsys):
+def test_bad_ids_and_out_are_one_line_errors_from_python_and_the_command_line(tmp_path, capsys, run_cli):
     import privbounds
     from privbounds.params import ParameterError
 
@@ -191,7 +182,7 @@ def test_bad_ids_and_out_are_one_line_errors_from_python_and_the_command_line(tm
 
 # --- the command line as a new user meets it ----------------------------------------------------
 
-def test_version_and_a_bare_command(capsys):
+def test_version_and_a_bare_command(capsys, run_cli):
     from importlib import metadata
 
     code, out, _ = run_cli(["--version"], capsys)
@@ -211,7 +202,7 @@ def test_every_argument_has_help_and_reproduce_offers_no_refused_option():
     assert "--set" in subs["run"].format_help() and "--set" not in subs["reproduce"].format_help()
 
 
-def test_reproduce_at_smoke_says_it_skips_the_check_and_ends_with_a_summary(tmp_path, capsys):
+def test_reproduce_at_smoke_says_it_skips_the_check_and_ends_with_a_summary(tmp_path, capsys, run_cli):
     code, out, err = run_cli(["reproduce", "kmms.thm2_4", "--fidelity", "smoke", "--quiet",
                               "--out", str(tmp_path)], capsys)
     assert code == 0
@@ -223,7 +214,7 @@ def test_reproduce_at_smoke_says_it_skips_the_check_and_ends_with_a_summary(tmp_
     assert lines[-1].startswith("reproduce finished in ") and lines[-1].endswith(" s")
 
 
-def test_check_update_never_writes_a_smoke_baseline(smoke_out, tmp_path, capsys):
+def test_check_update_never_writes_a_smoke_baseline(smoke_out, tmp_path, capsys, run_cli):
     import shutil
 
     from privbounds.reports.check import BASELINE_DIR
@@ -258,7 +249,7 @@ def test_the_python_api_names_its_arguments_and_takes_numpy_overrides(tmp_path):
     assert main(["run", "bns.obs3_2", "--set", "nope=1", "--fidelity", "smoke", "--out", str(tmp_path)]) == 2
 
 
-def test_a_point_whose_blocks_would_not_fit_in_memory_is_refused_before_any_block(tmp_path, monkeypatch, capsys):
+def test_a_point_whose_blocks_would_not_fit_in_memory_is_refused_before_any_block(tmp_path, monkeypatch, capsys, run_cli):
     """Simulator.memory's estimate of the largest block, times the blocks at once, against the
     machine's memory (8 GiB here, whatever this machine has): one line, exit 2, nothing run."""
     from privbounds import arguments
@@ -275,7 +266,7 @@ def test_a_point_whose_blocks_would_not_fit_in_memory_is_refused_before_any_bloc
     assert code == 2 and "2 at once do not fit" in err and "--jobs" in err, err
 
 
-def test_numpy_warnings_are_the_runs_own_notes(tmp_path, monkeypatch, capsys):
+def test_numpy_warnings_are_the_runs_own_notes(tmp_path, monkeypatch, capsys, run_cli):
     import numpy as np
 
     cls = type(get("siv.thm3_3").simulator)

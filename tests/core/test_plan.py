@@ -7,17 +7,7 @@ import pytest
 
 import privbounds
 from privbounds import plan
-from privbounds.cli import main
 from privbounds.registry import get, ids
-
-
-def run_cli(argv, capsys):
-    try:
-        code = main(argv)
-    except SystemExit as e:
-        code = e.code
-    cap = capsys.readouterr()
-    return code, cap.out, cap.err
 
 
 def test_the_model_is_the_larger_of_the_shared_work_and_the_longest_chain():
@@ -31,7 +21,7 @@ def test_the_model_is_the_larger_of_the_shared_work_and_the_longest_chain():
     assert part.missing == ("c",) and part.wall == 400.0
 
 
-def test_committed_costs_name_registered_theorems_and_plan_covers_every_paper(capsys):
+def test_committed_costs_name_registered_theorems_and_plan_covers_every_paper(capsys, run_cli):
     runnable = {t for t in ids() if get(t).runnable and not getattr(get(t).simulator, "measured", False)}
     for fidelity in ("quick", "full"):
         have = plan.committed(fidelity)
@@ -56,12 +46,12 @@ def test_committed_costs_name_registered_theorems_and_plan_covers_every_paper(ca
     (["plan", "--fidelity", "slow"], "--fidelity"),
     (["plan", "no.such_id"], "no.such_id"),
 ])
-def test_bad_plan_input_is_one_line_and_exit_2(argv, needle, capsys):
+def test_bad_plan_input_is_one_line_and_exit_2(argv, needle, capsys, run_cli):
     code, out, err = run_cli(argv, capsys)
     assert code == 2 and needle in err and len(err.strip().splitlines()) == 1 and not out
 
 
-def test_a_run_logs_its_wall_time_beside_the_prediction_from_the_run_before(tmp_path, capsys):
+def test_a_run_logs_its_wall_time_beside_the_prediction_from_the_run_before(tmp_path, capsys, run_cli):
     out = tmp_path / "o"
     privbounds.run("siv.thm3_3", fidelity="smoke", out=out, progress=False)
     first = plan.runs(out)

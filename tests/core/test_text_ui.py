@@ -8,18 +8,8 @@ import textwrap
 import pytest
 
 import privbounds
-from privbounds.cli import main
 from privbounds.params import Interval, ParameterError, number_text
 from privbounds.registry import select
-
-
-def run_cli(argv, capsys):
-    try:
-        code = main(argv)
-    except SystemExit as e:  # argparse errors
-        code = e.code
-    cap = capsys.readouterr()
-    return code, cap.out, cap.err
 
 
 def strict_json(text: str):
@@ -49,7 +39,7 @@ def _table_rows(out: str) -> list[str]:
             and not line.startswith("     ")]
 
 
-def test_list_wraps_long_claim_ids_inside_their_column(tmp_path, monkeypatch, capsys):
+def test_list_wraps_long_claim_ids_inside_their_column(tmp_path, monkeypatch, capsys, run_cli):
     monkeypatch.setenv("COLUMNS", "50")  # shutil.get_terminal_size reads it first
     code, out, _ = run_cli(["list", "bns.thm2_24", "bns.thm5_1", "--out", str(tmp_path)], capsys)
     assert code == 0
@@ -77,7 +67,7 @@ def test_list_prints_integral_numbers_exactly():
     assert number_text(1e300) == "1e+300"  # beyond 2^53 a float is not an exact integer anyway
 
 
-def test_the_list_shows_a_range_with_an_integral_end_exactly(tmp_path, capsys):
+def test_the_list_shows_a_range_with_an_integral_end_exactly(tmp_path, capsys, run_cli):
     code, out, _ = run_cli(["list", "wlf.ex24", "--out", str(tmp_path)], capsys)
     assert code == 0 and "--set c=...  a number in [1, 1000000]; quick grid: 1, 10, 100, 1000" in out
     assert "e+06" not in out
@@ -85,7 +75,7 @@ def test_the_list_shows_a_range_with_an_integral_end_exactly(tmp_path, capsys):
 
 # --- 2. --json: numbers are numbers ---------------------------------------------------------
 
-def test_list_json_gives_each_parameters_limits_as_numbers(capsys):
+def test_list_json_gives_each_parameters_limits_as_numbers(capsys, run_cli):
     code, out, _ = run_cli(["list", "wlf.ex24", "bns.obs3_2", "--json", "--out", "/nonexistent"], capsys)
     assert code == 0
     params = {(r["id"], p["name"]): p for r in strict_json(out) for p in r["parameters"]}
@@ -104,7 +94,7 @@ def test_list_json_gives_each_parameters_limits_as_numbers(capsys):
             assert "choices" in lim or (all(x is None or is_number(x) for x in (lim["low"], lim["high"]))), p
 
 
-def test_list_instances_json_gives_limits_as_numbers(capsys):
+def test_list_instances_json_gives_limits_as_numbers(capsys, run_cli):
     code, out, _ = run_cli(["list", "--instances", "--json"], capsys)
     assert code == 0
     rows = {r["name"]: r for r in strict_json(out)}
@@ -113,7 +103,7 @@ def test_list_instances_json_gives_limits_as_numbers(capsys):
     assert all(is_number(v) for r in rows.values() for v in r["defaults"].values())
 
 
-def test_findings_json_carries_its_numbers_as_numbers(smoke_out, capsys):
+def test_findings_json_carries_its_numbers_as_numbers(smoke_out, capsys, run_cli):
     code, out, _ = run_cli(["findings", "--json", "--out", str(smoke_out)], capsys)
     assert code == 0
     found = strict_json(out)
@@ -136,7 +126,7 @@ def test_findings_json_carries_its_numbers_as_numbers(smoke_out, capsys):
     assert f"{f['numbers']['exponent']:.3f}" in f["text"]
 
 
-def test_plan_and_audit_json_are_numbers(tmp_path, capsys):
+def test_plan_and_audit_json_are_numbers(tmp_path, capsys, run_cli):
     code, out, _ = run_cli(["plan", "siv.thm3_3", "--fidelity", "smoke", "--json", "--out", str(tmp_path)], capsys)
     assert code == 0
     plan = strict_json(out)
@@ -160,7 +150,7 @@ def test_plan_and_audit_json_are_numbers(tmp_path, capsys):
 
 # --- 3. show: patterns, and a suggestion for a mistyped id ---------------------------------
 
-def test_show_takes_patterns_like_run(tmp_path, capsys):
+def test_show_takes_patterns_like_run(tmp_path, capsys, run_cli):
     code, out, _ = run_cli(["show", "siv.thm3_*", "--out", str(tmp_path)], capsys)
     assert code == 0
     shown = [line.split()[0] for line in out.splitlines() if line.startswith("siv.") and "  " in line[:14]]
@@ -171,7 +161,7 @@ def test_show_takes_patterns_like_run(tmp_path, capsys):
     assert code == 0 and out.startswith("bns.obs3_2  ") and "\n\nsiv.thm3_3  " in out
 
 
-def test_show_of_an_unknown_id_suggests_the_nearest(tmp_path, capsys):
+def test_show_of_an_unknown_id_suggests_the_nearest(tmp_path, capsys, run_cli):
     code, out, err = run_cli(["show", "siv.thm33", "--out", str(tmp_path)], capsys)
     assert code == 2 and not out and err.count("\n") == 1
     assert err.startswith("privbounds: error: unknown theorem id 'siv.thm33' (did you mean siv.thm3_3")
@@ -185,7 +175,7 @@ def test_show_of_an_unknown_id_suggests_the_nearest(tmp_path, capsys):
 # --- 4. a folder without results says so --------------------------------------------------
 
 @pytest.mark.parametrize("command", [["list", "siv.thm3_3"], ["show", "siv.thm3_3"]])
-def test_listing_a_folder_without_results_says_how_to_make_them(tmp_path, command, capsys):
+def test_listing_a_folder_without_results_says_how_to_make_them(tmp_path, command, capsys, run_cli):
     for out, what in ((tmp_path / "missing", "does not exist, so it holds no results"),
                       (tmp_path, "holds no results")):
         code, text, err = run_cli(command + ["--out", str(out)], capsys)
@@ -195,14 +185,14 @@ def test_listing_a_folder_without_results_says_how_to_make_them(tmp_path, comman
     assert not (tmp_path / "missing").exists()
 
 
-def test_listing_a_folder_with_results_has_no_note(one_run, capsys):
+def test_listing_a_folder_with_results_has_no_note(one_run, capsys, run_cli):
     for command in (["list", "siv.thm3_3"], ["show", "siv.thm3_3"]):
         code, _, err = run_cli(command + ["--out", str(one_run)], capsys)
         assert code == 0 and "no results" not in err
 
 
 @pytest.mark.parametrize("command", [["findings"], ["report"], ["check"], ["figures"], ["figures", "siv.*"]])
-def test_reading_a_folder_without_results_is_one_line_naming_it(tmp_path, command, capsys):
+def test_reading_a_folder_without_results_is_one_line_naming_it(tmp_path, command, capsys, run_cli):
     for out, what in ((tmp_path / "missing", "does not exist, so it holds no results"),
                       (tmp_path / "empty", "holds no results")):
         (tmp_path / "empty").mkdir(exist_ok=True)
@@ -218,7 +208,7 @@ def _files(folder):
     return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
-def test_a_set_run_over_registered_results_is_refused_unless_forced(one_run, tmp_path, capsys):
+def test_a_set_run_over_registered_results_is_refused_unless_forced(one_run, tmp_path, capsys, run_cli):
     import shutil
 
     out = tmp_path / "out"
@@ -244,7 +234,7 @@ def test_a_set_run_over_registered_results_is_refused_unless_forced(one_run, tmp
     assert code == 0 and "replacing the custom-grid results of siv.thm3_3 (--set d=3)" in err
 
 
-def test_a_set_run_into_the_default_folder_is_refused_too(tmp_path, monkeypatch, capsys):
+def test_a_set_run_into_the_default_folder_is_refused_too(tmp_path, monkeypatch, capsys, run_cli):
     monkeypatch.chdir(tmp_path)
     assert run_cli(["run", "siv.thm3_3", "--fidelity", "smoke", "--quiet"], capsys)[0] == 0
     before = _files(tmp_path / "privbounds-out")
