@@ -8,12 +8,13 @@ Not tied to one paper (each paper's figure package lists its ``LEARNERS``).
 
 from __future__ import annotations
 
-import contextlib
 from contextvars import ContextVar
 
 import numpy as np
 import seaborn as sns
 from matplotlib.colors import to_hex, to_rgb
+
+from privbounds.figures import scoped
 
 PALETTE = sns.color_palette("colorblind")
 # Non-private learners and their bounds: near-black, never a palette colour, so they stand
@@ -44,16 +45,11 @@ def learner_style(paper: str, learner: str) -> dict:
 _RESERVED: ContextVar[dict | None] = ContextVar("privbounds_reserved_colours", default=None)
 
 
-@contextlib.contextmanager
 def reserved(colours):
     """While drawing one figure: the colours its learners own; ``free_colour`` hands out
     the others, one per subject for the whole figure, so that a curve that is not a
     learner never wears a learner's colour and keeps its colour from panel to panel."""
-    token = _RESERVED.set({"taken": {to_hex(c) for c in colours}, "given": {}})
-    try:
-        yield
-    finally:
-        _RESERVED.reset(token)
+    return scoped(_RESERVED, {"taken": {to_hex(c) for c in colours}, "given": {}})
 
 
 def free_colour(i: int, subject=None):

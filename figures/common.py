@@ -6,7 +6,6 @@ drawn on machines without a display (CI, worker nodes).
 
 from __future__ import annotations
 
-import contextlib
 import fnmatch
 import textwrap
 import warnings
@@ -22,6 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
+from privbounds.figures import scoped
 from privbounds.figures.layout import MAX_WIDTH  # noqa: E402
 from privbounds.figures.style import (  # noqa: E402
     BAND,
@@ -301,15 +301,10 @@ def save(fig, record: Record, out, part: str | None = None, intervals: str = "n_
 _MISSING: ContextVar[tuple] = ContextVar("privbounds_headline_missing", default=())
 
 
-@contextlib.contextmanager
 def drawn_without(theorem_ids):
     """While drawing a paper's headline figures: the theorems they draw from that have no
     results here; ``save_named`` writes their names on the figure."""
-    token = _MISSING.set(tuple(theorem_ids))
-    try:
-        yield
-    finally:
-        _MISSING.reset(token)
+    return scoped(_MISSING, tuple(theorem_ids))
 
 
 @dataclass(frozen=True)
@@ -333,14 +328,9 @@ class Files:
 _FILES: ContextVar[Files | None] = ContextVar("privbounds_files", default=None)  # None: Files()
 
 
-@contextlib.contextmanager
 def files(spec: Files):
     """While drawing: which files ``save_named`` writes (see ``Files``)."""
-    token = _FILES.set(spec)
-    try:
-        yield
-    finally:
-        _FILES.reset(token)
+    return scoped(_FILES, spec)
 
 
 def save_named(fig, name: str, title: str, out) -> list[Path]:
@@ -441,15 +431,10 @@ def _layout(fig, bottom: float) -> None:
 _SIBLINGS: ContextVar[list | None] = ContextVar("privbounds_siblings", default=None)
 
 
-@contextlib.contextmanager
 def drawing():
     """While one theorem's figures are drawn: the records ``sibling`` loads are collected,
     so that ``save`` states only the parameters every drawn record shares."""
-    token = _SIBLINGS.set([])
-    try:
-        yield
-    finally:
-        _SIBLINGS.reset(token)
+    return scoped(_SIBLINGS, [])
 
 
 def sibling(out, theorem_id: str) -> Record | None:

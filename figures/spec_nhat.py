@@ -4,12 +4,12 @@ learners, lines for scale, slope guides, and the axes. Not tied to one paper."""
 
 from __future__ import annotations
 
-import contextlib
 from contextvars import ContextVar
 from dataclasses import replace
 
 import numpy as np
 
+from privbounds.figures import scoped
 from privbounds.figures.common import (
     BOUND_Z,
     MARKERS,
@@ -139,14 +139,9 @@ def shade_plan(record: Record, panels) -> dict:
     return plan
 
 
-@contextlib.contextmanager
 def planned(plan: dict):
     """While one figure is drawn: its ``shade_plan``."""
-    token = _PLAN.set(plan)
-    try:
-        yield
-    finally:
-        _PLAN.reset(token)
+    return scoped(_PLAN, plan)
 
 
 def _styles(paper: str, learners: list, labels=None) -> list[dict]:

@@ -4,13 +4,14 @@ their texts are written in. Not tied to one paper; nothing here draws."""
 
 from __future__ import annotations
 
-import contextlib
 import string
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from privbounds.figures import scoped
 
 SMOOTH = 40  # points of a bound curve swept between the measured ones
 
@@ -223,15 +224,10 @@ def fill(template: str, point: dict) -> str:
 _HELD: ContextVar[frozenset] = ContextVar("privbounds_held", default=frozenset())
 
 
-@contextlib.contextmanager
 def held(names):
     """While one figure is drawn: the parameters its record holds fixed (its subtitle
     states them once; ``legend_text`` leaves them out of the legend)."""
-    token = _HELD.set(frozenset(names))
-    try:
-        yield
-    finally:
-        _HELD.reset(token)
+    return scoped(_HELD, frozenset(names))
 
 
 def legend_text(template: str, point: dict) -> str:
