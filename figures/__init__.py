@@ -6,20 +6,7 @@ under this package, or is a callable (a plugin's, defined in its own package).""
 
 from __future__ import annotations
 
-import contextlib
 import importlib
-
-
-@contextlib.contextmanager
-def scoped(var, value):
-    """``var`` (a ContextVar) set to ``value`` while the block runs: what one drawing
-    needs to know (its files, its colours, its fixed parameters) without threading it
-    through every plotter's arguments."""
-    token = var.set(value)
-    try:
-        yield value
-    finally:
-        var.reset(token)
 
 
 def call(spec, *args):

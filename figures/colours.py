@@ -14,7 +14,7 @@ import numpy as np
 import seaborn as sns
 from matplotlib.colors import to_hex, to_rgb
 
-from privbounds.figures import scoped
+from privbounds.figures.context import scoped
 
 PALETTE = sns.color_palette("colorblind")
 # Non-private learners and their bounds: near-black, never a palette colour, so they stand

@@ -21,7 +21,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import seaborn as sns  # noqa: E402
 
-from privbounds.figures import scoped
+from privbounds.figures.context import scoped
 from privbounds.figures.layout import MAX_WIDTH  # noqa: E402
 from privbounds.figures.style import (  # noqa: E402
     BAND,

@@ -9,7 +9,6 @@ from dataclasses import replace
 
 import numpy as np
 
-from privbounds.figures import scoped
 from privbounds.figures.common import (
     BOUND_Z,
     MARKERS,
@@ -27,6 +26,7 @@ from privbounds.figures.common import (
     sweep,
     wrap_title,
 )
+from privbounds.figures.context import scoped
 from privbounds.figures.spec_parts import (
     SMOOTH,
     Axis,

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from privbounds.figures import scoped
+from privbounds.figures.context import scoped
 
 SMOOTH = 40  # points of a bound curve swept between the measured ones
 
